@@ -1,0 +1,58 @@
+#include "core/util/atomic_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace beamscope {
+
+namespace {
+std::string systemError(const std::string &what, const std::filesystem::path &path)
+{
+    return what + " " + path.string() + ": " + std::strerror(errno);
+}
+} // namespace
+
+WriteResult writeFileAtomically(const std::filesystem::path &path, std::span<const char> bytes,
+                                Overwrite overwrite)
+{
+    std::error_code ec;
+    if (overwrite == Overwrite::Refuse && std::filesystem::exists(path, ec))
+        return {false, path.string() + ": already exists (use --force to replace it)"};
+
+    const auto folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::string pattern = (folder / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0)
+        return {false, systemError("cannot create a temporary file next to", path)};
+
+    size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            auto error = systemError("cannot write", pattern);
+            ::close(fd);
+            ::unlink(pattern.c_str());
+            return {false, error};
+        }
+        written += static_cast<size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::fchmod(fd, 0644) != 0) {
+        auto error = systemError("cannot flush", pattern);
+        ::close(fd);
+        ::unlink(pattern.c_str());
+        return {false, error};
+    }
+    ::close(fd);
+    if (::rename(pattern.c_str(), path.c_str()) != 0) {
+        auto error = systemError("cannot rename the temporary file onto", path);
+        ::unlink(pattern.c_str());
+        return {false, error};
+    }
+    return {true, {}};
+}
+
+} // namespace beamscope

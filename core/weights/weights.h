@@ -1,0 +1,114 @@
+#pragma once
+// The cost model's weights: six tensors in the "hwf1" container or in the legacy
+// six-file directory (HALIDE-FACTS.md, "Weights files"). Two network shapes share
+// the container: Anderson2021 (GPU, head2_filter 24 x 73) and Adams2019 (CPU,
+// 24 x 39); the shape of head2_filter tells them apart.
+
+#include "core/util/atomic_file.h"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace beamscope::weights {
+
+enum class Network { Anderson2021, Adams2019 };
+enum class Form { File, Directory };
+
+const char *networkName(Network network); // "anderson2021" / "adams2019"
+const char *formName(Form form);          // "file" / "directory"
+
+// Feature versions the network of each kind is trained for (Halide's
+// PipelineFeatures::version / ScheduleFeatures::version).
+constexpr uint32_t kAnderson2021PipelineVersion = 3;
+constexpr uint32_t kAnderson2021ScheduleVersion = 3;
+
+constexpr uint32_t kSignature = 0x68776631; // 'hwf1' read as a big-endian word
+constexpr int kTensorCount = 6;
+
+enum TensorIndex { Head1Filter, Head1Bias, Head2Filter, Head2Bias, Conv1Filter, Conv1Bias };
+
+struct TensorSpec {
+    const char *name;          // head1_filter ...
+    const char *legacyFile;    // head1_conv1_weight.data ...
+    std::vector<uint32_t> shape; // Halide order, dimension 0 fastest
+};
+// The six tensors of a network, in file order.
+const std::array<TensorSpec, kTensorCount> &tensorSpecs(Network network);
+
+struct Tensor {
+    std::string name;
+    std::vector<uint32_t> shape; // dimension 0 varies fastest
+    std::vector<float> data;
+
+    size_t elementCount() const { return data.size(); }
+    // Index of a flat position as (i0, i1, ...), dimension 0 fastest.
+    std::vector<uint32_t> unflatten(size_t flat) const;
+};
+
+struct Weights {
+    Network network = Network::Anderson2021;
+    uint32_t pipelineFeaturesVersion = kAnderson2021PipelineVersion;
+    uint32_t scheduleFeaturesVersion = kAnderson2021ScheduleVersion;
+    std::array<Tensor, kTensorCount> tensors;
+
+    const Tensor &tensor(TensorIndex index) const { return tensors[index]; }
+    Tensor &tensor(TensorIndex index) { return tensors[index]; }
+};
+
+// Zero-filled weights of the given network's shapes (for training from scratch
+// with an explicit initialiser; never used silently in place of a bad file).
+Weights zeroWeights(Network network);
+
+enum class Severity { Warning, Error };
+
+// One finding about an input: what, where (file, byte offset or field), expected vs found.
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    std::string path;                 // file (or directory member) concerned
+    std::optional<uint64_t> offset;   // byte offset in path, when meaningful
+    std::string field;                // e.g. "signature", "buffer 2 (head2_filter) extent 1"
+    std::string message;              // "expected ..., found ..."
+
+    // "path: offset 12: field: message" (parts omitted when empty).
+    std::string format() const;
+};
+
+struct LoadResult {
+    // Set only when there is no Error diagnostic: a loader never returns
+    // partially filled weights.
+    std::optional<Weights> weights;
+    Form form = Form::File;
+    uint64_t sizeBytes = 0; // file size, or the sum of the six member files
+    std::vector<Diagnostic> diagnostics;
+
+    bool ok() const { return weights.has_value(); }
+    bool hasWarnings() const;
+    const Diagnostic *firstError() const;
+};
+
+// Parses an hwf1 image held in memory; sourceName is used in diagnostics.
+LoadResult parseWeightsFile(std::span<const char> bytes, const std::string &sourceName);
+// Reads a .weights file or a legacy directory, chosen by what path is.
+LoadResult loadWeights(const std::filesystem::path &path);
+LoadResult loadWeightsFile(const std::filesystem::path &path);
+LoadResult loadWeightsDirectory(const std::filesystem::path &path);
+
+// The exact hwf1 bytes of w (round-trips bit for bit with Halide's files).
+std::vector<char> serializeWeightsFile(const Weights &w);
+WriteResult saveWeightsFile(const Weights &w, const std::filesystem::path &path, Overwrite overwrite);
+// Writes the six legacy files into dir (created if needed), each atomically;
+// with Overwrite::Refuse nothing is written if any of them exists.
+WriteResult saveWeightsDirectory(const Weights &w, const std::filesystem::path &dir, Overwrite overwrite);
+
+// Form chosen by a destination path: "*.weights" is a file, anything else a directory.
+Form formForDestination(const std::filesystem::path &path);
+
+// Non-finite values across all tensors become warnings here (count and first index).
+void addValueWarnings(LoadResult &result, const std::string &path);
+
+} // namespace beamscope::weights

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs everything Beamscope needs on Debian 12 through apt.
+# Idempotent: prints nothing and touches nothing when all is present.
+# The CUDA Toolkit is optional and not installed here (found at /usr/local/cuda when present).
+set -euo pipefail
+
+packages=(
+    cmake make g++ clang libclang-rt-14-dev
+    qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+    libhalide14-0-dev
+    pocl-opencl-icd ocl-icd-opencl-dev
+    xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds and runs every test:
+#  1. the Halide-free core under AddressSanitizer + UndefinedBehaviorSanitizer (clang), plus a short fuzz run;
+#  2. everything (core, GUI, CLI) with warnings as errors, all tests (GUI ones on the offscreen platform).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./packaging/install-deps.sh
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
+cmake --workflow --preset ci-asan
+cmake --workflow --preset ci
