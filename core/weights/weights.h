@@ -60,11 +60,54 @@ struct Weights {
     Tensor &tensor(TensorIndex index) { return tensors[index]; }
 };
 
+// The feature versions Beamscope accepts for a network. Halide's PipelineFeatures
+// and ScheduleFeatures are both version 3 in Anderson2021 and in Adams2019, and the
+// shipped Adams2019 baseline.weights records 3/3 too, so both networks report and
+// require 3/3. A legacy directory records no versions and is read as 3/3.
+struct FeatureVersions {
+    uint32_t pipeline = 3;
+    uint32_t schedule = 3;
+};
+FeatureVersions supportedVersions(Network network);
+
+// The network whose head2_filter has this many schedule-feature columns (73 or 39).
+std::optional<Network> networkForHead2Width(uint32_t width);
+uint32_t head2Width(Network network);
+
+// Size of the hwf1 file of a network (20,400 bytes for Anderson2021, 17,136 for Adams2019).
+uint64_t fileSizeFor(Network network);
+// Byte offset of tensor index's float data in the hwf1 file of a network.
+uint64_t tensorDataOffset(Network network, int index);
+// Product of a shape's extents.
+uint64_t elementCount(const std::vector<uint32_t> &shape);
+// "24 x 73"
+std::string formatShape(const std::vector<uint32_t> &shape);
+
+// Why w could not be written as its network's file (a shape or value count that
+// disagrees with the network), or empty when it can.
+std::string shapeProblem(const Weights &w);
+
 // Zero-filled weights of the given network's shapes (for training from scratch
 // with an explicit initialiser; never used silently in place of a bad file).
 Weights zeroWeights(Network network);
 
 enum class Severity { Warning, Error };
+
+// What kind of problem a Diagnostic reports (for tests and for the GUI to pick an icon).
+enum class DiagnosticKind {
+    Other,
+    Io,             // cannot open or read
+    Signature,      // first four bytes are not "1fwh"
+    Version,        // feature versions Beamscope does not support
+    BufferCount,    // not 6
+    DimensionCount, // a buffer's dimension count differs from the network's
+    Extent,         // a buffer's extent differs from the network's
+    Truncated,      // the file ends inside a field
+    TrailingBytes,  // bytes after the last buffer
+    NonFinite,      // NaN or Inf values (a warning: the weights still load)
+    MissingFile,    // legacy directory lacks one of the six files
+    FileSize,       // legacy directory member of the wrong size
+};
 
 // One finding about an input: what, where (file, byte offset or field), expected vs found.
 struct Diagnostic {
@@ -74,9 +117,17 @@ struct Diagnostic {
     std::string field;                // e.g. "signature", "buffer 2 (head2_filter) extent 1"
     std::string message;              // "expected ..., found ..."
 
+    // Added after the first draft of this header; the parts of message, kept apart for tests and views.
+    DiagnosticKind kind = DiagnosticKind::Other;
+    std::string expected;             // "6"
+    std::string found;                // "7"
+
     // "path: offset 12: field: message" (parts omitted when empty).
     std::string format() const;
 };
+
+const char *severityName(Severity severity);         // "warning" / "error"
+const char *diagnosticKindName(DiagnosticKind kind); // "truncated", ...
 
 struct LoadResult {
     // Set only when there is no Error diagnostic: a loader never returns
