@@ -402,3 +402,19 @@ std::vector<Batch> makeBatches(const std::vector<PipelineSet> &set, const BatchO
 }
 
 } // namespace beamscope::samples
+
+namespace beamscope::samples {
+
+LoadedSamples loadSamples(const std::vector<std::filesystem::path> &roots, Progress *progress)
+{
+    LoadedSamples loaded;
+    auto listing = listSamples(roots);
+    if (!listing.ok()) {
+        loaded.errors = std::move(listing.errors);
+        return loaded;
+    }
+    loaded.dataset = buildDataset(listing.files, progress);
+    return loaded;
+}
+
+} // namespace beamscope::samples

@@ -137,3 +137,16 @@ struct Batch {
 std::vector<Batch> makeBatches(const std::vector<PipelineSet> &set, const BatchOptions &options = {});
 
 } // namespace beamscope::samples
+
+namespace beamscope::samples {
+
+struct LoadedSamples {
+    Dataset dataset;
+    std::vector<std::string> errors; // listing errors (missing roots, bad apps.tsv): nothing was read
+    bool ok() const { return errors.empty(); }
+};
+
+// listSamples + buildDataset.
+LoadedSamples loadSamples(const std::vector<std::filesystem::path> &roots, Progress *progress = nullptr);
+
+} // namespace beamscope::samples
