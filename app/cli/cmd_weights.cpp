@@ -33,8 +33,10 @@ std::string shapeText(const std::vector<uint32_t> &shape)
     return out;
 }
 
-// A plain text table: the first column left-aligned, the others right-aligned.
-void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &rows)
+// A plain text table: the first column left-aligned, the others right-aligned
+// (numbers) or left-aligned (text).
+enum class Align { Left, Right };
+void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &rows, Align align = Align::Right)
 {
     std::vector<size_t> widths;
     for (const auto &row : rows)
@@ -47,7 +49,7 @@ void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &
         std::string line;
         for (size_t c = 0; c < row.size(); c++) {
             const std::string pad(widths[c] - row[c].size(), ' ');
-            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
+            line += c == 0 ? row[c] + pad : align == Align::Right ? "  " + pad + row[c] : "  " + row[c] + pad;
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
@@ -182,7 +184,8 @@ int inspect(const std::vector<std::string> &args)
                               {"size:", std::to_string(result.sizeBytes) + " bytes"},
                               {"sha256:", digest.value_or("?") +
                                               (result.form == Form::Directory ? " (of the equivalent .weights file)" : "")},
-                          });
+                          },
+               Align::Left);
     std::cout << "\n";
     std::vector<std::vector<std::string>> rows = {
         {"buffer", "shape", "count", "min", "max", "mean", "std", "l2_norm", "nan", "inf", "zero"}};

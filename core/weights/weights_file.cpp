@@ -265,7 +265,7 @@ LoadResult loadWeightsFile(const std::filesystem::path &path)
         d.path = path.string();
         d.expected = "a readable hwf1 weights file";
         std::error_code ec;
-        d.found = std::filesystem::exists(path, ec) ? "a file that cannot be opened" : "no such file";
+        d.found = std::filesystem::exists(path, ec) ? "a file that cannot be opened" : "no such file or directory";
         d.message = "expected " + d.expected + ", found " + d.found;
         result.diagnostics.push_back(std::move(d));
         return result;

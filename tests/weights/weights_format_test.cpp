@@ -420,7 +420,7 @@ private Q_SLOTS:
         r = loadWeights(nowhere);
         QVERIFY(!r.ok());
         QCOMPARE(r.firstError()->kind, DiagnosticKind::Io);
-        QCOMPARE(r.firstError()->found, std::string("no such file"));
+        QCOMPARE(r.firstError()->found, std::string("no such file or directory"));
         r = loadWeightsDirectory(nowhere);
         QVERIFY(!r.ok());
         QCOMPARE(r.firstError()->found, std::string("no such directory"));
