@@ -136,6 +136,7 @@ ReferenceResult referenceModel(const weights::Weights &w, const std::vector<floa
     ReferenceResult r;
     r.prediction.assign(static_cast<size_t>(batch), 0.0);
     r.costPerStage.assign(static_cast<size_t>(batch) * stages, 0.0);
+    r.regulariser.assign(static_cast<size_t>(batch), 0.0);
     for (int s = 0; s < stages; ++s) {
         double head1[8];
         for (int c = 0; c < 8; ++c) {
@@ -163,6 +164,7 @@ ReferenceResult referenceModel(const weights::Weights &w, const std::vector<floa
                 for (int k = 0; k < 24; ++k)
                     sum += f1[j + 32 * (8 + k)] * head2[k];
                 relu[j] = leakyD(sum);
+                r.regulariser[static_cast<size_t>(n)] -= std::min(sum, 0.0);
             }
             auto F = [&](int i) { return static_cast<double>(f[i]); };
             const bool inl = F(18) != 0;
@@ -191,6 +193,20 @@ ReferenceResult referenceModel(const weights::Weights &w, const std::vector<floa
         }
     }
     return r;
+}
+
+double referenceLoss(const weights::Weights &w, const std::vector<float> &pf, const std::vector<float> &sf,
+                     int stages, int batch, int numCores, const std::vector<float> &trueRuntimes, int reference) {
+    const ReferenceResult r = referenceModel(w, pf, sf, stages, stages, batch, numCores);
+    const double scale = 1.0 / trueRuntimes[static_cast<size_t>(reference)];
+    double loss = 0;
+    for (int n = 0; n < batch; ++n) {
+        const double p1 = r.prediction[static_cast<size_t>(n)] * scale;
+        const double r1 = trueRuntimes[static_cast<size_t>(n)] * scale;
+        const double d = 1.0 / std::max(p1, 1e-10) - 1.0 / r1;
+        loss += d * d + 1e-5 * r.regulariser[static_cast<size_t>(n)];
+    }
+    return loss;
 }
 
 } // namespace beamscope::model::test

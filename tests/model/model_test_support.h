@@ -56,9 +56,16 @@ std::vector<float> randomScheduleFeatures(Lcg &rng, int batch, int stages);
 struct ReferenceResult {
     std::vector<double> prediction;   // [B]
     std::vector<double> costPerStage; // [B][S]
+    std::vector<double> regulariser;  // [B]: sum over stages and channels of -min(conv1, 0)
 };
 ReferenceResult referenceModel(const weights::Weights &w, const std::vector<float> &pipelineFeatures,
                                const std::vector<float> &scheduleFeatures, int stages, int stageExtent, int batch,
                                int numCores);
+
+// Halide's training loss computed from the double reference (reference index
+// given explicitly).
+double referenceLoss(const weights::Weights &w, const std::vector<float> &pipelineFeatures,
+                     const std::vector<float> &scheduleFeatures, int stages, int batch, int numCores,
+                     const std::vector<float> &trueRuntimes, int reference);
 
 } // namespace beamscope::model::test
