@@ -18,6 +18,9 @@ struct PipelineInstance {
     std::vector<Halide::Argument> arguments;  // inputs in call order (ImageParams, Params), for AOT compilation
     // The pipeline's hand-written GPU schedule, when it has one (applied to the Funcs above).
     std::function<void(const Halide::Target &)> applyGpuSchedule;
+    // The Parameters behind `arguments`, same order: lets JIT callers (tests,
+    // reference runs) bind buffers and scalar values without the Param objects.
+    std::vector<Halide::Internal::Parameter> parameters;
 
     Halide::Pipeline pipeline() const { return Halide::Pipeline(outputs); }
 };

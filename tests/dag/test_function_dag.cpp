@@ -1,0 +1,214 @@
+// The FunctionDAG and its PipelineFeatures: element-for-element agreement with
+// Halide's own featurizer on the golden pipelines, footprints of known
+// stencils, stage order, and clear errors for missing estimates.
+
+#include "core/dag/function_dag.h"
+#include "core/pipelines/pipeline.h"
+#include "tests/dag/golden_features.h"
+#include "tests/support/test_data.h"
+
+#include <QtTest>
+
+#include <sstream>
+
+using namespace beamscope;
+using namespace Halide;
+
+namespace {
+
+// Halide 14 renames a Func whose name is already taken in the process
+// ("output" -> "output$3"); the golden data names the first copy.
+QString baseName(const std::string &name) {
+    return QString::fromStdString(name.substr(0, name.find('$')));
+}
+
+// Every differing element, "stage row type: ours vs golden", one per line.
+std::string describeDifferences(const std::string &stage, const dag::PipelineFeatures &ours,
+                                const dag::PipelineFeatures &golden) {
+    std::ostringstream out;
+    for (int t = 0; t < dag::kScalarTypeCount; t++)
+        if (ours.typesInUse[t] != golden.typesInUse[t])
+            out << stage << " types_in_use " << dag::scalarTypeName(t) << ": " << ours.typesInUse[t] << " vs "
+                << golden.typesInUse[t] << "\n";
+    for (int r = 0; r < dag::kFeatureRows; r++)
+        for (int t = 0; t < dag::kScalarTypeCount; t++)
+            if (ours.matrix[r][t] != golden.matrix[r][t])
+                out << stage << " " << dag::featureRowName(r) << " " << dag::scalarTypeName(t) << ": "
+                    << ours.matrix[r][t] << " vs " << golden.matrix[r][t] << "\n";
+    return out.str();
+}
+
+} // namespace
+
+class TestFunctionDag : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void goldenFeatures_data() {
+        QTest::addColumn<QString>("name");
+        for (const char *n : {"box_blur", "stencil_chain_u16", "matmul", "histogram", "conv_relu", "select_cast"})
+            QTest::newRow(n) << QString(n);
+    }
+
+    // Exact: features are integer counts, so any difference is a real one.
+    void goldenFeatures() {
+        QFETCH(QString, name);
+        const std::string pipeline = name.toStdString();
+        BEAMSCOPE_REQUIRE_SHARED(file, "golden/pipelines/" + pipeline + "/pipeline_features.txt");
+        const auto golden = test::readGoldenFeatures(file);
+
+        auto info = pipelines::findPipeline(pipeline);
+        QVERIFY(info);
+        const pipelines::PipelineInstance p = info->build();
+        const dag::FunctionDAG dag(p.outputs);
+        const auto stages = dag.costModelStages();
+        QCOMPARE(stages.size(), golden.size());
+        std::string differences;
+        for (size_t i = 0; i < stages.size(); i++) {
+            const dag::Stage &s = dag.stage(stages[i]);
+            QCOMPARE(baseName(s.node->name), QString::fromStdString(golden[i].func));
+            QCOMPARE(s.index, golden[i].definition);
+            differences += describeDifferences(s.name, s.features, golden[i].features);
+        }
+        if (!differences.empty())
+            qWarning("%s", (pipeline + " differs from Halide's features:\n" + differences + dag.dump()).c_str());
+        QVERIFY2(differences.empty(), differences.c_str());
+    }
+
+    // Hand-counted features of box_blur's blur_x (no shared data needed):
+    // (in(x,y) + in(x+1,y) + in(x+2,y)) / 3 simplifies to a multiply by 1/3.
+    void boxBlurFeaturesByHand() {
+        auto info = pipelines::findPipeline("box_blur");
+        QVERIFY(info);
+        const dag::FunctionDAG dag(info->build().outputs);
+        const auto stages = dag.costModelStages();
+        QCOMPARE(stages.size(), size_t(2));
+        const dag::Stage &blurX = dag.stage(stages[1]);
+        QCOMPARE(baseName(blurX.node->name), QString("blur_x"));
+        QCOMPARE(blurX.index, 0);
+        auto f = blurX.features;
+        const int u32 = int(dag::ScalarType::UInt32), f32 = int(dag::ScalarType::Float);
+        QCOMPARE(f.op(dag::OpType::Variable, dag::ScalarType::UInt32), 8); // x,y three times + the two store args
+        QCOMPARE(f.op(dag::OpType::Const, dag::ScalarType::UInt32), 2);    // 1, 2
+        QCOMPARE(f.op(dag::OpType::Add, dag::ScalarType::Float), 2);
+        QCOMPARE(f.op(dag::OpType::Mul, dag::ScalarType::Float), 1);
+        QCOMPARE(f.op(dag::OpType::Div, dag::ScalarType::Float), 0);
+        QCOMPARE(f.op(dag::OpType::FuncCall, dag::ScalarType::Float), 3); // through input_im
+        QCOMPARE(f.access(dag::AccessPattern::Pointwise, dag::AccessType::LoadFunc, dag::ScalarType::Float), 3);
+        QCOMPARE(f.access(dag::AccessPattern::Slice, dag::AccessType::Store, dag::ScalarType::Float), 1);
+        QCOMPARE(f.typesInUse[u32], 1);
+        QCOMPARE(f.typesInUse[f32], 1);
+        QCOMPARE(f.typesInUse[int(dag::ScalarType::Double)], 0);
+        // The input wrapper is a node, but not a stage.
+        bool sawInput = false;
+        for (const dag::Node &n : dag.nodes)
+            if (baseName(n.name) == "input_im") {
+                sawInput = true;
+                QVERIFY(n.isInput);
+            }
+        QVERIFY(sawInput);
+    }
+
+    void updatesComeFirstInStageOrder() {
+        auto info = pipelines::findPipeline("matmul");
+        QVERIFY(info);
+        const dag::FunctionDAG dag(info->build().outputs);
+        QStringList names;
+        for (const auto &ref : dag.costModelStages())
+            names << baseName(dag.stage(ref).node->name) + "_s" + QString::number(dag.stage(ref).index);
+        QCOMPARE(names, (QStringList{"output_s0", "prod_s1", "prod_s0"}));
+    }
+
+    void stencilFootprint() {
+        ImageParam in(Float(32), 2, "in");
+        Var x("x"), y("y");
+        Func producer("producer"), consumer("consumer");
+        producer(x, y) = in(x, y) * 2.0f;
+        Expr sum = 0.0f;
+        for (int dy = 0; dy < 3; dy++)
+            for (int dx = 0; dx < 3; dx++)
+                sum += producer(x + dx, y + dy);
+        consumer(x, y) = sum;
+        in.set_estimates({{0, 102}, {0, 102}});
+        consumer.set_estimates({{0, 100}, {0, 100}});
+        const dag::FunctionDAG dag({consumer});
+
+        const dag::Edge *edge = nullptr;
+        for (const dag::Edge &e : dag.edges)
+            if (baseName(dag.nodes[e.producer].name) == "producer")
+                edge = &e;
+        QVERIFY(edge);
+        QCOMPARE(edge->calls, 9);
+        // Consumer loops over [0,10) x [0,10) (inclusive max 9) need [0,12) x [0,12).
+        const auto region = dag.producerRegion(*edge, {{0, 9}, {0, 9}});
+        QCOMPARE(region.size(), size_t(2));
+        QCOMPARE(region[0], (dag::Span{0, 11}));
+        QCOMPARE(region[1], (dag::Span{0, 11}));
+        const auto shifted = dag.producerRegion(*edge, {{5, 14}, {-3, 6}});
+        QCOMPARE(shifted[0], (dag::Span{5, 16}));
+        QCOMPARE(shifted[1], (dag::Span{-3, 8}));
+        // Nine call sites with the identity Jacobian merge into one record.
+        QCOMPARE(edge->loadJacobians.size(), size_t(1));
+        QCOMPARE(edge->loadJacobians[0].count, 9);
+
+        // From the output estimate all the way to the input wrapper.
+        const auto required = dag.estimatedRegionsRequired();
+        for (const dag::Node &n : dag.nodes) {
+            if (baseName(n.name) == "producer" || baseName(n.name) == "in_im") {
+                QCOMPARE(required[n.id][0], (dag::Span{0, 101}));
+                QCOMPARE(required[n.id][1], (dag::Span{0, 101}));
+            }
+        }
+    }
+
+    void downsampleJacobianIsRational() {
+        ImageParam in(Float(32), 2, "in");
+        Var x("x"), y("y");
+        Func down("down");
+        down(x, y) = in(2 * x, y / 2);
+        in.set_estimates({{0, 200}, {0, 50}});
+        down.set_estimates({{0, 100}, {0, 100}});
+        const dag::FunctionDAG dag({down});
+        QCOMPARE(dag.edges.size(), size_t(1));
+        const auto &j = dag.edges[0].loadJacobians.at(0).matrix;
+        QCOMPARE(j[0][0].numerator, int64_t(2));
+        QCOMPARE(j[1][1].numerator * 2, j[1][1].denominator);
+        QCOMPARE(dag.producerRegion(dag.edges[0], {{0, 9}, {0, 9}})[0], (dag::Span{0, 18}));
+    }
+
+    void missingOutputEstimateNamesFuncAndDimension() {
+        ImageParam in(Float(32), 2, "in");
+        Var x("x"), y("y");
+        Func out("blurred_output");
+        out(x, y) = in(x, y) + 1.0f;
+        out.set_estimate(x, 0, 64); // y has none
+        in.set_estimates({{0, 64}, {0, 64}});
+        try {
+            dag::FunctionDAG dag({out});
+            QFAIL("expected a DagError");
+        } catch (const dag::DagError &e) {
+            const QString message = e.what();
+            QVERIFY2(message.contains("blurred_output") && message.contains("dimension 1") && message.contains("(y)"),
+                     e.what());
+        }
+    }
+
+    void missingParamEstimateNamesParam() {
+        Param<float> k("strength");
+        Var x("x");
+        Func out("out");
+        out(x) = k * cast<float>(x);
+        out.set_estimate(x, 0, 16);
+        try {
+            dag::FunctionDAG dag({out});
+            QFAIL("expected a DagError");
+        } catch (const dag::DagError &e) {
+            QVERIFY2(QString(e.what()).contains("strength"), e.what());
+        }
+        k.set_estimate(2.0f);
+        QCOMPARE(dag::FunctionDAG({out}).costModelStages().size(), size_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFunctionDag)
+#include "test_function_dag.moc"
