@@ -1,0 +1,510 @@
+// beamscope-cli retrain: train the cost model on measured .sample files, like
+// Halide's anderson2021_retrain_cost_model but seeded, resumable and with a
+// validation report; --hold-one-out trains one weights file per app. Wiring
+// only: the loop lives in core/samples/training_loop.h.
+
+#include "app/cli/arguments.h"
+#include "app/cli/command.h"
+#include "core/model/cost_model.h"
+#include "core/samples/dataset.h"
+#include "core/samples/prediction.h"
+#include "core/samples/training_loop.h"
+#include "core/util/atomic_file.h"
+#include "core/util/json.h"
+#include "core/util/progress.h"
+#include "core/weights/weights.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+namespace beamscope::cli {
+
+namespace {
+
+using namespace beamscope::samples;
+namespace fs = std::filesystem;
+
+constexpr const char *kSynopsis =
+    "--samples DIR... (--initial W | --init random --seed S) (--out W2 | --hold-one-out --out-dir D) "
+    "[--epochs N] [--learning-rate R] [--hold-out APP] [--seed S] [--loss-csv FILE] [--num-cores N] "
+    "[--min-batch N] [--partition-schedules] [--resume] [--force] [--json]";
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void onInterrupt(int)
+{
+    g_interrupted.store(true);
+}
+
+// Progress on stderr, at most a few lines a second; Ctrl-C cancels at the
+// next batch (the checkpoint keeps every completed epoch).
+class StderrProgress : public Progress {
+public:
+    explicit StderrProgress(std::string prefix) : m_prefix(std::move(prefix)) {}
+    void report(double fraction, std::string_view message) override
+    {
+        const auto now = std::chrono::steady_clock::now();
+        if (fraction < 1.0 && now - m_last < std::chrono::milliseconds(500))
+            return;
+        m_last = now;
+        char pct[16];
+        std::snprintf(pct, sizeof pct, "%5.1f%%", 100.0 * fraction);
+        std::cerr << m_prefix << pct << " " << message << "\n";
+    }
+    bool cancelled() const override { return g_interrupted.load(); }
+
+private:
+    std::string m_prefix;
+    std::chrono::steady_clock::time_point m_last{};
+};
+
+std::string number(double v, const char *format = "%.6g")
+{
+    if (v != v)
+        return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &rows)
+{
+    std::vector<size_t> widths;
+    for (const auto &row : rows)
+        for (size_t c = 0; c < row.size(); c++) {
+            if (widths.size() <= c)
+                widths.push_back(0);
+            widths[c] = std::max(widths[c], row[c].size());
+        }
+    for (const auto &row : rows) {
+        std::string line;
+        for (size_t c = 0; c < row.size(); c++) {
+            const std::string pad(widths[c] - row[c].size(), ' ');
+            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out << line << "\n";
+    }
+}
+
+Json summaryJson(const RankSummary &s)
+{
+    Json j = Json::object();
+    j["pipelines"] = static_cast<uint64_t>(s.pipelines);
+    j["spearman"] = s.spearman;
+    j["kendall"] = s.kendall;
+    j["pairwise_accuracy"] = s.pairwiseAccuracy;
+    return j;
+}
+
+Json historyJson(const std::vector<EpochRecord> &history)
+{
+    Json list = Json::array();
+    for (const auto &e : history) {
+        Json j = Json::object();
+        j["epoch"] = e.epoch;
+        j["training_loss"] = e.trainingLoss;
+        j["validation_loss"] = e.validationLoss;
+        j["training_batches"] = static_cast<uint64_t>(e.trainingBatches);
+        j["validation_batches"] = static_cast<uint64_t>(e.validationBatches);
+        j["validation"] = summaryJson(e.validation);
+        list.push(std::move(j));
+    }
+    return list;
+}
+
+std::string lossCsv(const std::vector<EpochRecord> &history)
+{
+    std::ostringstream out;
+    out << "epoch,training_loss,validation_loss,training_batches,validation_batches,validation_spearman,"
+           "validation_kendall,validation_pairwise_accuracy\n";
+    auto field = [](double v) { return v != v ? std::string() : number(v, "%.9g"); };
+    for (const auto &e : history)
+        out << e.epoch << "," << field(e.trainingLoss) << "," << field(e.validationLoss) << "," << e.trainingBatches
+            << "," << e.validationBatches << "," << field(e.validation.spearman) << ","
+            << field(e.validation.kendall) << "," << field(e.validation.pairwiseAccuracy) << "\n";
+    return out.str();
+}
+
+struct Settings {
+    std::vector<fs::path> roots;
+    std::optional<std::string> initialPath;
+    bool randomInit = false;
+    TrainingOptions training;
+    bool force = false;
+    bool json = false;
+    bool partitionSchedules = false;
+    std::optional<std::string> holdOut;
+    std::optional<fs::path> lossCsv;
+};
+
+// Reads --initial, or makes Halide-style random weights for --init random.
+std::optional<weights::Weights> initialWeights(const Settings &s)
+{
+    if (s.randomInit)
+        return randomWeights(s.training.seed);
+    auto loaded = weights::loadWeights(*s.initialPath);
+    if (!loaded.ok()) {
+        const auto *first = loaded.firstError();
+        std::cerr << "beamscope-cli: " << (first ? first->format() : *s.initialPath + ": cannot load weights") << "\n";
+        return std::nullopt;
+    }
+    if (const auto why = model::checkWeights(*loaded.weights); !why.empty()) {
+        std::cerr << "beamscope-cli: " << *s.initialPath << ": " << why << "\n";
+        return std::nullopt;
+    }
+    return std::move(*loaded.weights);
+}
+
+void printEpochs(const std::vector<EpochRecord> &history, size_t from)
+{
+    for (size_t i = from; i < history.size(); ++i) {
+        const auto &e = history[i];
+        std::cerr << "epoch " << e.epoch << ": training loss " << number(e.trainingLoss) << ", validation loss "
+                  << number(e.validationLoss) << ", validation Spearman " << number(e.validation.spearman, "%.4f")
+                  << ", Kendall " << number(e.validation.kendall, "%.4f") << ", pairwise "
+                  << number(e.validation.pairwiseAccuracy, "%.4f") << "\n";
+    }
+}
+
+// The weights written as output carry the feature versions they were trained for.
+WriteResult saveTrained(weights::Weights w, const fs::path &path, bool force)
+{
+    w.pipelineFeaturesVersion = weights::kAnderson2021PipelineVersion;
+    w.scheduleFeaturesVersion = weights::kAnderson2021ScheduleVersion;
+    return weights::saveWeightsFile(w, path, force ? Overwrite::Replace : Overwrite::Refuse);
+}
+
+std::string noBatchesMessage(const std::vector<PipelineSet> &training, const BatchOptions &batches)
+{
+    size_t largest = 0;
+    for (const auto &p : training)
+        largest = std::max(largest, p.schedules.size());
+    return "no training batch: " + std::to_string(training.size()) + " training pipeline(s), the largest with " +
+           std::to_string(largest) + " distinct schedule(s); batches need at least " +
+           std::to_string(batches.minSize) + " (--min-batch; Halide trains only on more than 8)";
+}
+
+int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights &initial, const fs::path &out)
+{
+    const auto checkpoint = checkpointPathFor(out);
+    std::error_code ec;
+    if (fs::exists(out, ec) && !s.force) {
+        std::cerr << "beamscope-cli: " << out.string() << ": already exists (use --force to replace it)\n";
+        return kFailure;
+    }
+    if (fs::exists(checkpoint, ec) && !s.training.resume && !s.force) {
+        std::cerr << "beamscope-cli: " << checkpoint.string()
+                  << ": a checkpoint of an earlier run exists: --resume continues it, --force starts over\n";
+        return kFailure;
+    }
+    if (s.training.resume && !fs::exists(checkpoint, ec))
+        std::cerr << "note: no checkpoint at " << checkpoint.string() << ", starting from epoch 1\n";
+
+    Split split;
+    if (s.holdOut) {
+        const auto apps = dataset.apps();
+        if (std::find(apps.begin(), apps.end(), *s.holdOut) == apps.end()) {
+            std::string known;
+            for (const auto &app : apps)
+                known += (known.empty() ? "" : ", ") + app;
+            std::cerr << "beamscope-cli: --hold-out " << *s.holdOut << ": no sample of that app (apps: "
+                      << (known.empty() ? "none; see docs/samples.md for the layout" : known) << ")\n";
+            return kFailure;
+        }
+        split = holdOutApp(dataset, *s.holdOut);
+    } else {
+        split = splitLikeHalide(dataset, s.partitionSchedules ? SplitMode::BySchedule : SplitMode::ByPipeline);
+    }
+    if (makeBatches(split.training, s.training.batches).empty()) {
+        std::cerr << "beamscope-cli: " << noBatchesMessage(split.training, s.training.batches) << "\n";
+        return kFailure;
+    }
+    size_t trainingSchedules = 0, validationSchedules = 0;
+    for (const auto &p : split.training)
+        trainingSchedules += p.schedules.size();
+    for (const auto &p : split.validation)
+        validationSchedules += p.schedules.size();
+    std::cerr << "training set: " << split.training.size() << " pipelines, " << trainingSchedules
+              << " schedules; validation set: " << split.validation.size() << " pipelines, " << validationSchedules
+              << " schedules" << (split.swapped ? " (swapped: every pipeline hashed to validation)" : "") << "\n";
+
+    TrainingOptions options = s.training;
+    options.checkpointPath = checkpoint;
+    StderrProgress progress("retrain ");
+    const auto run = trainModel(initial, split.training, split.validation, options, &progress);
+    if (!run.ok()) {
+        std::cerr << "beamscope-cli: " << run.error << "\n";
+        return kFailure;
+    }
+    if (run.resumedEpochs > 0)
+        std::cerr << "resumed after epoch " << run.resumedEpochs << " from " << checkpoint.string() << "\n";
+    printEpochs(run.history, run.resumedEpochs > 0 ? run.history.size() - static_cast<size_t>(run.epochsCompleted - run.resumedEpochs) : 0);
+    if (run.cancelled) {
+        std::cerr << "beamscope-cli: cancelled after epoch " << run.epochsCompleted << " of " << options.epochs
+                  << "; " << (run.epochsCompleted > 0 ? checkpoint.string() + " keeps it; rerun with --resume" : "nothing to keep")
+                  << "\n";
+        return kFailure;
+    }
+    if (s.lossCsv) {
+        const auto text = lossCsv(run.history);
+        if (auto w = writeFileAtomically(*s.lossCsv, text, s.force ? Overwrite::Replace : Overwrite::Refuse); !w.ok) {
+            std::cerr << "beamscope-cli: " << w.error << "\n";
+            return kFailure;
+        }
+    }
+    if (auto w = saveTrained(run.state.weights, out, s.force); !w.ok) {
+        std::cerr << "beamscope-cli: " << w.error << "\n";
+        return kFailure;
+    }
+    fs::remove(checkpoint, ec); // the output now holds what the checkpoint protected
+
+    if (s.json) {
+        Json doc = Json::object();
+        doc["out"] = out.string();
+        doc["initial"] = s.randomInit ? Json("random") : Json(*s.initialPath);
+        doc["seed"] = static_cast<uint64_t>(s.training.seed);
+        doc["epochs"] = s.training.epochs;
+        doc["learning_rate"] = s.training.learningRate;
+        doc["num_cores"] = s.training.numCores;
+        doc["hold_out"] = s.holdOut ? Json(*s.holdOut) : Json();
+        doc["training_pipelines"] = static_cast<uint64_t>(split.training.size());
+        doc["validation_pipelines"] = static_cast<uint64_t>(split.validation.size());
+        doc["history"] = historyJson(run.history);
+        std::cout << doc.dump(2) << "\n";
+    } else {
+        std::cout << "wrote " << out.string() << " after " << run.epochsCompleted << " epoch(s)\n";
+    }
+    return kSuccess;
+}
+
+int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weights &initial, const fs::path &outDir)
+{
+    const auto apps = dataset.apps();
+    if (apps.empty()) {
+        std::cerr << "beamscope-cli: --hold-one-out: no sample names an app (put samples in <root>/<app>/ or map "
+                     "pipeline ids in <root>/apps.tsv; see docs/samples.md)\n";
+        return kFailure;
+    }
+    std::error_code ec;
+    fs::create_directories(outDir, ec);
+    if (ec) {
+        std::cerr << "beamscope-cli: " << outDir.string() << ": cannot create: " << ec.message() << "\n";
+        return kFailure;
+    }
+    // Refuse before training anything rather than after the first app.
+    if (!s.force && !s.training.resume)
+        for (const auto &app : apps)
+            for (const auto &path : {outDir / (app + ".weights"), checkpointPathFor(outDir / (app + ".weights"))})
+                if (fs::exists(path, ec)) {
+                    std::cerr << "beamscope-cli: " << path.string()
+                              << ": already exists (--resume continues, --force starts over)\n";
+                    return kFailure;
+                }
+
+    Json appsJson = Json::array();
+    std::vector<std::vector<std::string>> rows{{"app", "pipelines", "schedules", "spearman", "", "kendall", "",
+                                                "pairwise_acc", "", "val_loss", ""},
+                                               {"", "", "", "before", "after", "before", "after", "before", "after",
+                                                "before", "after"}};
+    int failures = 0;
+    for (const auto &app : apps) {
+        const auto split = holdOutApp(dataset, app);
+        const fs::path out = outDir / (app + ".weights");
+        size_t heldSchedules = 0;
+        for (const auto &p : split.validation)
+            heldSchedules += p.schedules.size();
+        Json item = Json::object();
+        item["app"] = app;
+        item["weights"] = out.string();
+        item["pipelines"] = static_cast<uint64_t>(split.validation.size());
+        item["schedules"] = static_cast<uint64_t>(heldSchedules);
+        if (makeBatches(split.training, s.training.batches).empty()) {
+            const auto why = noBatchesMessage(split.training, s.training.batches);
+            std::cerr << "hold-one-out " << app << ": skipped: " << why << "\n";
+            item["error"] = why;
+            appsJson.push(std::move(item));
+            ++failures;
+            continue;
+        }
+        std::cerr << "hold-one-out " << app << ": training on " << split.training.size() << " pipelines, holding out "
+                  << split.validation.size() << "\n";
+        const EpochRecord before = evaluateWeights(initial, split.training, split.validation, s.training);
+        std::optional<weights::Weights> trained;
+        std::vector<EpochRecord> history;
+        if (s.training.resume && fs::exists(out, ec)) {
+            // Finished in an earlier run: evaluate what it wrote.
+            auto loaded = weights::loadWeights(out);
+            if (!loaded.ok()) {
+                const auto *first = loaded.firstError();
+                std::cerr << "beamscope-cli: " << (first ? first->format() : out.string()) << "\n";
+                return kFailure;
+            }
+            trained = std::move(*loaded.weights);
+        } else {
+            TrainingOptions options = s.training;
+            options.checkpointPath = checkpointPathFor(out);
+            if (!s.training.resume)
+                fs::remove(options.checkpointPath, ec);
+            StderrProgress progress("hold-one-out " + app + " ");
+            auto run = trainModel(initial, split.training, split.validation, options, &progress);
+            if (!run.ok()) {
+                std::cerr << "beamscope-cli: " << run.error << "\n";
+                return kFailure;
+            }
+            if (run.cancelled) {
+                std::cerr << "beamscope-cli: cancelled during app " << app << "; rerun with --resume\n";
+                return kFailure;
+            }
+            if (auto w = saveTrained(run.state.weights, out, true); !w.ok) {
+                std::cerr << "beamscope-cli: " << w.error << "\n";
+                return kFailure;
+            }
+            fs::remove(options.checkpointPath, ec);
+            trained = std::move(run.state.weights);
+            history = std::move(run.history);
+        }
+        const EpochRecord after = evaluateWeights(*trained, split.training, split.validation, s.training);
+        item["before"] = summaryJson(before.validation);
+        item["after"] = summaryJson(after.validation);
+        item["validation_loss_before"] = before.validationLoss;
+        item["validation_loss_after"] = after.validationLoss;
+        item["history"] = historyJson(history);
+        appsJson.push(std::move(item));
+        rows.push_back({app, std::to_string(split.validation.size()), std::to_string(heldSchedules),
+                        number(before.validation.spearman, "%.4f"), number(after.validation.spearman, "%.4f"),
+                        number(before.validation.kendall, "%.4f"), number(after.validation.kendall, "%.4f"),
+                        number(before.validation.pairwiseAccuracy, "%.4f"),
+                        number(after.validation.pairwiseAccuracy, "%.4f"), number(before.validationLoss, "%.4g"),
+                        number(after.validationLoss, "%.4g")});
+    }
+
+    Json doc = Json::object();
+    doc["initial"] = s.randomInit ? Json("random") : Json(*s.initialPath);
+    doc["seed"] = static_cast<uint64_t>(s.training.seed);
+    doc["epochs"] = s.training.epochs;
+    doc["learning_rate"] = s.training.learningRate;
+    doc["num_cores"] = s.training.numCores;
+    doc["min_batch"] = static_cast<uint64_t>(s.training.batches.minSize);
+    doc["apps"] = std::move(appsJson);
+    const std::string text = doc.dump(2) + "\n";
+    if (auto w = writeFileAtomically(outDir / "holdout.json", text, Overwrite::Replace); !w.ok) {
+        std::cerr << "beamscope-cli: " << w.error << "\n";
+        return kFailure;
+    }
+    if (s.json)
+        std::cout << text;
+    else
+        printTable(std::cout, rows);
+    return failures == 0 ? kSuccess : kFailure;
+}
+
+int runRetrain(const std::vector<std::string> &args)
+{
+    Arguments a(args, {"hold-one-out", "resume", "force", "json", "partition-schedules"},
+                {"samples", "initial", "init", "out", "out-dir", "epochs", "learning-rate", "hold-out", "seed",
+                 "loss-csv", "num-cores", "min-batch"});
+    if (!a.ok())
+        return usageError("", "retrain", a.error());
+    Settings s;
+    for (const auto &v : a.values("samples"))
+        s.roots.emplace_back(v);
+    for (const auto &v : a.positional())
+        s.roots.emplace_back(v);
+    if (a.values("samples").empty())
+        return usageError("", "retrain", "--samples is required");
+
+    s.initialPath = a.value("initial");
+    const auto init = a.value("init");
+    if (init && *init != "random")
+        return usageError("", "retrain", "--init: expected 'random', found '" + *init + "'");
+    s.randomInit = init.has_value();
+    if (s.initialPath && s.randomInit)
+        return usageError("", "retrain", "give either --initial W or --init random, not both");
+    if (!s.initialPath && !s.randomInit)
+        return usageError("", "retrain",
+                          "starting weights are required: --initial W, or --init random --seed S "
+                          "(weights are never made up silently)");
+    if (s.randomInit && !a.value("seed"))
+        return usageError("", "retrain", "--init random needs an explicit --seed S");
+
+    const long long seed = a.integer("seed", 0);
+    const long long epochs = a.integer("epochs", 1);
+    const double rate = a.number("learning-rate", 1e-4);
+    const long long cores = a.integer("num-cores", 80);
+    const long long minBatch = a.integer("min-batch", 9);
+    if (!a.ok())
+        return usageError("", "retrain", a.error());
+    if (seed < 0 || seed > 0xffffffffLL)
+        return usageError("", "retrain", "--seed: expected 0..4294967295, found " + std::to_string(seed));
+    if (epochs < 1 || epochs > 1000000)
+        return usageError("", "retrain", "--epochs: expected a positive integer, found " + std::to_string(epochs));
+    if (!(rate > 0) || rate > 1)
+        return usageError("", "retrain", "--learning-rate: expected a number in (0, 1], found " + number(rate));
+    if (cores < 1 || cores > 1000000)
+        return usageError("", "retrain", "--num-cores: expected a positive integer, found " + std::to_string(cores));
+    if (minBatch < 1 || minBatch > 64)
+        return usageError("", "retrain", "--min-batch: expected 1..64, found " + std::to_string(minBatch));
+    s.training.seed = static_cast<uint32_t>(seed);
+    s.training.epochs = static_cast<int>(epochs);
+    s.training.learningRate = static_cast<float>(rate);
+    s.training.numCores = static_cast<int>(cores);
+    s.training.batches.minSize = static_cast<size_t>(minBatch);
+    s.training.resume = a.flag("resume");
+    s.force = a.flag("force");
+    s.json = a.flag("json");
+    s.partitionSchedules = a.flag("partition-schedules");
+    s.holdOut = a.value("hold-out");
+    if (auto csv = a.value("loss-csv"))
+        s.lossCsv = fs::path(*csv);
+
+    const bool holdOneOut = a.flag("hold-one-out");
+    const auto out = a.value("out");
+    const auto outDir = a.value("out-dir");
+    if (holdOneOut) {
+        if (!outDir || out || s.holdOut || s.lossCsv)
+            return usageError("", "retrain", "--hold-one-out takes --out-dir D (not --out, --hold-out or --loss-csv)");
+    } else if (!out || outDir) {
+        return usageError("", "retrain", "--out W2 is required (or --hold-one-out --out-dir D)");
+    }
+
+    const auto initial = initialWeights(s);
+    if (!initial)
+        return kFailure;
+    const auto loaded = loadSamples(s.roots);
+    if (!loaded.ok()) {
+        for (const auto &e : loaded.errors)
+            std::cerr << "beamscope-cli: " << e << "\n";
+        return kFailure;
+    }
+    for (const auto &skip : loaded.dataset.skipped)
+        std::cerr << "skipped " << skip.file.string() << ": " << skip.reason << "\n";
+    for (const auto &warning : loaded.dataset.warnings)
+        std::cerr << "warning: " << warning.file.string() << ": " << warning.message << "\n";
+    if (loaded.dataset.pipelines.empty()) {
+        std::cerr << "beamscope-cli: no usable sample in " << loaded.dataset.filesRead << " file(s) read\n";
+        return kFailure;
+    }
+
+    g_interrupted.store(false);
+    auto previous = std::signal(SIGINT, onInterrupt);
+    const int status = holdOneOut ? runHoldOneOut(s, loaded.dataset, *initial, *outDir)
+                                  : runSingle(s, loaded.dataset, *initial, *out);
+    std::signal(SIGINT, previous);
+    return status;
+}
+
+const CommandRegistration registration{Command{
+    "", "retrain", kSynopsis,
+    "train the cost model on .sample files (seeded, checkpointed, resumable); --hold-one-out: one weights file per app",
+    runRetrain}};
+
+} // namespace
+
+} // namespace beamscope::cli
