@@ -46,13 +46,28 @@ enum Feature : int {
 
 void set(TermCoefficients &out, CostTerm term, float coefficient) {
     out.coefficient[static_cast<size_t>(term)] = coefficient;
-    out.channel[static_cast<size_t>(term)] = costTermChannel(term, out.inlined);
+}
+
+// costTermChannel for every term, looked up once.
+struct ChannelTables {
+    std::array<int, kCostTermCount> notInlined{}, inlined{};
+    ChannelTables() {
+        for (int t = 0; t < kCostTermCount; ++t) {
+            notInlined[static_cast<size_t>(t)] = costTermChannel(CostTerm(t), false);
+            inlined[static_cast<size_t>(t)] = costTermChannel(CostTerm(t), true);
+        }
+    }
+};
+const ChannelTables &channelTables() {
+    static const ChannelTables tables;
+    return tables;
 }
 } // namespace
 
 void computeTermCoefficients(const float *f, int numCores, TermCoefficients &out) {
     const bool inlined = f[InlinedCalls] != 0.0f;
     out.inlined = inlined;
+    out.channel = inlined ? channelTables().inlined : channelTables().notInlined;
 
     const float numBlocks = std::max(1.0f, f[NumBlocks]);
     const float threads = numBlocks * f[NumThreadsPerBlock]; // num_blocks x threads per block

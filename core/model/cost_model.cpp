@@ -118,21 +118,34 @@ struct EvalContext {
 
 void evaluateRange(const EvalContext &ctx, int begin, int end) {
     const int stages = ctx.pipeline->numStages;
-    alignas(32) float relu1[kConv1Channels];
+    alignas(32) float relu1[kKernelItems][kConv1Channels];
     TermCoefficients coefficients;
-    for (int n = begin; n < end; ++n) {
-        float prediction = 0.0f;
-        for (int s = 0; s < stages; ++s) {
-            const float *f = ctx.features + (static_cast<size_t>(n) * ctx.stageExtent + s) * kScheduleFeatureCount;
-            ctx.kernel(ctx.weights, f, ctx.pipeline->conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels,
-                       nullptr, relu1);
-            computeTermCoefficients(f, ctx.numCores, coefficients);
-            const float cost = sumTerms(coefficients, relu1, nullptr) * kCostUnit;
-            if (ctx.costPerStage)
-                ctx.costPerStage[static_cast<size_t>(n) * stages + s] = cost;
-            prediction += cost;
+    // (schedule, stage) items in flat order, kKernelItems per kernel call.
+    const long first = static_cast<long>(begin) * stages, last = static_cast<long>(end) * stages;
+    float prediction = 0.0f;
+    for (long item = first; item < last; item += kKernelItems) {
+        KernelItems items;
+        items.count = static_cast<int>(std::min<long>(kKernelItems, last - item));
+        for (int i = 0; i < items.count; ++i) {
+            const long flat = item + i;
+            const long n = flat / stages, s = flat % stages;
+            items.features[i] = ctx.features + (static_cast<size_t>(n) * ctx.stageExtent + static_cast<size_t>(s)) * kScheduleFeatureCount;
+            items.stage1[i] = ctx.pipeline->conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels;
+            items.relu1[i] = relu1[i];
         }
-        ctx.predictions[n] = prediction;
+        ctx.kernel(ctx.weights, items);
+        for (int i = 0; i < items.count; ++i) {
+            const long flat = item + i;
+            const long n = flat / stages, s = flat % stages;
+            computeTermCoefficients(items.features[i], ctx.numCores, coefficients);
+            const float cost = sumTerms(coefficients, relu1[i], nullptr) * kCostUnit;
+            if (ctx.costPerStage)
+                ctx.costPerStage[flat] = cost;
+            // Stages are summed in order, starting from 0 for each schedule.
+            prediction = (s == 0 ? 0.0f : prediction) + cost;
+            if (s == stages - 1)
+                ctx.predictions[n] = prediction;
+        }
     }
 }
 
@@ -221,8 +234,13 @@ std::vector<StageBreakdown> CostModel::breakdown(const PipelineEmbedding &pipeli
     for (int s = 0; s < stages; ++s) {
         StageBreakdown &b = result[static_cast<size_t>(s)];
         const float *f = scheduleFeatures.data() + static_cast<size_t>(s) * kScheduleFeatureCount;
-        kernel(kw, f, pipeline.conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels, b.conv1.data(),
-               b.relu1.data());
+        KernelItems item;
+        item.count = 1;
+        item.features[0] = f;
+        item.stage1[0] = pipeline.conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels;
+        item.conv1[0] = b.conv1.data();
+        item.relu1[0] = b.relu1.data();
+        kernel(kw, item);
         computeTermCoefficients(f, numCores, coefficients);
         b.stageCost = sumTerms(coefficients, b.relu1.data(), b.terms.data()) * kCostUnit;
         b.inlined = coefficients.inlined;

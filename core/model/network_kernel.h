@@ -15,15 +15,23 @@ struct KernelWeights {
     const float *conv1Head2Filter = nullptr;   // [24][32]: row = head2 channel, column = conv1 channel
 };
 
-// features: 73 raw schedule features; stage1: the pipeline half of conv1 (32).
-// conv1 (optional) receives the 32 pre-activation values, relu1 the 32 coefficients.
-using NetworkKernel = void (*)(const KernelWeights &w, const float *features, const float *stage1, float *conv1,
-                               float *relu1);
+// Up to kKernelItems (schedule, stage) items per call, computed side by side
+// for instruction-level parallelism; each item's arithmetic is the same
+// sequence whatever its neighbours, so results do not depend on grouping.
+constexpr int kKernelItems = 4;
+struct KernelItems {
+    int count = 0;                              // 1..kKernelItems
+    const float *features[kKernelItems] = {};   // 73 raw schedule features each
+    const float *stage1[kKernelItems] = {};     // the pipeline half of conv1 (32) each
+    float *conv1[kKernelItems] = {};            // optional: the 32 pre-activation values
+    float *relu1[kKernelItems] = {};            // the 32 coefficients
+};
 
-void networkKernelPortable(const KernelWeights &w, const float *features, const float *stage1, float *conv1,
-                           float *relu1);
+using NetworkKernel = void (*)(const KernelWeights &w, const KernelItems &items);
+
+void networkKernelPortable(const KernelWeights &w, const KernelItems &items);
 #if defined(__x86_64__) || defined(__i386__)
-void networkKernelAvx2(const KernelWeights &w, const float *features, const float *stage1, float *conv1, float *relu1);
+void networkKernelAvx2(const KernelWeights &w, const KernelItems &items);
 #endif
 
 // The kernel for this CPU (decided once per process). BEAMSCOPE_MODEL_KERNEL=portable

@@ -49,48 +49,97 @@ inline __m256 leaky8(__m256 e) {
 
 } // namespace
 
-void networkKernelAvx2(const KernelWeights &w, const float *features, const float *stage1, float *conv1,
-                       float *relu1) {
-    alignas(32) float normalized[kPadded];
-    {
+namespace {
+
+// N items side by side. Per item: bias first, then one FMA per input in input
+// order (Halide's order for these reductions, so rounding stays close to its
+// compiled model). The weight rows are loaded once and shared by the N items.
+template <int N>
+inline void evaluateItems(const KernelWeights &w, const KernelItems &items) {
+    alignas(32) float normalized[N][kPadded];
+#pragma GCC unroll 4
+    for (int i = 0; i < N; ++i) {
         alignas(32) float raw[kPadded];
-        std::memcpy(raw, features, kFeatures * sizeof(float));
+        std::memcpy(raw, items.features[i], kFeatures * sizeof(float));
         std::memset(raw + kFeatures, 0, (kPadded - kFeatures) * sizeof(float));
         const __m256 one = _mm256_set1_ps(1.0f);
-        for (int i = 0; i < kPadded; i += 8)
-            _mm256_store_ps(normalized + i, fastLog8(_mm256_add_ps(_mm256_load_ps(raw + i), one)));
+#pragma GCC unroll 10
+        for (int c = 0; c < kPadded; c += 8)
+            _mm256_store_ps(normalized[i] + c, fastLog8(_mm256_add_ps(_mm256_load_ps(raw + c), one)));
     }
 
-    // head2: 24 channels = 3 vectors, bias first, then one FMA per feature in
-    // feature order: the order of Halide's compiled model, so the rounding
-    // matches it closely.
-    __m256 acc[3];
-    for (int j = 0; j < 3; ++j)
-        acc[j] = _mm256_loadu_ps(w.head2Bias + 8 * j);
+    // head2: 24 channels = 3 vectors per item.
+    __m256 acc[N][3];
+    const __m256 b0 = _mm256_loadu_ps(w.head2Bias), b1 = _mm256_loadu_ps(w.head2Bias + 8),
+                 b2 = _mm256_loadu_ps(w.head2Bias + 16);
+#pragma GCC unroll 4
+    for (int i = 0; i < N; ++i) {
+        acc[i][0] = b0;
+        acc[i][1] = b1;
+        acc[i][2] = b2;
+    }
     for (int c = 0; c < kFeatures; ++c) {
-        const __m256 x = _mm256_broadcast_ss(normalized + c);
         const float *row = w.head2Filter + c * 24;
-        for (int j = 0; j < 3; ++j)
-            acc[j] = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * j), x, acc[j]);
+        const __m256 w0 = _mm256_loadu_ps(row), w1 = _mm256_loadu_ps(row + 8), w2 = _mm256_loadu_ps(row + 16);
+#pragma GCC unroll 4
+        for (int i = 0; i < N; ++i) {
+            const __m256 x = _mm256_broadcast_ss(normalized[i] + c);
+            acc[i][0] = _mm256_fmadd_ps(w0, x, acc[i][0]);
+            acc[i][1] = _mm256_fmadd_ps(w1, x, acc[i][1]);
+            acc[i][2] = _mm256_fmadd_ps(w2, x, acc[i][2]);
+        }
     }
-    alignas(32) float head2[24];
-    for (int j = 0; j < 3; ++j)
-        _mm256_store_ps(head2 + 8 * j, leaky8(acc[j]));
+    alignas(32) float head2[N][24];
+#pragma GCC unroll 4
+    for (int i = 0; i < N; ++i) {
+        _mm256_store_ps(head2[i], leaky8(acc[i][0]));
+        _mm256_store_ps(head2[i] + 8, leaky8(acc[i][1]));
+        _mm256_store_ps(head2[i] + 16, leaky8(acc[i][2]));
+    }
 
-    // conv1, head2 half: 32 channels = 4 vectors, same order rule.
-    __m256 conv[4];
-    for (int j = 0; j < 4; ++j)
-        conv[j] = _mm256_loadu_ps(stage1 + 8 * j);
-    for (int k = 0; k < 24; ++k) {
-        const __m256 x = _mm256_broadcast_ss(head2 + k);
-        const float *row = w.conv1Head2Filter + k * 32;
-        for (int j = 0; j < 4; ++j)
-            conv[j] = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * j), x, conv[j]);
+    // conv1, head2 half: 32 channels = 4 vectors per item, items in pairs to
+    // stay within the 16 vector registers.
+#pragma GCC unroll 2
+    for (int i0 = 0; i0 < N; i0 += 2) {
+        const int pair = (N - i0) >= 2 ? 2 : 1;
+        __m256 conv[2][4];
+#pragma GCC unroll 2
+        for (int i = 0; i < pair; ++i)
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j)
+                conv[i][j] = _mm256_loadu_ps(items.stage1[i0 + i] + 8 * j);
+        for (int k = 0; k < 24; ++k) {
+            const float *row = w.conv1Head2Filter + k * 32;
+            const __m256 w0 = _mm256_loadu_ps(row), w1 = _mm256_loadu_ps(row + 8), w2 = _mm256_loadu_ps(row + 16),
+                         w3 = _mm256_loadu_ps(row + 24);
+#pragma GCC unroll 2
+            for (int i = 0; i < pair; ++i) {
+                const __m256 x = _mm256_broadcast_ss(head2[i0 + i] + k);
+                conv[i][0] = _mm256_fmadd_ps(w0, x, conv[i][0]);
+                conv[i][1] = _mm256_fmadd_ps(w1, x, conv[i][1]);
+                conv[i][2] = _mm256_fmadd_ps(w2, x, conv[i][2]);
+                conv[i][3] = _mm256_fmadd_ps(w3, x, conv[i][3]);
+            }
+        }
+#pragma GCC unroll 2
+        for (int i = 0; i < pair; ++i)
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j) {
+                if (items.conv1[i0 + i])
+                    _mm256_storeu_ps(items.conv1[i0 + i] + 8 * j, conv[i][j]);
+                _mm256_storeu_ps(items.relu1[i0 + i] + 8 * j, leaky8(conv[i][j]));
+            }
     }
-    for (int j = 0; j < 4; ++j) {
-        if (conv1)
-            _mm256_storeu_ps(conv1 + 8 * j, conv[j]);
-        _mm256_storeu_ps(relu1 + 8 * j, leaky8(conv[j]));
+}
+
+} // namespace
+
+void networkKernelAvx2(const KernelWeights &w, const KernelItems &items) {
+    switch (items.count) {
+    case 1: evaluateItems<1>(w, items); break;
+    case 2: evaluateItems<2>(w, items); break;
+    case 3: evaluateItems<3>(w, items); break;
+    default: evaluateItems<4>(w, items); break;
     }
 }
 

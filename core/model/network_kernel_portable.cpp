@@ -9,8 +9,8 @@
 
 namespace beamscope::model {
 
-void networkKernelPortable(const KernelWeights &w, const float *features, const float *stage1, float *conv1,
-                           float *relu1) {
+namespace {
+void evaluateOne(const KernelWeights &w, const float *features, const float *stage1, float *conv1, float *relu1) {
     float normalized[kScheduleFeatureCount];
     for (int c = 0; c < kScheduleFeatureCount; ++c)
         normalized[c] = fastLog(features[c] + 1.0f);
@@ -38,6 +38,12 @@ void networkKernelPortable(const KernelWeights &w, const float *features, const 
         std::memcpy(conv1, conv, sizeof conv);
     for (int j = 0; j < kConv1Channels; ++j)
         relu1[j] = leaky(conv[j]);
+}
+} // namespace
+
+void networkKernelPortable(const KernelWeights &w, const KernelItems &items) {
+    for (int i = 0; i < items.count; ++i)
+        evaluateOne(w, items.features[i], items.stage1[i], items.conv1[i], items.relu1[i]);
 }
 
 NetworkKernel selectNetworkKernel() {

@@ -280,15 +280,42 @@ void TestModelInference::kernelsAgree() {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
         QSKIP("this CPU has no AVX2+FMA: only the portable kernel runs");
+    auto one = [&](NetworkKernel kernel, int n, float *conv1, float *relu1) {
+        KernelItems item;
+        item.count = 1;
+        item.features[0] = sf.data() + n * 73;
+        item.stage1[0] = pipeline.conv1Stage1.data();
+        item.conv1[0] = conv1;
+        item.relu1[0] = relu1;
+        kernel(kw, item);
+    };
     for (int n = 0; n < 50; ++n) {
         float a[32], b[32], ca[32], cb[32];
-        networkKernelPortable(kw, sf.data() + n * 73, pipeline.conv1Stage1.data(), ca, a);
-        networkKernelAvx2(kw, sf.data() + n * 73, pipeline.conv1Stage1.data(), cb, b);
-        for (int c = 0; c < 32; ++c) {
-            double scale = 0;
-            for (int k = 0; k < 32; ++k)
-                scale = std::max(scale, double(std::abs(ca[k])));
+        one(&networkKernelPortable, n, ca, a);
+        one(&networkKernelAvx2, n, cb, b);
+        double scale = 0;
+        for (int k = 0; k < 32; ++k)
+            scale = std::max(scale, double(std::abs(ca[k])));
+        for (int c = 0; c < 32; ++c)
             QVERIFY2(std::abs(ca[c] - cb[c]) <= 1e-5 * scale, qPrintable(QString::number(ca[c] - cb[c])));
+    }
+    // Items computed side by side (2, 3, 4 per call) give the bits of one per call.
+    for (int count = 2; count <= kKernelItems; ++count) {
+        float group[kKernelItems][32], groupConv[kKernelItems][32];
+        KernelItems items;
+        items.count = count;
+        for (int i = 0; i < count; ++i) {
+            items.features[i] = sf.data() + (7 + i) * 73;
+            items.stage1[i] = pipeline.conv1Stage1.data();
+            items.conv1[i] = groupConv[i];
+            items.relu1[i] = group[i];
+        }
+        networkKernelAvx2(kw, items);
+        for (int i = 0; i < count; ++i) {
+            float single[32], singleConv[32];
+            one(&networkKernelAvx2, 7 + i, singleConv, single);
+            QVERIFY(std::equal(single, single + 32, group[i]));
+            QVERIFY(std::equal(singleConv, singleConv + 32, groupConv[i]));
         }
     }
 #else
