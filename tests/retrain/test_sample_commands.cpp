@@ -151,6 +151,70 @@ private Q_SLOTS:
         QCOMPARE(i, items.size());
     }
 
+    void retrainMatchesHalide()
+    {
+        // anderson2021_retrain_cost_model on one pipeline's 12 golden samples (one
+        // batch), 3 epochs at lr 0.001 from baseline, num_cores effectively 32:
+        // the whole command (grouping, batch order, reference, timesteps) must
+        // land on Halide's weights. Tolerance 1e-5 of each tensor's largest
+        // magnitude: the model's own golden training check (tests/model) shows
+        // float-order differences of that size against Halide's compiled model.
+        BEAMSCOPE_REQUIRE_SHARED(golden, "golden/samples");
+        BEAMSCOPE_REQUIRE_SHARED(baseline, "anderson2021-weights/baseline.weights");
+        QTemporaryDir tmp;
+        for (const std::string pipeline : {"box_blur", "conv_relu"}) {
+            std::vector<std::string> args{"retrain", "--initial", baseline.string(), "--epochs", "3",
+                                          "--learning-rate", "0.001", "--num-cores", "32", "--seed", "1"};
+            const fs::path out = fs::path(tmp.path().toStdString()) / (pipeline + ".weights");
+            const fs::path csv = fs::path(tmp.path().toStdString()) / (pipeline + ".csv");
+            args.insert(args.end(), {"--out", out.string(), "--loss-csv", csv.string(), "--samples"});
+            for (const auto &entry : fs::directory_iterator(golden / "retrain_set"))
+                if (entry.path().filename().string().rfind(pipeline + "_", 0) == 0)
+                    args.push_back(entry.path().string());
+            QCOMPARE(args.size(), size_t{16 + 12}); // 12 sample files
+            const auto r = cli(args);
+            QVERIFY2(r.exitCode == 0, r.err.c_str());
+            const auto ours = weights::loadWeights(out);
+            const auto halide = weights::loadWeights(golden / "retrain_outputs" /
+                                                     ("retrained_" + pipeline + "_3epochs_lr0.001.weights"));
+            QVERIFY(ours.ok() && halide.ok());
+            double worst = 0;
+            for (int t = 0; t < weights::kTensorCount; ++t) {
+                const auto &a = ours.weights->tensors[static_cast<size_t>(t)].data;
+                const auto &b = halide.weights->tensors[static_cast<size_t>(t)].data;
+                QCOMPARE(a.size(), b.size());
+                double scale = 0;
+                for (float v : b)
+                    scale = std::max(scale, std::abs(static_cast<double>(v)));
+                for (size_t i = 0; i < a.size(); ++i)
+                    worst = std::max(worst, std::abs(static_cast<double>(a[i]) - b[i]) / scale);
+            }
+            qInfo("retrain %s vs Halide: worst weight difference %.3g of the tensor's max", pipeline.c_str(), worst);
+            QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+
+            // Halide printed each epoch's loss ("Loss: 0.6094 ...") with 4
+            // decimals: allow half a unit of the last digit plus 5e-5.
+            std::istringstream stdoutText(test::readFile(golden / "retrain_outputs" / ("retrain_" + pipeline + "_stdout.txt")));
+            std::vector<double> halideLoss;
+            for (std::string line; std::getline(stdoutText, line);)
+                if (line.rfind("Loss: ", 0) == 0)
+                    halideLoss.push_back(std::stod(line.substr(6)));
+            QCOMPARE(halideLoss.size(), size_t{3});
+            std::istringstream rows(test::readFile(csv));
+            std::string row;
+            std::getline(rows, row); // header
+            std::getline(rows, row); // epoch 0: the starting weights
+            for (double want : halideLoss) {
+                QVERIFY(std::getline(rows, row));
+                std::istringstream fields(row);
+                std::string epoch, loss;
+                std::getline(fields, epoch, ',');
+                std::getline(fields, loss, ',');
+                QVERIFY2(std::abs(std::stod(loss) - want) <= 1e-4, row.c_str());
+            }
+        }
+    }
+
     void retrainWritesWeightsAndCsv()
     {
         Campaign c;
