@@ -128,6 +128,25 @@ float sumTerms(const TermCoefficients &c, const float *relu1, float *terms) {
     return total;
 }
 
+void sumTermsGroup(const TermCoefficients *c, const float (*relu1)[kConv1Channels], int count, float *totals) {
+    if (count != 4) {
+        for (int i = 0; i < count; ++i)
+            totals[i] = sumTerms(c[i], relu1[i], nullptr);
+        return;
+    }
+    float t0 = 0.0f, t1 = 0.0f, t2 = 0.0f, t3 = 0.0f;
+    for (size_t t = 0; t < static_cast<size_t>(kCostTermCount); ++t) {
+        t0 += c[0].coefficient[t] * relu1[0][c[0].channel[t]];
+        t1 += c[1].coefficient[t] * relu1[1][c[1].channel[t]];
+        t2 += c[2].coefficient[t] * relu1[2][c[2].channel[t]];
+        t3 += c[3].coefficient[t] * relu1[3][c[3].channel[t]];
+    }
+    totals[0] = t0;
+    totals[1] = t1;
+    totals[2] = t2;
+    totals[3] = t3;
+}
+
 const char *costTermName(CostTerm term) {
     switch (term) {
     case CostTerm::ComputeScalars: return "compute_scalars";

@@ -28,6 +28,11 @@ void computeTermCoefficients(const float *features, int numCores, TermCoefficien
 // each product.
 float sumTerms(const TermCoefficients &c, const float *relu1, float *terms);
 
+// sumTerms for up to 4 stages at once (interleaved so the four sums' additions
+// overlap); each total is bit-identical to sumTerms on its own.
+void sumTermsGroup(const TermCoefficients *coefficients, const float (*relu1)[kConv1Channels], int count,
+                   float *totals);
+
 // Halide's unit change from the network's units to seconds-like costs.
 constexpr float kCostUnit = 1e-9f;
 

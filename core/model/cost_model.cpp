@@ -86,10 +86,13 @@ PipelineEmbedding CostModel::embedPipeline(std::span<const float> pipelineFeatur
             // x innermost, scalar type y outer) matches the golden outputs
             // best: FMA or double accumulation here both move results away.
             float sum = head1Bias[static_cast<size_t>(c)];
+            // Zero features (most of them) add exactly nothing: the squashed
+            // filter is finite, so skipping them changes no bits.
             for (int y = 0; y < kPipelineFeatureTypes; ++y)
                 for (int x = 0; x < kPipelineFeatureRows; ++x)
-                    sum += m_squashedHead1[static_cast<size_t>(c + kHead1Channels * (x + kPipelineFeatureRows * y))] *
-                           p[x * kPipelineFeatureTypes + y];
+                    if (const float feature = p[x * kPipelineFeatureTypes + y]; feature != 0.0f)
+                        sum += m_squashedHead1[static_cast<size_t>(c + kHead1Channels * (x + kPipelineFeatureRows * y))] *
+                               feature;
             h[c] = sum;
         }
         float *out = e.conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels;
@@ -119,7 +122,8 @@ struct EvalContext {
 void evaluateRange(const EvalContext &ctx, int begin, int end) {
     const int stages = ctx.pipeline->numStages;
     alignas(32) float relu1[kKernelItems][kConv1Channels];
-    TermCoefficients coefficients;
+    TermCoefficients coefficients[kKernelItems];
+    float totals[kKernelItems];
     // (schedule, stage) items in flat order, kKernelItems per kernel call.
     const long first = static_cast<long>(begin) * stages, last = static_cast<long>(end) * stages;
     float prediction = 0.0f;
@@ -134,11 +138,13 @@ void evaluateRange(const EvalContext &ctx, int begin, int end) {
             items.relu1[i] = relu1[i];
         }
         ctx.kernel(ctx.weights, items);
+        for (int i = 0; i < items.count; ++i)
+            computeTermCoefficients(items.features[i], ctx.numCores, coefficients[i]);
+        sumTermsGroup(coefficients, relu1, items.count, totals);
         for (int i = 0; i < items.count; ++i) {
             const long flat = item + i;
             const long n = flat / stages, s = flat % stages;
-            computeTermCoefficients(items.features[i], ctx.numCores, coefficients);
-            const float cost = sumTerms(coefficients, relu1[i], nullptr) * kCostUnit;
+            const float cost = totals[i] * kCostUnit;
             if (ctx.costPerStage)
                 ctx.costPerStage[flat] = cost;
             // Stages are summed in order, starting from 0 for each schedule.

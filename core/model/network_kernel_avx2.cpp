@@ -1,5 +1,5 @@
 // The AVX2+FMA network kernel. Only this file is compiled for AVX2 (a target
-// pragma after all standard headers, so no inline library code is built for
+// pragma after all headers, so no inline library code is built for
 // AVX2 and picked by the linker for the rest of the program); it is called
 // only when the CPU reports AVX2 and FMA.
 
@@ -9,10 +9,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <immintrin.h>
 
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
-#include <immintrin.h>
+#endif
 
 namespace beamscope::model {
 
@@ -145,6 +149,10 @@ void networkKernelAvx2(const KernelWeights &w, const KernelItems &items) {
 
 } // namespace beamscope::model
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 #endif
