@@ -1,0 +1,148 @@
+// beamscope: the explorer.
+//
+//   beamscope [--weights-dir DIR]... [FILE.weights | DIR]...
+//
+// The library scans the project's weights/ folder, every --weights-dir, the
+// folders in BEAMSCOPE_WEIGHTS_PATH (colon-separated), the folders added in the
+// window (remembered), and recently opened files. --screenshot FILE saves the
+// window once a weights file is shown (used for the documentation).
+
+#include "ui/common/app_settings.h"
+#include "ui/mainwindow/main_window.h"
+#include "ui/weights/weights_workspace.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QPointer>
+#include <QProcessEnvironment>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+#include <memory>
+
+using namespace beamscope::ui;
+
+namespace {
+
+// The project's weights/ folder: next to the executable when installed
+// (share/beamscope/weights), else the source tree the executable was built from.
+QStringList projectWeightsFolders()
+{
+    QStringList folders;
+    const QDir exe(QCoreApplication::applicationDirPath());
+    for (const QString &relative : {QStringLiteral("../share/beamscope/weights"), QStringLiteral("weights")})
+        if (QFileInfo(exe.filePath(relative)).isDir())
+            folders.append(QDir::cleanPath(exe.filePath(relative)));
+#ifdef BEAMSCOPE_SOURCE_DIR
+    const QString source = QStringLiteral(BEAMSCOPE_SOURCE_DIR "/weights");
+    if (QFileInfo(source).isDir())
+        folders.append(source);
+#endif
+    return folders;
+}
+
+QStringList environmentFolders()
+{
+    const QString value = QProcessEnvironment::systemEnvironment().value(QStringLiteral("BEAMSCOPE_WEIGHTS_PATH"));
+    QStringList folders;
+    for (const QString &part : value.split(QLatin1Char(':'), Qt::SkipEmptyParts))
+        folders.append(part);
+    return folders;
+}
+
+// Waits for the workspace to show a file, selects the tensor, then grabs the window.
+void scheduleScreenshot(MainWindow &window, WeightsWorkspace *weights, const QString &file, const QString &tensor)
+{
+    auto taken = std::make_shared<bool>(false);
+    QPointer<MainWindow> guard(&window);
+    auto grab = [guard, file, taken](bool onTime) {
+        if (*taken || !guard)
+            return;
+        *taken = true;
+        const bool saved = guard->grab().save(file);
+        std::fprintf(stderr, "beamscope: %s %s\n", saved ? "saved" : "could not save", qPrintable(file));
+        if (!onTime)
+            std::fprintf(stderr, "beamscope: no weights were shown within 20 s; the screenshot shows the window as it was\n");
+        QCoreApplication::exit(saved && onTime ? 0 : 1);
+    };
+    QObject::connect(weights, &WeightsWorkspace::weightsDisplayed, &window, [weights, tensor, grab] {
+        if (!tensor.isEmpty() && !weights->selectTensor(tensor))
+            std::fprintf(stderr, "beamscope: no tensor named %s\n", qPrintable(tensor));
+        // Let layouts, the chart and the library settle before grabbing.
+        QTimer::singleShot(800, weights, [grab] { grab(true); });
+    });
+    QTimer::singleShot(20000, &window, [grab] { grab(false); });
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Beamscope"));
+    QApplication::setApplicationName(QStringLiteral("beamscope"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Beamscope"));
+    QApplication::setApplicationVersion(QStringLiteral(BEAMSCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("beamscope"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/beamscope.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Explorer for Halide's learned GPU autoscheduler (Anderson2021).\n"
+                       "Library folders also come from BEAMSCOPE_WEIGHTS_PATH (colon-separated)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption weightsDir(QStringLiteral("weights-dir"),
+                                        QStringLiteral("Add DIR to the weights library for this run."),
+                                        QStringLiteral("DIR"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save the window to FILE once weights are shown, then quit "
+                                                       "(uses fresh settings, for reproducible pictures)."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption tensor(QStringLiteral("tensor"),
+                                    QStringLiteral("Tensor to select first (default head2_filter)."),
+                                    QStringLiteral("NAME"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1500x920."),
+                                  QStringLiteral("WxH"));
+    parser.addOptions({weightsDir, screenshot, tensor, size});
+    parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Weights files or folders to open."),
+                                 QStringLiteral("[FILE.weights|DIR...]"));
+    parser.process(app);
+
+    // A screenshot must not depend on what this user's settings remember.
+    QTemporaryDir screenshotSettings;
+    if (parser.isSet(screenshot)) {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, screenshotSettings.path());
+    }
+
+    AppSettings settings;
+    if (parser.isSet(screenshot))
+        settings.setRememberLayout(false);
+    QStringList sessionFolders = projectWeightsFolders();
+    sessionFolders += parser.values(weightsDir);
+    sessionFolders += environmentFolders();
+    settings.setSessionFolders(sessionFolders);
+
+    MainWindow window(settings);
+    if (parser.isSet(size)) {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        if (wh.size() == 2)
+            window.resize(wh[0].toInt(), wh[1].toInt());
+    }
+    auto *weights = qobject_cast<WeightsWorkspace *>(window.workspace(QStringLiteral("weights")));
+    if (parser.isSet(screenshot) && weights)
+        scheduleScreenshot(window, weights, parser.value(screenshot), parser.value(tensor));
+    else if (parser.isSet(tensor) && weights)
+        QObject::connect(weights, &WeightsWorkspace::weightsDisplayed, weights,
+                         [weights, name = parser.value(tensor)] { weights->selectTensor(name); },
+                         Qt::SingleShotConnection);
+    window.show();
+    for (const QString &path : parser.positionalArguments())
+        window.openPath(QFileInfo(path).absoluteFilePath());
+    return app.exec();
+}

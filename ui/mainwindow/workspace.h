@@ -1,0 +1,65 @@
+#pragma once
+// A workspace is one page of the main window (Weights, Pipeline, Search, ...),
+// chosen in the side bar. The main window knows workspaces only through this
+// interface; they are listed in workspace_registry.cpp.
+
+#include <QAction>
+#include <QIcon>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+#include <vector>
+
+namespace beamscope::ui {
+
+class AppSettings;
+
+class Workspace : public QWidget {
+    Q_OBJECT
+public:
+    Workspace(AppSettings &settings, QWidget *parent) : QWidget(parent), m_settings(settings) {}
+
+    // Files and folders dropped on the window or chosen in File > Open... go to
+    // the first workspace (in registration order) that accepts them.
+    virtual bool canOpen(const QString &path) const
+    {
+        Q_UNUSED(path);
+        return false;
+    }
+    virtual void open(const QString &path) { Q_UNUSED(path); }
+
+    // Actions the main window lists in its File menu while this workspace exists.
+    virtual QList<QAction *> fileActions() const { return {}; }
+
+    // Splitter states and the like, through AppSettings::layoutValue(id, ...).
+    virtual void saveLayout() {}
+    virtual void restoreLayout() {}
+
+Q_SIGNALS:
+    // Shown in the main window's status bar (timeout 0 = until replaced).
+    void statusMessage(const QString &text, int timeoutMs);
+    // A file was opened by the user; the main window lists it under File > Recent.
+    void fileOpened(const QString &path);
+
+protected:
+    AppSettings &settings() { return m_settings; }
+    const AppSettings &settings() const { return m_settings; }
+
+private:
+    AppSettings &m_settings;
+};
+
+struct WorkspaceRegistration {
+    QString id;    // settings key and object name, e.g. "weights"
+    QString title; // side-bar label
+    QString icon;  // resource path of an SVG icon
+    QString toolTip;
+    std::function<Workspace *(AppSettings &settings, QWidget *parent)> create;
+};
+
+// Every workspace, in side-bar order (workspace_registry.cpp).
+std::vector<WorkspaceRegistration> registeredWorkspaces();
+
+} // namespace beamscope::ui

@@ -1,0 +1,34 @@
+// The one place that lists the main window's workspaces.
+//
+// To add a workspace: derive a class from Workspace (ui/mainwindow/workspace.h),
+// include its header here and add ONE line to the list below:
+//     {id, title, icon resource, tool tip, factory}
+// The side bar, settings keys, drag and drop and File > Open routing follow
+// from that line. (A central list rather than self-registering statics because
+// beamscope_ui is a static library, where an unreferenced registration object
+// would be dropped by the linker.)
+
+#include "ui/mainwindow/workspace.h"
+
+#include "ui/weights/weights_workspace.h"
+
+#include <QCoreApplication>
+
+namespace beamscope::ui {
+
+template <typename W>
+static Workspace *make(AppSettings &settings, QWidget *parent)
+{
+    return new W(settings, parent);
+}
+
+std::vector<WorkspaceRegistration> registeredWorkspaces()
+{
+    const auto tr = [](const char *text) { return QCoreApplication::translate("Workspaces", text); };
+    return {
+        {QStringLiteral("weights"), tr("Weights"), QStringLiteral(":/icons/weights.svg"),
+         tr("Inspect, compare and convert cost-model weights"), make<WeightsWorkspace>},
+    };
+}
+
+} // namespace beamscope::ui

@@ -1,0 +1,48 @@
+#pragma once
+// A heatmap with its controls: channel selector (3-D tensors such as
+// head1_filter's 8 x 40 x 7 are shown one channel at a time), axis swap, and a
+// line that reads out the hovered cell.
+
+#include "ui/weights/heatmap_widget.h"
+
+#include <QWidget>
+
+#include <span>
+
+class QCheckBox;
+class QLabel;
+class QSpinBox;
+
+namespace beamscope::ui {
+
+class HeatmapPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapPanel(QWidget *parent = nullptr);
+
+    // data is copied; shape in Halide order.
+    void setTensor(const QString &name, const std::vector<uint32_t> &shape, std::span<const float> data);
+    void clear();
+    void setChannel(int channel);
+    int channel() const;
+    int channelCount() const;
+
+    HeatmapWidget *heatmap() const { return m_heatmap; }
+    QSpinBox *channelSelector() const { return m_channel; }
+    QLabel *readout() const { return m_readout; }
+
+private:
+    void rebuildGrid();
+
+    QString m_name;
+    std::vector<uint32_t> m_shape;
+    std::vector<float> m_data;
+    QLabel *m_title = nullptr;
+    QLabel *m_channelLabel = nullptr;
+    QSpinBox *m_channel = nullptr;
+    QCheckBox *m_swap = nullptr;
+    HeatmapWidget *m_heatmap = nullptr;
+    QLabel *m_readout = nullptr;
+};
+
+} // namespace beamscope::ui

@@ -1,0 +1,100 @@
+#include "ui/weights/histogram_widget.h"
+
+#include "ui/common/number_format.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace beamscope::ui {
+
+HistogramWidget::HistogramWidget(QWidget *parent) : QChartView(parent)
+{
+    auto *chart = new QChart;
+    chart->legend()->hide();
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setBackgroundRoundness(0);
+    m_upper = new QLineSeries(chart);
+    m_lower = new QLineSeries(chart);
+    m_area = new QAreaSeries(m_upper, m_lower);
+    m_area->setName(tr("count"));
+    m_area->setColor(QColor(0x4a, 0x6f, 0xa5, 170));
+    m_area->setBorderColor(QColor(0x2b, 0x44, 0x6e));
+    chart->addSeries(m_area);
+    m_x = new QValueAxis;
+    m_y = new QValueAxis;
+    m_x->setLabelsFont(monospaceFont());
+    m_y->setLabelsFont(monospaceFont());
+    m_x->setTitleText(tr("value"));
+    m_y->setTitleText(tr("elements"));
+    m_y->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(m_x, Qt::AlignBottom);
+    chart->addAxis(m_y, Qt::AlignLeft);
+    m_area->attachAxis(m_x);
+    m_area->attachAxis(m_y);
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    setToolTip(tr("Distribution of the selected tensor's finite values"));
+    rebuild();
+}
+
+QSize HistogramWidget::sizeHint() const
+{
+    return {380, 300};
+}
+
+void HistogramWidget::setValues(const QString &title, std::span<const float> values)
+{
+    m_title = title;
+    m_values.assign(values.begin(), values.end());
+    rebuild();
+}
+
+void HistogramWidget::clear()
+{
+    m_title.clear();
+    m_values.clear();
+    rebuild();
+}
+
+void HistogramWidget::setBinCount(int bins)
+{
+    m_bins = std::max(1, bins);
+    rebuild();
+}
+
+void HistogramWidget::rebuild()
+{
+    m_histogram = computeHistogram(m_values, m_bins);
+    QList<QPointF> upper, lower;
+    const double width = m_histogram.binWidth();
+    long highest = 0;
+    if (!m_values.empty() && width > 0) {
+        for (size_t i = 0; i < m_histogram.counts.size(); ++i) {
+            const double x0 = m_histogram.low + width * static_cast<double>(i);
+            const double count = static_cast<double>(m_histogram.counts[i]);
+            upper << QPointF(x0, count) << QPointF(x0 + width, count);
+            lower << QPointF(x0, 0) << QPointF(x0 + width, 0);
+            highest = std::max(highest, m_histogram.counts[i]);
+        }
+    }
+    m_upper->replace(upper);
+    m_lower->replace(lower);
+    if (upper.isEmpty()) {
+        m_x->setRange(-1, 1);
+        m_y->setRange(0, 1);
+    } else {
+        m_x->setRange(m_histogram.low, m_histogram.high);
+        m_y->setRange(0, static_cast<double>(highest) * 1.08 + 1);
+    }
+    m_x->applyNiceNumbers();
+    QString title = m_title.isEmpty() ? tr("Histogram") : tr("Histogram of %1").arg(m_title);
+    if (m_histogram.nonFinite > 0)
+        title += tr(" (%n non-finite left out)", nullptr, static_cast<int>(m_histogram.nonFinite));
+    chart()->setTitle(title);
+}
+
+} // namespace beamscope::ui

@@ -1,0 +1,187 @@
+#include "ui/weights/weights_library.h"
+
+#include "core/weights/weights.h"
+#include "ui/common/app_settings.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+
+namespace beamscope::ui {
+
+namespace wt = beamscope::weights;
+
+QString libraryGroupTitle(LibraryGroup group)
+{
+    const auto tr = [](const char *text) { return QCoreApplication::translate("WeightsLibrary", text); };
+    switch (group) {
+    case LibraryGroup::Baseline: return tr("Baseline");
+    case LibraryGroup::PerApp: return tr("Per-app (hold-one-out)");
+    case LibraryGroup::General: return tr("General");
+    case LibraryGroup::TrainedHere: return tr("Trained here");
+    case LibraryGroup::Other: return tr("Other");
+    }
+    return {};
+}
+
+const QStringList &perAppNames()
+{
+    static const QStringList names = {
+        QStringLiteral("bgu"),           QStringLiteral("bilateral_grid"),
+        QStringLiteral("camera_pipe"),   QStringLiteral("conv_layer"),
+        QStringLiteral("cuda_mat_mul"),  QStringLiteral("depthwise_separable_conv"),
+        QStringLiteral("harris"),        QStringLiteral("hist"),
+        QStringLiteral("iir_blur"),      QStringLiteral("interpolate"),
+        QStringLiteral("lens_blur"),     QStringLiteral("local_laplacian"),
+        QStringLiteral("max_filter"),    QStringLiteral("nl_means"),
+        QStringLiteral("stencil_chain"), QStringLiteral("unsharp"),
+    };
+    return names;
+}
+
+LibraryGroup classifyWeights(const QString &path, const QString &trainedFolder)
+{
+    if (!trainedFolder.isEmpty()) {
+        const QString folder = canonicalPath(trainedFolder);
+        const QString normal = canonicalPath(path);
+        if (normal.startsWith(folder + QLatin1Char('/')))
+            return LibraryGroup::TrainedHere;
+    }
+    const QFileInfo info(path);
+    // A legacy directory is named by its folder; a file by its stem.
+    const QString stem = info.isDir() ? info.fileName() : info.completeBaseName();
+    if (stem == QLatin1String("baseline"))
+        return LibraryGroup::Baseline;
+    if (perAppNames().contains(stem))
+        return LibraryGroup::PerApp;
+    if (stem == QLatin1String("gpu"))
+        return LibraryGroup::General;
+    return LibraryGroup::Other;
+}
+
+bool isLegacyWeightsDirectory(const QString &path)
+{
+    const QDir dir(path);
+    if (!QFileInfo(path).isDir())
+        return false;
+    for (const auto &spec : wt::tensorSpecs(wt::Network::Anderson2021))
+        if (!dir.exists(QString::fromUtf8(spec.legacyFile)))
+            return false;
+    return true;
+}
+
+LibraryEntry describeWeights(const QString &path, LibraryGroup group)
+{
+    LibraryEntry entry;
+    entry.path = canonicalPath(path);
+    entry.displayName = QFileInfo(entry.path).fileName();
+    entry.group = group;
+    entry.isDirectory = QFileInfo(entry.path).isDir();
+    const wt::LoadResult result = wt::loadWeights(entry.path.toStdString());
+    entry.sizeBytes = static_cast<qint64>(result.sizeBytes);
+    entry.valid = result.ok();
+    entry.hasWarnings = result.hasWarnings();
+    if (result.ok())
+        entry.network = QString::fromUtf8(wt::networkName(result.weights->network));
+    if (const wt::Diagnostic *error = result.firstError()) {
+        entry.problem = QString::fromStdString(error->format());
+    } else {
+        QStringList warnings;
+        for (const auto &d : result.diagnostics)
+            warnings.append(QString::fromStdString(d.format()));
+        entry.problem = warnings.join(QLatin1Char('\n'));
+    }
+    return entry;
+}
+
+namespace {
+
+struct Walker {
+    const LibraryScanRequest &request;
+    QStringList found;
+    QSet<QString> seen;
+    QStringList notes;
+    bool truncated = false;
+
+    void add(const QString &path)
+    {
+        const QString normal = canonicalPath(path);
+        if (seen.contains(normal))
+            return;
+        if (found.size() >= request.maxEntries) {
+            truncated = true;
+            return;
+        }
+        seen.insert(normal);
+        found.append(normal);
+    }
+
+    void walk(const QString &folder, int depth)
+    {
+        if (truncated)
+            return;
+        if (isLegacyWeightsDirectory(folder)) {
+            add(folder);
+            return;
+        }
+        const QDir dir(folder);
+        if (!dir.isReadable()) {
+            notes.append(QCoreApplication::translate("WeightsLibrary", "cannot read folder %1").arg(folder));
+            return;
+        }
+        const auto files = dir.entryInfoList({QStringLiteral("*.weights")}, QDir::Files | QDir::Readable,
+                                             QDir::Name);
+        for (const QFileInfo &file : files)
+            add(file.absoluteFilePath());
+        if (depth >= request.maxDepth)
+            return;
+        const auto subfolders = dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks,
+                                                  QDir::Name);
+        for (const QFileInfo &sub : subfolders)
+            walk(sub.absoluteFilePath(), depth + 1);
+    }
+};
+
+} // namespace
+
+LibraryScanResult scanLibrary(const LibraryScanRequest &request)
+{
+    Walker walker{request, {}, {}, {}};
+    for (const QString &folder : request.folders) {
+        if (QFileInfo(folder).isDir())
+            walker.walk(folder, 0);
+    }
+    for (const QString &file : request.files)
+        if (QFileInfo::exists(file))
+            walker.add(file);
+
+    LibraryScanResult result;
+    result.notes = walker.notes;
+    if (walker.truncated)
+        result.notes.append(QCoreApplication::translate("WeightsLibrary", "stopped after %1 entries")
+                                .arg(request.maxEntries));
+    for (const QString &path : walker.found)
+        result.entries.push_back(describeWeights(path, classifyWeights(path, request.trainedFolder)));
+
+    // Several folders may hold a baseline.weights: tell them apart by their folder.
+    QHash<QString, int> nameCount;
+    for (const auto &entry : result.entries)
+        ++nameCount[entry.displayName];
+    for (auto &entry : result.entries)
+        if (nameCount.value(entry.displayName) > 1)
+            entry.displayName += QStringLiteral("  (%1)").arg(QFileInfo(QFileInfo(entry.path).path()).fileName());
+
+    std::stable_sort(result.entries.begin(), result.entries.end(),
+                     [](const LibraryEntry &a, const LibraryEntry &b) {
+                         if (a.group != b.group)
+                             return a.group < b.group;
+                         return a.displayName.localeAwareCompare(b.displayName) < 0;
+                     });
+    return result;
+}
+
+} // namespace beamscope::ui
