@@ -162,15 +162,12 @@ std::optional<weights::Weights> initialWeights(const Settings &s)
     return std::move(*loaded.weights);
 }
 
-void printEpochs(const std::vector<EpochRecord> &history, size_t from)
+void printEpoch(const EpochRecord &e)
 {
-    for (size_t i = from; i < history.size(); ++i) {
-        const auto &e = history[i];
-        std::cerr << "epoch " << e.epoch << ": training loss " << number(e.trainingLoss) << ", validation loss "
+    std::cerr << "epoch " << e.epoch << ": training loss " << number(e.trainingLoss) << ", validation loss "
                   << number(e.validationLoss) << ", validation Spearman " << number(e.validation.spearman, "%.4f")
                   << ", Kendall " << number(e.validation.kendall, "%.4f") << ", pairwise "
                   << number(e.validation.pairwiseAccuracy, "%.4f") << "\n";
-    }
 }
 
 // The weights written as output carry the feature versions they were trained for.
@@ -237,6 +234,9 @@ int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights 
 
     TrainingOptions options = s.training;
     options.checkpointPath = checkpoint;
+    options.onEpoch = printEpoch;
+    if (options.resume && fs::exists(checkpoint, ec))
+        std::cerr << "resuming from " << checkpoint.string() << "\n";
     StderrProgress progress("retrain ");
     const auto run = trainModel(initial, split.training, split.validation, options, &progress);
     if (!run.ok()) {
@@ -245,7 +245,6 @@ int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights 
     }
     if (run.resumedEpochs > 0)
         std::cerr << "resumed after epoch " << run.resumedEpochs << " from " << checkpoint.string() << "\n";
-    printEpochs(run.history, run.resumedEpochs > 0 ? run.history.size() - static_cast<size_t>(run.epochsCompleted - run.resumedEpochs) : 0);
     if (run.cancelled) {
         std::cerr << "beamscope-cli: cancelled after epoch " << run.epochsCompleted << " of " << options.epochs
                   << "; " << (run.epochsCompleted > 0 ? checkpoint.string() + " keeps it; rerun with --resume" : "nothing to keep")
@@ -350,6 +349,7 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
         } else {
             TrainingOptions options = s.training;
             options.checkpointPath = checkpointPathFor(out);
+            options.onEpoch = printEpoch;
             if (!s.training.resume)
                 fs::remove(options.checkpointPath, ec);
             StderrProgress progress("hold-one-out " + app + " ");
@@ -477,7 +477,8 @@ int runRetrain(const std::vector<std::string> &args)
     const auto initial = initialWeights(s);
     if (!initial)
         return kFailure;
-    const auto loaded = loadSamples(s.roots);
+    StderrProgress loading("loading ");
+    const auto loaded = loadSamples(s.roots, &loading);
     if (!loaded.ok()) {
         for (const auto &e : loaded.errors)
             std::cerr << "beamscope-cli: " << e << "\n";

@@ -157,6 +157,8 @@ TrainingRun trainModel(const weights::Weights &initial, const std::vector<Pipeli
     } else {
         run.state = model::TrainingState::start(initial);
         run.history.push_back(evaluateWeights(initial, training, validation, options));
+        if (options.onEpoch)
+            options.onEpoch(run.history.back());
     }
 
     const double totalSteps = static_cast<double>(std::max(1, options.epochs)) *
@@ -218,6 +220,8 @@ TrainingRun trainModel(const weights::Weights &initial, const std::vector<Pipeli
                 return run;
             }
         }
+        if (options.onEpoch)
+            options.onEpoch(record);
     }
     return run;
 }

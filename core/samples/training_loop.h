@@ -12,6 +12,7 @@
 #include "core/samples/epoch_record.h"
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct TrainingOptions {
     BatchOptions batches;
     std::filesystem::path checkpointPath; // empty: no checkpoints
     bool resume = false;                  // continue from checkpointPath when it exists
+    // Called with the epoch-0 record of a fresh run and after every completed
+    // epoch (once its checkpoint is written), e.g. to print or plot the losses
+    // while the run goes on.
+    std::function<void(const EpochRecord &)> onEpoch;
 };
 
 struct TrainingRun {

@@ -74,7 +74,10 @@ private Q_SLOTS:
         options.epochs = 30;
         options.learningRate = 1e-3f;
         options.seed = 7;
+        int reported = 0;
+        options.onEpoch = [&](const EpochRecord &e) { QCOMPARE(e.epoch, reported++); };
         const auto run = trainModel(randomWeights(99), w.split.training, w.split.validation, options);
+        QCOMPARE(reported, 31); // epoch 0 (the starting weights) and 30 trained
         QVERIFY2(run.ok(), run.error.c_str());
         QCOMPARE(run.epochsCompleted, 30);
         QCOMPARE(run.history.size(), size_t{31});
@@ -137,10 +140,13 @@ private Q_SLOTS:
         QCOMPARE(saved.checkpoint->history.size(), size_t{3});
 
         options.resume = true;
+        std::vector<int> reported;
+        options.onEpoch = [&](const EpochRecord &e) { reported.push_back(e.epoch); };
         const auto resumed = trainModel(randomWeights(8), w.split.training, w.split.validation, options);
         QVERIFY2(resumed.ok(), resumed.error.c_str());
         QCOMPARE(resumed.resumedEpochs, 2);
         QCOMPARE(resumed.epochsCompleted, 4);
+        QCOMPARE(reported, (std::vector<int>{3, 4})); // only the epochs this run trained
         // Same result as never stopping: ADAM state and batch order were restored.
         QVERIFY(sameWeights(resumed.state.weights, uninterrupted.state.weights));
         QCOMPARE(resumed.history.size(), uninterrupted.history.size());
