@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include <time.h>
+
 using namespace beamscope;
 using Clock = std::chrono::steady_clock;
 
@@ -47,6 +49,14 @@ std::vector<float> features(Rng &rng, size_t count, bool schedule) {
         }
     }
     return out;
+}
+
+// CPU time of the calling thread: on a shared machine this excludes the time
+// other processes had the core, unlike wall time.
+double threadCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
 double median(std::vector<double> v) {
@@ -104,17 +114,25 @@ int main(int argc, char **argv) {
             std::vector<float> predictions(static_cast<size_t>(batch)), costs(static_cast<size_t>(batch) * stages);
             // Repeat small batches so each timed run lasts long enough to measure.
             const int repeats = std::max(1, 20000 / (batch * stages));
-            std::vector<double> rates;
+            std::vector<double> rates, cpuRates;
             for (int r = 0; r < runs + 1; ++r) {
                 const auto start = Clock::now();
+                const double cpuStart = threadCpuSeconds();
                 for (int k = 0; k < repeats; ++k)
                     costModel.evaluate(pipeline, sf, batch, 80, predictions, costs, 0, threads);
                 const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-                if (r > 0) // the first run warms caches
+                const double cpu = threadCpuSeconds() - cpuStart;
+                if (r > 0) { // the first run warms caches
                     rates.push_back(double(batch) * stages * repeats / seconds);
+                    cpuRates.push_back(double(batch) * stages * repeats / cpu);
+                }
             }
-            std::printf("  batch %4d, %d thread%s: %.3g stage evaluations/s\n", batch, threads, threads > 1 ? "s" : "",
-                        median(rates));
+            if (threads == 1)
+                std::printf("  batch %4d, 1 thread:  %.3g stage evaluations/s (wall), %.3g per CPU second\n", batch,
+                            median(rates), median(cpuRates));
+            else
+                std::printf("  batch %4d, %d threads: %.3g stage evaluations/s (wall)\n", batch, threads,
+                            median(rates));
         }
     }
 

@@ -9,6 +9,13 @@
 //   schedule features  [B][E][73]   schedule n, stage s (E >= S slots), feature c
 //   cost per stage     [B][S]       already multiplied by 1e-9, like Halide
 //   predictions        [B]          sum over the S stages
+//
+// Numerics: float32 like Halide's compiled model; on CPUs with AVX2+FMA the
+// network's dot products use FMA in Halide's reduction order (otherwise a
+// portable kernel without FMA). Results are deterministic for a given CPU
+// kind: they do not depend on batch size, a schedule's position in the batch
+// or the thread count. Against Halide's golden outputs: <= 1.4e-5 relative per
+// stage (Halide itself varies by 1.5e-5 between CPU targets).
 
 #include "core/weights/weights.h"
 

@@ -61,15 +61,17 @@ namespace {
 template <int N>
 inline void evaluateItems(const KernelWeights &w, const KernelItems &items) {
     alignas(32) float normalized[N][kPadded];
+    // Features 72..79: only lane 0 exists in memory; the masked load reads
+    // nothing past the 73rd float, and the padding lanes become log(1) = 0.
+    const __m256i tailMask = _mm256_setr_epi32(-1, 0, 0, 0, 0, 0, 0, 0);
+    const __m256 one = _mm256_set1_ps(1.0f);
 #pragma GCC unroll 4
     for (int i = 0; i < N; ++i) {
-        alignas(32) float raw[kPadded];
-        std::memcpy(raw, items.features[i], kFeatures * sizeof(float));
-        std::memset(raw + kFeatures, 0, (kPadded - kFeatures) * sizeof(float));
-        const __m256 one = _mm256_set1_ps(1.0f);
-#pragma GCC unroll 10
-        for (int c = 0; c < kPadded; c += 8)
-            _mm256_store_ps(normalized[i] + c, fastLog8(_mm256_add_ps(_mm256_load_ps(raw + c), one)));
+        const float *f = items.features[i];
+#pragma GCC unroll 9
+        for (int c = 0; c < 72; c += 8)
+            _mm256_store_ps(normalized[i] + c, fastLog8(_mm256_add_ps(_mm256_loadu_ps(f + c), one)));
+        _mm256_store_ps(normalized[i] + 72, fastLog8(_mm256_add_ps(_mm256_maskload_ps(f + 72, tailMask), one)));
     }
 
     // head2: 24 channels = 3 vectors per item.

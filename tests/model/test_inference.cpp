@@ -33,7 +33,9 @@ double relativeError(double got, double want) {
 // dot products (73 and 32 terms), each with relative rounding error of a few
 // 1e-7 times the ratio (sum of |terms|) / |result|, which reaches ~30 when a
 // channel is nearly cancelled, so ~1e-5 is what float accumulation in any
-// order gives. We measure the worst case over all 39 cases and print it.
+// order gives. We measure the worst case over all 39 cases and print it:
+// 1.4e-5 with the AVX2+FMA kernel, 1.95e-5 with the portable one (no FMA,
+// like Halide's SSE2 build); both are deterministic, so the margin is fixed.
 constexpr double kGoldenTolerance = 2e-5;
 
 } // namespace
