@@ -36,11 +36,29 @@ int sign(double x)
     return (x > 0) - (x < 0);
 }
 
+// Pairs where either value is NaN have no place in an order (and would break
+// the sort), so every metric looks only at the rest.
+struct Paired {
+    std::vector<double> a, b;
+};
+Paired withoutNaN(std::span<const double> a, std::span<const double> b)
+{
+    Paired out;
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+        if (!std::isnan(a[i]) && !std::isnan(b[i])) {
+            out.a.push_back(a[i]);
+            out.b.push_back(b[i]);
+        }
+    return out;
+}
+
 } // namespace
 
-double spearman(std::span<const double> a, std::span<const double> b)
+double spearman(std::span<const double> aIn, std::span<const double> bIn)
 {
-    const size_t n = std::min(a.size(), b.size());
+    const auto paired = withoutNaN(aIn, bIn);
+    const std::span<const double> a = paired.a, b = paired.b;
+    const size_t n = a.size();
     if (n < 2)
         return kUndefined;
     const auto ra = averageRanks(a.first(n));
@@ -58,9 +76,11 @@ double spearman(std::span<const double> a, std::span<const double> b)
     return sab / std::sqrt(saa * sbb);
 }
 
-double kendallTauB(std::span<const double> a, std::span<const double> b)
+double kendallTauB(std::span<const double> aIn, std::span<const double> bIn)
 {
-    const size_t n = std::min(a.size(), b.size());
+    const auto paired = withoutNaN(aIn, bIn);
+    const std::span<const double> a = paired.a, b = paired.b;
+    const size_t n = a.size();
     if (n < 2)
         return kUndefined;
     // O(n²) is fine for per-pipeline sets (hundreds to a few thousand schedules).
@@ -82,9 +102,11 @@ double kendallTauB(std::span<const double> a, std::span<const double> b)
     return static_cast<double>(concordant - discordant) / denominator;
 }
 
-double pairwiseAccuracy(std::span<const double> predicted, std::span<const double> actual)
+double pairwiseAccuracy(std::span<const double> predictedIn, std::span<const double> actualIn)
 {
-    const size_t n = std::min(predicted.size(), actual.size());
+    const auto paired = withoutNaN(predictedIn, actualIn);
+    const std::span<const double> predicted = paired.a, actual = paired.b;
+    const size_t n = predicted.size();
     double correct = 0;
     long long counted = 0;
     for (size_t i = 0; i < n; ++i)
@@ -102,7 +124,7 @@ double pairwiseAccuracy(std::span<const double> predicted, std::span<const doubl
 RankMetrics rankMetrics(std::span<const double> predicted, std::span<const double> actual)
 {
     RankMetrics metrics;
-    metrics.count = std::min(predicted.size(), actual.size());
+    metrics.count = withoutNaN(predicted, actual).a.size();
     metrics.spearman = spearman(predicted, actual);
     metrics.kendall = kendallTauB(predicted, actual);
     metrics.pairwiseAccuracy = pairwiseAccuracy(predicted, actual);

@@ -8,8 +8,9 @@
 
 namespace beamscope::samples {
 
+// Pairs with a NaN on either side are left out of every metric.
 struct RankMetrics {
-    size_t count = 0;
+    size_t count = 0; // pairs used (NaN-free)
     // NaN when undefined (fewer than two values, or one side constant).
     double spearman = 0;          // Pearson correlation of average ranks (ties share a rank)
     double kendall = 0;           // Kendall tau-b (tie corrected)

@@ -19,6 +19,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A batch with its schedule features gathered the way the model wants them.
 struct PreparedBatch {
     const PipelineSet *pipeline = nullptr;
+    size_t first = 0; // index of the batch's first schedule in the pipeline
     int size = 0;
     std::vector<float> scheduleFeatures; // [size][S][73]
     std::vector<float> runtimes;         // [size] best runtime, ms
@@ -42,6 +43,7 @@ std::vector<PreparedBatch> prepareBatches(const std::vector<PipelineSet> &set, c
     for (const auto &b : makeBatches(set, options)) {
         PreparedBatch p;
         p.pipeline = &set[b.pipeline];
+        p.first = b.first;
         p.size = static_cast<int>(b.size);
         for (size_t i = b.first; i < b.first + b.size; ++i) {
             const auto &schedule = p.pipeline->schedules[i];
@@ -95,6 +97,22 @@ std::string checkResumable(const Checkpoint &c, const TrainingOptions &o, uint64
     else if (c.maxBatch != o.batches.maxSize || c.minBatch != o.batches.minSize)
         mismatch("batch sizes", std::to_string(c.minBatch) + ".." + std::to_string(c.maxBatch),
                  std::to_string(o.batches.minSize) + ".." + std::to_string(o.batches.maxSize));
+    return why.str();
+}
+
+std::string nonFiniteLossMessage(const PreparedBatch &batch, const model::LossAndGradients &pass, int epoch)
+{
+    std::ostringstream why;
+    why << "epoch " << epoch << ": the loss of a batch of pipeline " << batch.pipeline->pipelineId << " ("
+        << batch.size << " schedules from " << batch.pipeline->schedules[batch.first].file.string()
+        << ") is not finite (" << pass.loss << ")";
+    for (size_t i = 0; i < pass.predictions.size(); ++i)
+        if (!std::isfinite(pass.predictions[i])) {
+            why << "; the model predicts " << pass.predictions[i] << " for "
+                << batch.pipeline->schedules[batch.first + i].file.string();
+            break;
+        }
+    why << "; nothing was written past the last completed epoch (beamscope-cli predict lists every prediction)";
     return why.str();
 }
 
@@ -175,8 +193,14 @@ TrainingRun trainModel(const weights::Weights &initial, const std::vector<Pipeli
                 stopped = true;
                 break;
             }
-            const auto step = model::trainStep(state, trainingBatches[order[k]].view(options.numCores),
-                                               options.learningRate);
+            const PreparedBatch &batch = trainingBatches[order[k]];
+            const auto step = model::trainStep(state, batch.view(options.numCores), options.learningRate);
+            if (!std::isfinite(step.pass.loss)) {
+                // One NaN would spread through every weight; Halide asserts here.
+                // run.state (and the checkpoint) keep the last completed epoch.
+                run.error = nonFiniteLossMessage(batch, step.pass, epoch);
+                return run;
+            }
             lossSum += step.pass.loss;
             if (progress) {
                 std::ostringstream message;

@@ -226,6 +226,30 @@ private Q_SLOTS:
         QVERIFY(!sameWeights(w, randomWeights(6)));
     }
 
+    void nonFiniteLossStopsWithTheFile()
+    {
+        World w;
+        makeWorld(w, {3, 12, 1, 6, 80});
+        QCOMPARE(w.split.training.size(), size_t{1});
+        // A stage that is not inlined, with zero global loads at a global load
+        // efficiency of 0: the cost formula computes 0 × (1/0) = NaN.
+        auto &bad = w.split.training[0].schedules[3];
+        bad.features[18] = 0;  // inlined_calls
+        bad.features[59] = 0;  // num_global_mem_loads_per_block
+        bad.features[65] = 0;  // global_mem_load_efficiency
+        TrainingOptions options;
+        options.epochs = 2;
+        options.checkpointPath = fs::path(w.tmp.path().toStdString()) / "nan.checkpoint";
+        const auto initial = randomWeights(4);
+        const auto run = trainModel(initial, w.split.training, w.split.validation, options);
+        QVERIFY(!run.ok());
+        QVERIFY2(run.error.find("not finite") != std::string::npos, run.error.c_str());
+        QVERIFY2(run.error.find(bad.file.string()) != std::string::npos, run.error.c_str());
+        QCOMPARE(run.epochsCompleted, 0);
+        QVERIFY(sameWeights(run.state.weights, initial)); // no NaN got in
+        QVERIFY(!fs::exists(options.checkpointPath));
+    }
+
     void noTrainingBatchesLeavesWeightsAlone()
     {
         World w;

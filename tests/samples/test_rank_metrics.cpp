@@ -75,6 +75,18 @@ private Q_SLOTS:
         QVERIFY(std::isnan(pairwiseAccuracy(varying, constant)));
     }
 
+    void nanPairsAreLeftOut()
+    {
+        // The NaN pairs are dropped, leaving the tiesOnBothSides example.
+        const double nan = std::nan("");
+        const std::vector<double> x{1, nan, 1, 2, 5, 3};
+        const std::vector<double> y{1, 4, 2, 2, nan, 3};
+        QVERIFY(std::abs(kendallTauB(x, y) - 0.8) < 1e-12);
+        QVERIFY(std::abs(spearman(x, y) - 3.75 / 4.5) < 1e-12);
+        QVERIFY(std::abs(pairwiseAccuracy(x, y) - 0.9) < 1e-12);
+        QCOMPARE(rankMetrics(x, y).count, size_t{4});
+    }
+
     void bundle()
     {
         const std::vector<double> predicted{3, 1, 2};
