@@ -25,6 +25,9 @@ struct KernelItems {
     const float *stage1[kKernelItems] = {};     // the pipeline half of conv1 (32) each
     float *conv1[kKernelItems] = {};            // optional: the 32 pre-activation values
     float *relu1[kKernelItems] = {};            // the 32 coefficients
+    // Optional, for training's backward pass:
+    float *normalized[kKernelItems] = {};       // the 73 fast_log(feature + 1)
+    float *head2[kKernelItems] = {};            // the 24 head2 activations (after the leaky relu)
 };
 
 using NetworkKernel = void (*)(const KernelWeights &w, const KernelItems &items);

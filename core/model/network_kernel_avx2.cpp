@@ -101,6 +101,10 @@ inline void evaluateItems(const KernelWeights &w, const KernelItems &items) {
         _mm256_store_ps(head2[i], leaky8(acc[i][0]));
         _mm256_store_ps(head2[i] + 8, leaky8(acc[i][1]));
         _mm256_store_ps(head2[i] + 16, leaky8(acc[i][2]));
+        if (items.head2[i])
+            std::memcpy(items.head2[i], head2[i], sizeof head2[i]);
+        if (items.normalized[i])
+            std::memcpy(items.normalized[i], normalized[i], kFeatures * sizeof(float));
     }
 
     // conv1, head2 half: 32 channels = 4 vectors per item, items in pairs to

@@ -2,6 +2,7 @@
 
 #include "core/model/cost_formula.h"
 #include "core/model/fast_math.h"
+#include "core/model/network_kernel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,8 +21,7 @@ inline double leakyGradient(float e) { return (e >= 0.0f ? 1.0 : 0.0) + (e <= 0.
 // Everything the backward pass needs of one (schedule, stage).
 struct StageActivations {
     float normalized[kScheduleFeatureCount];
-    float head2Conv[kHead2Channels];
-    float head2Relu[kHead2Channels];
+    float head2Relu[kHead2Channels]; // its sign is head2's pre-activation sign
     float conv1[kConv1Channels];
     float relu1[kConv1Channels];
     TermCoefficients terms;
@@ -59,82 +59,73 @@ int referenceIndex(const TrainingBatch &b) {
 }
 
 struct Forward {
-    std::vector<float> squashed;    // sigmoid(head1_filter)
-    std::vector<float> head1;       // [S][8]
-    std::vector<float> stage1;      // [S][32]
+    std::vector<float> squashed;        // sigmoid(head1_filter)
+    PipelineEmbedding pipeline;         // head1 and conv1's pipeline half per stage
     std::vector<StageActivations> acts; // [B][S]
-    std::vector<float> predictions; // [B]
-    std::vector<float> costPerStage; // [B][S]
+    std::vector<float> predictions;     // [B]
+    std::vector<float> costPerStage;    // [B][S]
     float loss = 0;
     std::vector<double> dLossdPrediction; // [B]
 };
 
-Forward forward(const weights::Weights &w, const TrainingBatch &b, bool keepActivations) {
+// The forward pass is the inference model's (same embedding, same term sums)
+// with the portable kernel: plain float multiply-adds in Halide's order match
+// Halide's train_cost_model (a different schedule from its inference model)
+// best. With the FMA kernel the golden training checks degrade (per-stage cost
+// over 2e-5 relative, retrained conv_relu weights 7e-6 of the tensor max
+// instead of 5e-7), so the kernel is fixed here whatever the CPU, which also
+// makes training bit-reproducible across machines.
+Forward forward(const weights::Weights &w, const TrainingBatch &b) {
     const int S = b.numStages, B = b.batchSize;
-    const auto &h1f = w.tensor(TensorIndex::Head1Filter).data;
-    const auto &h1b = w.tensor(TensorIndex::Head1Bias).data;
-    const auto &h2f = w.tensor(TensorIndex::Head2Filter).data;
-    const auto &h2b = w.tensor(TensorIndex::Head2Bias).data;
-    const auto &f1 = w.tensor(TensorIndex::Conv1Filter).data;
-    const auto &b1 = w.tensor(TensorIndex::Conv1Bias).data;
-
+    const CostModel model(w);
     Forward fw;
+    fw.pipeline = model.embedPipeline(b.pipelineFeatures, S);
+    const auto &h1f = w.tensor(TensorIndex::Head1Filter).data;
     fw.squashed.resize(h1f.size());
     for (size_t i = 0; i < h1f.size(); ++i)
         fw.squashed[i] = halideSigmoid(h1f[i]);
-    fw.head1.resize(static_cast<size_t>(S) * kHead1Channels);
-    fw.stage1.resize(static_cast<size_t>(S) * kConv1Channels);
-    for (int s = 0; s < S; ++s) {
-        const float *p = b.pipelineFeatures.data() + static_cast<size_t>(s) * kPipelineFeaturesPerStage;
-        float *h = fw.head1.data() + static_cast<size_t>(s) * kHead1Channels;
-        for (int c = 0; c < kHead1Channels; ++c) {
-            float sum = h1b[static_cast<size_t>(c)];
-            for (int y = 0; y < kPipelineFeatureTypes; ++y)
-                for (int x = 0; x < kPipelineFeatureRows; ++x)
-                    sum += fw.squashed[static_cast<size_t>(c + kHead1Channels * (x + kPipelineFeatureRows * y))] *
-                           p[x * kPipelineFeatureTypes + y];
-            h[c] = sum;
-        }
-        float *st = fw.stage1.data() + static_cast<size_t>(s) * kConv1Channels;
-        for (int j = 0; j < kConv1Channels; ++j) {
-            float sum = b1[static_cast<size_t>(j)];
-            for (int i = 0; i < kHead1Channels; ++i)
-                sum += f1[static_cast<size_t>(j + kConv1Channels * i)] * h[i];
-            st[j] = sum;
-        }
-    }
+
+    // The kernel's weight views, laid out as CostModel lays them out.
+    std::vector<float> head2Filter(static_cast<size_t>(KernelWeights::kPaddedFeatures) * kHead2Channels, 0.0f);
+    const auto &h2f = w.tensor(TensorIndex::Head2Filter).data;
+    std::copy(h2f.begin(), h2f.end(), head2Filter.begin());
+    const auto &f1 = w.tensor(TensorIndex::Conv1Filter).data;
+    const std::vector<float> conv1Filter(f1.begin() + kHead1Channels * kConv1Channels, f1.end());
+    const KernelWeights kw{head2Filter.data(), w.tensor(TensorIndex::Head2Bias).data.data(), conv1Filter.data()};
+    const NetworkKernel kernel = &networkKernelPortable;
 
     fw.predictions.assign(static_cast<size_t>(B), 0.0f);
     fw.costPerStage.assign(static_cast<size_t>(B) * S, 0.0f);
-    fw.acts.resize(keepActivations ? static_cast<size_t>(B) * S : 1);
+    fw.acts.resize(static_cast<size_t>(B) * S);
+    const size_t items = fw.acts.size();
+    for (size_t first = 0; first < items; first += kKernelItems) {
+        KernelItems group;
+        group.count = static_cast<int>(std::min<size_t>(kKernelItems, items - first));
+        for (int i = 0; i < group.count; ++i) {
+            const size_t flat = first + static_cast<size_t>(i);
+            StageActivations &a = fw.acts[flat];
+            group.features[i] = b.scheduleFeatures.data() + flat * kScheduleFeatureCount;
+            group.stage1[i] = fw.pipeline.conv1Stage1.data() + (flat % static_cast<size_t>(S)) * kConv1Channels;
+            group.conv1[i] = a.conv1;
+            group.relu1[i] = a.relu1;
+            group.normalized[i] = a.normalized;
+            group.head2[i] = a.head2Relu;
+        }
+        kernel(kw, group);
+        for (int i = 0; i < group.count; ++i)
+            computeTermCoefficients(group.features[i], b.numCores, fw.acts[first + static_cast<size_t>(i)].terms);
+    }
+
     std::vector<double> regulariser(static_cast<size_t>(B), 0.0);
     for (int n = 0; n < B; ++n) {
         float prediction = 0.0f;
         for (int s = 0; s < S; ++s) {
-            StageActivations &a = fw.acts[keepActivations ? static_cast<size_t>(n) * S + s : 0];
-            const float *f = b.scheduleFeatures.data() + (static_cast<size_t>(n) * S + s) * kScheduleFeatureCount;
-            for (int c = 0; c < kScheduleFeatureCount; ++c)
-                a.normalized[c] = fastLog(f[c] + 1.0f);
-            for (int k = 0; k < kHead2Channels; ++k) {
-                float sum = h2b[static_cast<size_t>(k)];
-                for (int c = 0; c < kScheduleFeatureCount; ++c)
-                    sum += h2f[static_cast<size_t>(k + kHead2Channels * c)] * a.normalized[c];
-                a.head2Conv[k] = sum;
-                a.head2Relu[k] = leaky(sum);
-            }
-            const float *st = fw.stage1.data() + static_cast<size_t>(s) * kConv1Channels;
-            for (int j = 0; j < kConv1Channels; ++j) {
-                float sum = st[j];
-                for (int k = 0; k < kHead2Channels; ++k)
-                    sum += f1[static_cast<size_t>(j + kConv1Channels * (kHead1Channels + k))] * a.head2Relu[k];
-                a.conv1[j] = sum;
-                a.relu1[j] = leaky(sum);
-                regulariser[static_cast<size_t>(n)] -= std::min(sum, 0.0f);
-            }
-            computeTermCoefficients(f, b.numCores, a.terms);
+            const StageActivations &a = fw.acts[static_cast<size_t>(n) * S + s];
             const float cost = sumTerms(a.terms, a.relu1, nullptr) * kCostUnit;
             fw.costPerStage[static_cast<size_t>(n) * S + s] = cost;
             prediction += cost;
+            for (float c : a.conv1)
+                regulariser[static_cast<size_t>(n)] -= std::min(c, 0.0f);
         }
         fw.predictions[static_cast<size_t>(n)] = prediction;
     }
@@ -174,12 +165,12 @@ TrainingState TrainingState::start(weights::Weights initial) {
 
 float computeLoss(const weights::Weights &w, const TrainingBatch &batch) {
     checkBatch(w, batch);
-    return forward(w, batch, false).loss;
+    return forward(w, batch).loss;
 }
 
 LossAndGradients computeLossAndGradients(const weights::Weights &w, const TrainingBatch &b) {
     checkBatch(w, b);
-    Forward fw = forward(w, b, true);
+    Forward fw = forward(w, b);
     const int S = b.numStages, B = b.batchSize;
     const auto &h1f = w.tensor(TensorIndex::Head1Filter).data;
     const auto &f1 = w.tensor(TensorIndex::Conv1Filter).data;
@@ -205,6 +196,7 @@ LossAndGradients computeLossAndGradients(const weights::Weights &w, const Traini
                 gB1[static_cast<size_t>(j)] += gConv1[j];
                 gStage1[static_cast<size_t>(s) * kConv1Channels + j] += gConv1[j];
             }
+            double gHead2[kHead2Channels];
             for (int k = 0; k < kHead2Channels; ++k) {
                 double gRelu = 0;
                 const size_t column = static_cast<size_t>(kConv1Channels) * (kHead1Channels + k);
@@ -212,11 +204,17 @@ LossAndGradients computeLossAndGradients(const weights::Weights &w, const Traini
                     gF1[column + j] += gConv1[j] * a.head2Relu[k];
                     gRelu += gConv1[j] * f1[column + j];
                 }
-                const double gConv = gRelu * leakyGradient(a.head2Conv[k]);
-                gH2b[static_cast<size_t>(k)] += gConv;
-                if (gConv != 0.0)
-                    for (int c = 0; c < kScheduleFeatureCount; ++c)
-                        gH2f[static_cast<size_t>(k + kHead2Channels * c)] += gConv * a.normalized[c];
+                // The leaky relu keeps the sign, so the activation tells the branch.
+                gHead2[k] = gRelu * leakyGradient(a.head2Relu[k]);
+                gH2b[static_cast<size_t>(k)] += gHead2[k];
+            }
+            for (int c = 0; c < kScheduleFeatureCount; ++c) {
+                const double x = a.normalized[c];
+                if (x == 0.0)
+                    continue;
+                double *row = gH2f.data() + static_cast<size_t>(kHead2Channels) * c;
+                for (int k = 0; k < kHead2Channels; ++k)
+                    row[k] += gHead2[k] * x;
             }
         }
     }
@@ -224,7 +222,7 @@ LossAndGradients computeLossAndGradients(const weights::Weights &w, const Traini
     // The pipeline half: conv1_stage1 depends on head1 and filter1[:, 0:8].
     for (int s = 0; s < S; ++s) {
         const double *gSt = gStage1.data() + static_cast<size_t>(s) * kConv1Channels;
-        const float *h = fw.head1.data() + static_cast<size_t>(s) * kHead1Channels;
+        const float *h = fw.pipeline.head1.data() + static_cast<size_t>(s) * kHead1Channels;
         const float *p = b.pipelineFeatures.data() + static_cast<size_t>(s) * kPipelineFeaturesPerStage;
         for (int i = 0; i < kHead1Channels; ++i) {
             double gHead1 = 0;
