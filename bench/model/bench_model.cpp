@@ -59,6 +59,12 @@ double threadCpuSeconds() {
     return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
+double processCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -117,11 +123,11 @@ int main(int argc, char **argv) {
             std::vector<double> rates, cpuRates;
             for (int r = 0; r < runs + 1; ++r) {
                 const auto start = Clock::now();
-                const double cpuStart = threadCpuSeconds();
+                const double cpuStart = threads == 1 ? threadCpuSeconds() : processCpuSeconds();
                 for (int k = 0; k < repeats; ++k)
                     costModel.evaluate(pipeline, sf, batch, 80, predictions, costs, 0, threads);
                 const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-                const double cpu = threadCpuSeconds() - cpuStart;
+                const double cpu = (threads == 1 ? threadCpuSeconds() : processCpuSeconds()) - cpuStart;
                 if (r > 0) { // the first run warms caches
                     rates.push_back(double(batch) * stages * repeats / seconds);
                     cpuRates.push_back(double(batch) * stages * repeats / cpu);
@@ -131,8 +137,9 @@ int main(int argc, char **argv) {
                 std::printf("  batch %4d, 1 thread:  %.3g stage evaluations/s (wall), %.3g per CPU second\n", batch,
                             median(rates), median(cpuRates));
             else
-                std::printf("  batch %4d, %d threads: %.3g stage evaluations/s (wall)\n", batch, threads,
-                            median(rates));
+                std::printf("  batch %4d, %d threads: %.3g stage evaluations/s (wall), %.3g per CPU second of all "
+                            "threads\n",
+                            batch, threads, median(rates), median(cpuRates));
         }
     }
 
