@@ -1,6 +1,7 @@
 // beamscope: the explorer.
 //
 //   beamscope [--weights-dir DIR]... [FILE.weights | DIR]...
+//   beamscope --compare A.weights B.weights
 //
 // The library scans the project's weights/ folder, every --weights-dir, the
 // folders in BEAMSCOPE_WEIGHTS_PATH (colon-separated), the folders added in the
@@ -9,18 +10,22 @@
 
 #include "ui/common/app_settings.h"
 #include "ui/mainwindow/main_window.h"
+#include "ui/weights/diff_view.h"
+#include "ui/weights/heatmap_panel.h"
 #include "ui/weights/weights_workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QMouseEvent>
 #include <QPointer>
 #include <QProcessEnvironment>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -54,8 +59,29 @@ QStringList environmentFolders()
     return folders;
 }
 
-// Waits for the workspace to show a file, selects the tensor, then grabs the window.
-void scheduleScreenshot(MainWindow &window, WeightsWorkspace *weights, const QString &file, const QString &tensor)
+// Points at the cell with the largest |value| so the picture shows the hover read-out.
+void hoverOneCell(HeatmapWidget *heatmap)
+{
+    const HeatmapGrid &grid = heatmap->grid();
+    if (grid.empty())
+        return;
+    int bestRow = 0, bestColumn = 0;
+    for (int r = 0; r < grid.rows; ++r)
+        for (int c = 0; c < grid.columns; ++c)
+            if (std::abs(grid.at(r, c)) > std::abs(grid.at(bestRow, bestColumn))) {
+                bestRow = r;
+                bestColumn = c;
+            }
+    const QPoint at = heatmap->cellRect(bestRow, bestColumn).center();
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(heatmap->mapToGlobal(at)), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(heatmap, &move);
+}
+
+// Waits for the workspace to show a file (or a comparison), selects the tensor,
+// lets layouts and the chart settle, then grabs the window and quits.
+void scheduleScreenshot(MainWindow &window, WeightsWorkspace *weights, const QString &file, const QString &tensor,
+                        bool comparing)
 {
     auto taken = std::make_shared<bool>(false);
     QPointer<MainWindow> guard(&window);
@@ -66,15 +92,26 @@ void scheduleScreenshot(MainWindow &window, WeightsWorkspace *weights, const QSt
         const bool saved = guard->grab().save(file);
         std::fprintf(stderr, "beamscope: %s %s\n", saved ? "saved" : "could not save", qPrintable(file));
         if (!onTime)
-            std::fprintf(stderr, "beamscope: no weights were shown within 20 s; the screenshot shows the window as it was\n");
+            std::fprintf(stderr, "beamscope: nothing was shown within 20 s; the screenshot shows the window as it was\n");
         QCoreApplication::exit(saved && onTime ? 0 : 1);
     };
-    QObject::connect(weights, &WeightsWorkspace::weightsDisplayed, &window, [weights, tensor, grab] {
-        if (!tensor.isEmpty() && !weights->selectTensor(tensor))
-            std::fprintf(stderr, "beamscope: no tensor named %s\n", qPrintable(tensor));
-        // Let layouts, the chart and the library settle before grabbing.
-        QTimer::singleShot(800, weights, [grab] { grab(true); });
-    });
+    if (comparing) {
+        QObject::connect(weights, &WeightsWorkspace::comparisonDisplayed, &window, [weights, tensor, grab] {
+            DiffView *diff = weights->diffView();
+            for (int row = 0; row < static_cast<int>(diff->diff().tensors.size()); ++row)
+                if (QString::fromStdString(diff->diff().tensors[row].name) == tensor)
+                    diff->selectTensor(row);
+            QTimer::singleShot(600, weights, [diff] { hoverOneCell(diff->heatmapPanel()->heatmap()); });
+            QTimer::singleShot(900, weights, [grab] { grab(true); });
+        });
+    } else {
+        QObject::connect(weights, &WeightsWorkspace::weightsDisplayed, &window, [weights, tensor, grab] {
+            if (!tensor.isEmpty() && !weights->selectTensor(tensor))
+                std::fprintf(stderr, "beamscope: no tensor named %s\n", qPrintable(tensor));
+            QTimer::singleShot(600, weights, [weights] { hoverOneCell(weights->heatmapPanel()->heatmap()); });
+            QTimer::singleShot(900, weights, [grab] { grab(true); });
+        });
+    }
     QTimer::singleShot(20000, &window, [grab] { grab(false); });
 }
 
@@ -108,7 +145,9 @@ int main(int argc, char **argv)
                                     QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1500x920."),
                                   QStringLiteral("WxH"));
-    parser.addOptions({weightsDir, screenshot, tensor, size});
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("Compare the first two paths given (a, then b)."));
+    parser.addOptions({weightsDir, screenshot, tensor, size, compare});
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Weights files or folders to open."),
                                  QStringLiteral("[FILE.weights|DIR...]"));
     parser.process(app);
@@ -136,13 +175,24 @@ int main(int argc, char **argv)
     }
     auto *weights = qobject_cast<WeightsWorkspace *>(window.workspace(QStringLiteral("weights")));
     if (parser.isSet(screenshot) && weights)
-        scheduleScreenshot(window, weights, parser.value(screenshot), parser.value(tensor));
+        scheduleScreenshot(window, weights, parser.value(screenshot),
+                           parser.isSet(tensor) ? parser.value(tensor) : QStringLiteral("head2_filter"),
+                           parser.isSet(compare));
     else if (parser.isSet(tensor) && weights)
         QObject::connect(weights, &WeightsWorkspace::weightsDisplayed, weights,
                          [weights, name = parser.value(tensor)] { weights->selectTensor(name); },
                          Qt::SingleShotConnection);
     window.show();
-    for (const QString &path : parser.positionalArguments())
-        window.openPath(QFileInfo(path).absoluteFilePath());
+    const QStringList paths = parser.positionalArguments();
+    if (parser.isSet(compare)) {
+        if (paths.size() != 2 || !weights) {
+            std::fprintf(stderr, "beamscope: --compare needs exactly two weights paths (a, then b)\n");
+            return 2;
+        }
+        weights->compare(canonicalPath(paths[0]), canonicalPath(paths[1]));
+    } else {
+        for (const QString &path : paths)
+            window.openPath(QFileInfo(path).absoluteFilePath());
+    }
     return app.exec();
 }

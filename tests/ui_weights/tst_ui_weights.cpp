@@ -24,6 +24,7 @@
 #include "ui/weights/weights_workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -325,6 +326,26 @@ private Q_SLOTS:
         for (float v : h2.data)
             largest = std::max(largest, static_cast<double>(std::abs(v)));
         QCOMPARE(widget.colourLimit(), largest);
+    }
+
+    void heatmapScaleCanClipToAPercentile()
+    {
+        std::vector<float> values;
+        for (int i = 1; i <= 100; ++i)
+            values.push_back(static_cast<float>(i % 2 ? i : -i));
+        QCOMPARE(HeatmapPanel::scaleLimit(values, 1.0), 100.0);
+        QCOMPARE(HeatmapPanel::scaleLimit(values, 0.95), 95.0);
+        QCOMPARE(HeatmapPanel::scaleLimit(values, 0.99), 99.0);
+
+        HeatmapPanel panel;
+        panel.setTensor(QStringLiteral("conv1_filter"), {10, 10}, values);
+        QCOMPARE(panel.heatmap()->colourLimit(), 100.0);
+        QVERIFY(!panel.heatmap()->colourClipped());
+        panel.scaleSelector()->setCurrentIndex(2); // 95%
+        QCOMPARE(panel.heatmap()->colourLimit(), 95.0);
+        QVERIFY(panel.heatmap()->colourClipped());
+        // The grid keeps the true values; only the colours saturate.
+        QCOMPARE(panel.heatmap()->grid().at(9, 9), -100.0f);
     }
 
     void histogramCountsValuesIntoBins()

@@ -19,7 +19,9 @@ void setUpTable(QTableView *table)
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     table->verticalHeader()->hide();
     table->setAlternatingRowColors(true);
-    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setStretchLastSection(false);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
     table->setWordWrap(false);
 }
 } // namespace
@@ -46,6 +48,8 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     setUpTable(m_changes);
     m_heatmap = new HeatmapPanel(this);
     m_heatmap->heatmap()->setLegendTitle(tr("b − a"));
+    m_heatmap->heatmap()->setHoverPrefix(tr("b − a at "));
+    m_heatmap->setTitlePrefix(tr("b − a of "));
     m_heatmap->heatmap()->setEmptyText(tr("Select two weights files in the library (Ctrl+click), "
                                           "or use \"Compare with…\", to see what changed"));
 
@@ -57,14 +61,19 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     changesLayout->addWidget(new QLabel(tr("<b>Largest changes</b>"), changesBox));
     changesLayout->addWidget(m_changes);
     m_horizontal->addWidget(changesBox);
-    m_horizontal->setStretchFactor(0, 3);
-    m_horizontal->setStretchFactor(1, 1);
+    m_horizontal->setStretchFactor(0, 1);
+    m_horizontal->setStretchFactor(1, 0);
+    m_horizontal->setSizes({800, 400});
 
     m_vertical = new QSplitter(Qt::Vertical, this);
     m_vertical->addWidget(m_summary);
     m_vertical->addWidget(m_horizontal);
-    m_vertical->setStretchFactor(0, 1);
-    m_vertical->setStretchFactor(1, 3);
+    m_vertical->setStretchFactor(0, 0);
+    m_vertical->setStretchFactor(1, 1);
+    // Exactly tall enough for the six tensors and the header.
+    const int tableHeight = m_summary->horizontalHeader()->sizeHint().height() +
+                            6 * m_summary->verticalHeader()->defaultSectionSize() + 2 * m_summary->frameWidth() + 2;
+    m_vertical->setSizes({tableHeight, 600});
     layout->addWidget(m_vertical, 1);
 
     connect(m_summary->selectionModel(), &QItemSelectionModel::currentRowChanged, this,

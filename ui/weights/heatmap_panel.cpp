@@ -3,6 +3,7 @@
 #include "ui/common/number_format.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -32,6 +33,13 @@ HeatmapPanel::HeatmapPanel(QWidget *parent) : QWidget(parent)
     m_channelLabel->setBuddy(m_channel);
     controls->addWidget(m_channelLabel);
     controls->addWidget(m_channel);
+    m_scale = new QComboBox(this);
+    m_scale->addItem(tr("Scale: largest |value|"), 1.0);
+    m_scale->addItem(tr("Scale: 99% of |values|"), 0.99);
+    m_scale->addItem(tr("Scale: 95% of |values|"), 0.95);
+    m_scale->setToolTip(tr("Colour scale limit. A percentile lets the many small weights show when a few "
+                           "large ones would wash them out; cells beyond it take the end colours."));
+    controls->addWidget(m_scale);
     m_swap = new QCheckBox(tr("S&wap axes"), this);
     m_swap->setToolTip(tr("Show the column dimension down and the row dimension across"));
     controls->addWidget(m_swap);
@@ -52,6 +60,7 @@ HeatmapPanel::HeatmapPanel(QWidget *parent) : QWidget(parent)
     });
     connect(m_channel, &QSpinBox::valueChanged, this, [this] { rebuildGrid(); });
     connect(m_swap, &QCheckBox::toggled, this, [this] { rebuildGrid(); });
+    connect(m_scale, &QComboBox::currentIndexChanged, this, [this] { updateScale(); });
     clear();
 }
 
@@ -72,15 +81,33 @@ void HeatmapPanel::setTensor(const QString &name, const std::vector<uint32_t> &s
     m_channel->setVisible(channels > 0);
     m_channelLabel->setVisible(channels > 0);
     m_swap->setEnabled(shape.size() >= 2);
-    // One colour scale for every channel of the tensor, so channels compare by eye.
-    double limit = 0;
-    for (float v : m_data)
-        if (std::isfinite(v))
-            limit = std::max(limit, static_cast<double>(std::abs(v)));
-    m_heatmap->setSymmetricLimit(limit);
-    m_title->setText(QStringLiteral("%1  <span style='font-weight:normal'>%2</span>")
-                         .arg(name, formatShape(shape)));
+    updateScale();
+    m_title->setText(QStringLiteral("%1%2  <span style='font-weight:normal'>%3</span>")
+                         .arg(m_titlePrefix.toHtmlEscaped(), name, formatShape(shape)));
     rebuildGrid();
+}
+
+double HeatmapPanel::scaleLimit(std::span<const float> data, double fraction)
+{
+    std::vector<double> magnitudes;
+    magnitudes.reserve(data.size());
+    for (float v : data)
+        if (std::isfinite(v))
+            magnitudes.push_back(std::abs(static_cast<double>(v)));
+    if (magnitudes.empty())
+        return 0;
+    // The value below which `fraction` of the magnitudes lie (nearest rank).
+    const auto rank = static_cast<size_t>(
+        std::clamp(std::ceil(fraction * static_cast<double>(magnitudes.size())) - 1.0, 0.0,
+                   static_cast<double>(magnitudes.size() - 1)));
+    std::nth_element(magnitudes.begin(), magnitudes.begin() + static_cast<std::ptrdiff_t>(rank), magnitudes.end());
+    return magnitudes[rank];
+}
+
+void HeatmapPanel::updateScale()
+{
+    // One colour scale for every channel of the tensor, so channels compare by eye.
+    m_heatmap->setSymmetricLimit(scaleLimit(m_data, m_scale->currentData().toDouble()));
 }
 
 void HeatmapPanel::clear()

@@ -10,6 +10,7 @@
 #include <span>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QSpinBox;
 
@@ -23,24 +24,33 @@ public:
     // data is copied; shape in Halide order.
     void setTensor(const QString &name, const std::vector<uint32_t> &shape, std::span<const float> data);
     void clear();
+    // Put before the tensor's name in the title ("b − a of ").
+    void setTitlePrefix(const QString &prefix) { m_titlePrefix = prefix; }
     void setChannel(int channel);
     int channel() const;
     int channelCount() const;
 
     HeatmapWidget *heatmap() const { return m_heatmap; }
     QSpinBox *channelSelector() const { return m_channel; }
+    QComboBox *scaleSelector() const { return m_scale; }
+
+    // The colour limit covering `fraction` of the finite |values| (1 = the largest).
+    static double scaleLimit(std::span<const float> data, double fraction);
     QLabel *readout() const { return m_readout; }
 
 private:
     void rebuildGrid();
+    void updateScale();
 
     QString m_name;
+    QString m_titlePrefix;
     std::vector<uint32_t> m_shape;
     std::vector<float> m_data;
     QLabel *m_title = nullptr;
     QLabel *m_channelLabel = nullptr;
     QSpinBox *m_channel = nullptr;
     QCheckBox *m_swap = nullptr;
+    QComboBox *m_scale = nullptr;
     HeatmapWidget *m_heatmap = nullptr;
     QLabel *m_readout = nullptr;
 };

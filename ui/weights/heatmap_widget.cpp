@@ -55,13 +55,13 @@ void HeatmapWidget::setEmptyText(const QString &text)
 
 void HeatmapWidget::updateLimit()
 {
-    double limit = m_requestedLimit;
-    if (limit <= 0) {
-        for (float v : m_grid.values)
-            if (std::isfinite(v))
-                limit = std::max(limit, static_cast<double>(std::abs(v)));
-    }
+    double largest = 0;
+    for (float v : m_grid.values)
+        if (std::isfinite(v))
+            largest = std::max(largest, static_cast<double>(std::abs(v)));
+    const double limit = m_requestedLimit > 0 ? m_requestedLimit : largest;
     m_limit = limit > 0 ? limit : 1.0;
+    m_clipped = largest > m_limit;
 }
 
 QSize HeatmapWidget::sizeHint() const
@@ -122,7 +122,7 @@ std::optional<HeatmapHover> HeatmapWidget::hoverAt(const QPoint &position) const
     QStringList parts;
     for (uint32_t i : hover.index)
         parts.append(QString::number(i));
-    hover.text = QStringLiteral("%1(%2) = %3").arg(m_grid.tensor, parts.join(QStringLiteral(", ")),
+    hover.text = m_hoverPrefix + QStringLiteral("%1(%2) = %3").arg(m_grid.tensor, parts.join(QStringLiteral(", ")),
                                                    formatNumber(hover.value, 7));
     QStringList meanings;
     for (int dim = 1; dim < static_cast<int>(hover.index.size()); ++dim) {
@@ -140,8 +140,7 @@ std::optional<HeatmapHover> HeatmapWidget::hoverAt(const QPoint &position) const
 
 QString HeatmapWidget::axisTickLabel(int dim, int index) const
 {
-    Q_UNUSED(dim);
-    return QString::number(index);
+    return dimensionLabel(m_grid.tensor, m_grid.shape, dim, static_cast<uint32_t>(index));
 }
 
 int HeatmapWidget::tickStep(int count, int pixels, int labelPixels) const
@@ -192,11 +191,19 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     painter.setFont(mono);
     const QFontMetrics fm(mono);
     painter.setPen(palette().color(QPalette::Text));
-    const int columnStep = tickStep(m_grid.columns, plot.width(), fm.horizontalAdvance(QStringLiteral("0000")));
+    // Named columns (head1_filter's scalar types) when every name fits its cell.
+    bool named = true;
+    for (int c = 0; c < m_grid.columns && named; ++c) {
+        const QString name = axisTickLabel(m_grid.columnDim, c);
+        named = !name.isEmpty() && fm.horizontalAdvance(name) + 4 <= plot.width() / m_grid.columns;
+    }
+    const int columnStep =
+        named ? 1 : tickStep(m_grid.columns, plot.width(), fm.horizontalAdvance(QStringLiteral("0000")));
     for (int c = 0; c < m_grid.columns; c += columnStep) {
         const QRect cell = cellRect(0, c);
-        const QString label = QString::number(c);
-        painter.drawText(QRect(cell.center().x() - 30, plot.bottom() + 3, 60, fm.height()), Qt::AlignHCenter,
+        const QString label = named ? axisTickLabel(m_grid.columnDim, c) : QString::number(c);
+        const int half = std::max(30, cell.width() / 2);
+        painter.drawText(QRect(cell.center().x() - half, plot.bottom() + 3, 2 * half, fm.height()), Qt::AlignHCenter,
                          label);
     }
     if (m_grid.rows > 1) {
@@ -245,10 +252,14 @@ void HeatmapWidget::drawLegend(QPainter &painter, const QRect &plot) const
     painter.setFont(mono);
     for (double fraction : {1.0, 0.5, 0.0, -0.5, -1.0}) {
         const int y = bar.top() + static_cast<int>(std::lround((1.0 - fraction) / 2.0 * (bar.height() - 1)));
-        painter.drawLine(bar.right() + 1, y, bar.right() + 4, y);
+        painter.drawLine(bar.right() + 1, y, bar.right() + 3, y);
         const double value = fraction * m_limit;
-        const QString label = fraction == 0.0 ? QStringLiteral("0") : formatNumber(value, 3);
-        painter.drawText(QRect(bar.right() + 7, y - fm.height() / 2, width() - bar.right() - 7, fm.height()),
+        QString label = fraction == 0.0 ? QStringLiteral("0") : formatNumber(value, 3);
+        if (m_clipped && fraction == 1.0)
+            label.prepend(QStringLiteral("≥"));
+        else if (m_clipped && fraction == -1.0)
+            label.prepend(QStringLiteral("≤"));
+        painter.drawText(QRect(bar.right() + 8, y - fm.height() / 2, width() - bar.right() - 8, fm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, label);
     }
     painter.setFont(font());

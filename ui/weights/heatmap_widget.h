@@ -27,11 +27,14 @@ public:
     void setGrid(HeatmapGrid grid);
     const HeatmapGrid &grid() const { return m_grid; }
     // The colour scale spans [-limit, +limit]; 0 (the default) means the grid's
-    // largest finite |value|.
+    // largest finite |value|. Cells beyond the limit take the end colours.
     void setSymmetricLimit(double limit);
     double colourLimit() const { return m_limit; }
+    bool colourClipped() const { return m_clipped; } // some cells lie beyond the scale
     void setLegendTitle(const QString &title);
     void setEmptyText(const QString &text);
+    // Put before "tensor(i, j) = v" in the hover text (the diff view says "b − a at ").
+    void setHoverPrefix(const QString &prefix) { m_hoverPrefix = prefix; }
 
     // Geometry for the current size: the area holding the cells, and one cell.
     QRect plotRect() const;
@@ -59,8 +62,10 @@ private:
     HeatmapGrid m_grid;
     double m_requestedLimit = 0;
     double m_limit = 1;
+    bool m_clipped = false;
     QString m_legendTitle;
     QString m_emptyText;
+    QString m_hoverPrefix;
     int m_hoverRow = -1, m_hoverColumn = -1;
 };
 

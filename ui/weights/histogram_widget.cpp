@@ -8,8 +8,24 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace beamscope::ui {
+
+namespace {
+// 1, 2, 2.5 or 5 times a power of ten, giving about `ticks` intervals over span.
+double niceStep(double span, int ticks)
+{
+    if (!(span > 0))
+        return 1;
+    const double rough = span / ticks;
+    const double power = std::pow(10.0, std::floor(std::log10(rough)));
+    for (double factor : {1.0, 2.0, 2.5, 5.0})
+        if (factor * power >= rough)
+            return factor * power;
+    return 10.0 * power;
+}
+} // namespace
 
 HistogramWidget::HistogramWidget(QWidget *parent) : QChartView(parent)
 {
@@ -83,14 +99,25 @@ void HistogramWidget::rebuild()
     }
     m_upper->replace(upper);
     m_lower->replace(lower);
+    double yStep = 1;
     if (upper.isEmpty()) {
         m_x->setRange(-1, 1);
         m_y->setRange(0, 1);
     } else {
         m_x->setRange(m_histogram.low, m_histogram.high);
-        m_y->setRange(0, static_cast<double>(highest) * 1.08 + 1);
+        // The top of the axis is a tick, a little above the tallest bin.
+        yStep = std::max(1.0, niceStep(static_cast<double>(highest) * 1.05, 4));
+        m_y->setRange(0, std::ceil(static_cast<double>(highest) * 1.05 / yStep) * yStep);
     }
-    m_x->applyNiceNumbers();
+    // Ticks at multiples of a round step, about four of them, so labels fit a narrow chart.
+    const double step = niceStep(m_x->max() - m_x->min(), 4);
+    m_x->setTickType(QValueAxis::TicksDynamic);
+    m_x->setTickAnchor(0.0);
+    m_x->setTickInterval(step);
+    m_x->setLabelFormat(QStringLiteral("%.3g"));
+    m_y->setTickType(QValueAxis::TicksDynamic);
+    m_y->setTickAnchor(0.0);
+    m_y->setTickInterval(yStep);
     QString title = m_title.isEmpty() ? tr("Histogram") : tr("Histogram of %1").arg(m_title);
     if (m_histogram.nonFinite > 0)
         title += tr(" (%n non-finite left out)", nullptr, static_cast<int>(m_histogram.nonFinite));

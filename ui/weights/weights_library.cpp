@@ -78,9 +78,11 @@ LibraryEntry describeWeights(const QString &path, LibraryGroup group)
 {
     LibraryEntry entry;
     entry.path = canonicalPath(path);
-    entry.displayName = QFileInfo(entry.path).fileName();
-    entry.group = group;
     entry.isDirectory = QFileInfo(entry.path).isDir();
+    // Everything in the library is weights: the ".weights" suffix only takes room.
+    entry.displayName = entry.isDirectory ? QFileInfo(entry.path).fileName() + QLatin1Char('/')
+                                          : QFileInfo(entry.path).completeBaseName();
+    entry.group = group;
     const wt::LoadResult result = wt::loadWeights(entry.path.toStdString());
     entry.sizeBytes = static_cast<qint64>(result.sizeBytes);
     entry.valid = result.ok();

@@ -25,7 +25,7 @@ LibraryGroup classifyWeights(const QString &path, const QString &trainedFolder =
 
 struct LibraryEntry {
     QString path;        // canonical absolute path
-    QString displayName; // file name (plus its folder when two entries share a name)
+    QString displayName; // file name without .weights (plus its folder when two entries share a name)
     LibraryGroup group = LibraryGroup::Other;
     bool isDirectory = false;
     bool valid = false;

@@ -79,7 +79,7 @@ WeightsWorkspace::WeightsWorkspace(AppSettings &settings, QWidget *parent) : Wor
     m_mainSplitter->addWidget(m_right);
     m_mainSplitter->setStretchFactor(0, 0);
     m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setSizes({300, 1100});
+    m_mainSplitter->setSizes({370, 1100});
     m_mainSplitter->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -159,7 +159,9 @@ QWidget *WeightsWorkspace::buildInspectPage()
     m_tensorView->verticalHeader()->hide();
     m_tensorView->setAlternatingRowColors(true);
     m_tensorView->setWordWrap(false);
-    m_tensorView->horizontalHeader()->setStretchLastSection(true);
+    m_tensorView->horizontalHeader()->setStretchLastSection(false);
+    m_tensorView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_tensorView->verticalHeader()->setDefaultSectionSize(m_tensorView->fontMetrics().height() + 6);
     m_tensorView->setToolTip(tr("Select a tensor to see its heatmap and histogram"));
     connect(m_tensorView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
@@ -179,16 +181,17 @@ QWidget *WeightsWorkspace::buildInspectPage()
     m_plotsSplitter->addWidget(m_histogram);
     m_plotsSplitter->setStretchFactor(0, 3);
     m_plotsSplitter->setStretchFactor(1, 1);
-    m_plotsSplitter->setSizes({760, 360});
+    m_plotsSplitter->setSizes({700, 420});
 
     m_inspectSplitter = new QSplitter(Qt::Vertical, page);
     m_inspectSplitter->addWidget(m_tensorView);
     m_inspectSplitter->addWidget(m_plotsSplitter);
     m_inspectSplitter->setStretchFactor(0, 0);
     m_inspectSplitter->setStretchFactor(1, 1);
-    // Tall enough for the six tensors and the header.
+    // Exactly tall enough for the six tensors and the header.
     const int tableHeight = m_tensorView->horizontalHeader()->sizeHint().height() +
-                            7 * (m_tensorView->fontMetrics().height() + 8);
+                            6 * m_tensorView->verticalHeader()->defaultSectionSize() +
+                            2 * m_tensorView->frameWidth() + 2;
     m_inspectSplitter->setSizes({tableHeight, 600});
     layout->addWidget(m_inspectSplitter, 1);
     return page;
