@@ -124,33 +124,37 @@ void evaluateRange(const EvalContext &ctx, int begin, int end) {
     alignas(32) float relu1[kKernelItems][kConv1Channels];
     TermCoefficients coefficients[kKernelItems];
     float totals[kKernelItems];
-    // (schedule, stage) items in flat order, kKernelItems per kernel call.
-    const long first = static_cast<long>(begin) * stages, last = static_cast<long>(end) * stages;
+    int schedule[kKernelItems], stage[kKernelItems];
+    // (schedule, stage) items in flat order, kKernelItems per kernel call;
+    // (n, s) advance as counters (no divisions per item).
+    int n = begin, s = 0;
     float prediction = 0.0f;
-    for (long item = first; item < last; item += kKernelItems) {
+    while (n < end) {
         KernelItems items;
-        items.count = static_cast<int>(std::min<long>(kKernelItems, last - item));
-        for (int i = 0; i < items.count; ++i) {
-            const long flat = item + i;
-            const long n = flat / stages, s = flat % stages;
+        while (items.count < kKernelItems && n < end) {
+            const int i = items.count++;
+            schedule[i] = n;
+            stage[i] = s;
             items.features[i] = ctx.features + (static_cast<size_t>(n) * ctx.stageExtent + static_cast<size_t>(s)) * kScheduleFeatureCount;
             items.stage1[i] = ctx.pipeline->conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels;
             items.relu1[i] = relu1[i];
+            if (++s == stages) {
+                s = 0;
+                ++n;
+            }
         }
         ctx.kernel(ctx.weights, items);
         for (int i = 0; i < items.count; ++i)
             computeTermCoefficients(items.features[i], ctx.numCores, coefficients[i]);
         sumTermsGroup(coefficients, relu1, items.count, totals);
         for (int i = 0; i < items.count; ++i) {
-            const long flat = item + i;
-            const long n = flat / stages, s = flat % stages;
             const float cost = totals[i] * kCostUnit;
             if (ctx.costPerStage)
-                ctx.costPerStage[flat] = cost;
+                ctx.costPerStage[static_cast<size_t>(schedule[i]) * stages + stage[i]] = cost;
             // Stages are summed in order, starting from 0 for each schedule.
-            prediction = (s == 0 ? 0.0f : prediction) + cost;
-            if (s == stages - 1)
-                ctx.predictions[n] = prediction;
+            prediction = (stage[i] == 0 ? 0.0f : prediction) + cost;
+            if (stage[i] == stages - 1)
+                ctx.predictions[schedule[i]] = prediction;
         }
     }
 }

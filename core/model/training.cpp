@@ -59,7 +59,6 @@ int referenceIndex(const TrainingBatch &b) {
 }
 
 struct Forward {
-    std::vector<float> squashed;        // sigmoid(head1_filter)
     PipelineEmbedding pipeline;         // head1 and conv1's pipeline half per stage
     std::vector<StageActivations> acts; // [B][S]
     std::vector<float> predictions;     // [B]
@@ -80,10 +79,6 @@ Forward forward(const weights::Weights &w, const TrainingBatch &b) {
     const CostModel model(w);
     Forward fw;
     fw.pipeline = model.embedPipeline(b.pipelineFeatures, S);
-    const auto &h1f = w.tensor(TensorIndex::Head1Filter).data;
-    fw.squashed.resize(h1f.size());
-    for (size_t i = 0; i < h1f.size(); ++i)
-        fw.squashed[i] = halideSigmoid(h1f[i]);
 
     // The kernel's weight views, laid out as CostModel lays them out.
     std::vector<float> head2Filter(static_cast<size_t>(KernelWeights::kPaddedFeatures) * kHead2Channels, 0.0f);
