@@ -12,6 +12,7 @@
 #include "ui/mainwindow/main_window.h"
 #include "ui/weights/diff_view.h"
 #include "ui/weights/heatmap_panel.h"
+#include "ui/weights/weights_library.h"
 #include "ui/weights/weights_workspace.h"
 
 #include <QApplication>
@@ -165,6 +166,15 @@ int main(int argc, char **argv)
     QStringList sessionFolders = projectWeightsFolders();
     sessionFolders += parser.values(weightsDir);
     sessionFolders += environmentFolders();
+    // Folders named on the command line join the library for this run; files
+    // (and legacy weights directories) are opened once the window is up.
+    QStringList paths;
+    for (const QString &path : parser.positionalArguments()) {
+        if (QFileInfo(path).isDir() && !isLegacyWeightsDirectory(path) && !parser.isSet(compare))
+            sessionFolders.append(QFileInfo(path).absoluteFilePath());
+        else
+            paths.append(QFileInfo(path).absoluteFilePath());
+    }
     settings.setSessionFolders(sessionFolders);
 
     MainWindow window(settings);
@@ -183,7 +193,6 @@ int main(int argc, char **argv)
                          [weights, name = parser.value(tensor)] { weights->selectTensor(name); },
                          Qt::SingleShotConnection);
     window.show();
-    const QStringList paths = parser.positionalArguments();
     if (parser.isSet(compare)) {
         if (paths.size() != 2 || !weights) {
             std::fprintf(stderr, "beamscope: --compare needs exactly two weights paths (a, then b)\n");
@@ -192,7 +201,7 @@ int main(int argc, char **argv)
         weights->compare(canonicalPath(paths[0]), canonicalPath(paths[1]));
     } else {
         for (const QString &path : paths)
-            window.openPath(QFileInfo(path).absoluteFilePath());
+            window.openPath(path);
     }
     return app.exec();
 }

@@ -7,10 +7,17 @@
 // from that line. (A central list rather than self-registering statics because
 // beamscope_ui is a static library, where an unreferenced registration object
 // would be dropped by the linker.)
+//
+// A workspace that needs Halide (core/pipelines, core/search, ...) lives in a
+// folder named in ui/CMakeLists.txt's ui_halide_folders, and its #include and
+// its line go inside #if BEAMSCOPE_HAVE_HALIDE, so the explorer still builds
+// (without that workspace) where Halide 14 is not installed.
 
 #include "ui/mainwindow/workspace.h"
 
 #include "ui/weights/weights_workspace.h"
+#if BEAMSCOPE_HAVE_HALIDE
+#endif
 
 #include <QCoreApplication>
 
@@ -28,6 +35,8 @@ std::vector<WorkspaceRegistration> registeredWorkspaces()
     return {
         {QStringLiteral("weights"), tr("Weights"), QStringLiteral(":/icons/weights.svg"),
          tr("Inspect, compare and convert cost-model weights"), make<WeightsWorkspace>},
+#if BEAMSCOPE_HAVE_HALIDE
+#endif
     };
 }
 
