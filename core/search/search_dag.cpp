@@ -1,0 +1,177 @@
+#include "core/search/search_dag.h"
+
+#include <algorithm>
+#include <map>
+
+namespace beamscope::search {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
+    const size_t nodes = d.nodes.size();
+    m_computedMin.resize(nodes);
+    m_computedMax.resize(nodes);
+    m_loopMin.resize(nodes);
+    m_loopMax.resize(nodes);
+    m_loopDim.resize(nodes);
+    m_storeJacobian.resize(nodes);
+    m_vectorSize.resize(nodes, 1);
+    m_stageSlot.resize(nodes);
+    m_consumers.resize(nodes);
+
+    for (const dag::Node &n : d.nodes) {
+        const size_t ni = static_cast<size_t>(n.id);
+        std::map<std::string, int> slots;
+        for (size_t i = 0; i < n.regionRequired.size(); i++) {
+            slots[n.regionRequired[i].min.name()] = static_cast<int>(2 * i);
+            slots[n.regionRequired[i].max.name()] = static_cast<int>(2 * i + 1);
+        }
+        for (const Interval &in : n.regionComputed) {
+            m_computedMin[ni].emplace_back(in.min, slots);
+            m_computedMax[ni].emplace_back(in.max, slots);
+        }
+        int widest = 1;
+        for (const Type &t : n.func.output_types())
+            widest = std::max(widest, t.bytes());
+        m_vectorSize[ni] = std::max(1, 16 / widest);
+        const std::vector<std::string> args = n.func.args();
+        for (const dag::Stage &s : n.stages) {
+            std::vector<CompiledExpr> mins, maxs;
+            std::vector<int> dims;
+            for (const dag::Loop &l : s.loop) {
+                mins.emplace_back(l.min, slots);
+                maxs.emplace_back(l.max, slots);
+                int dim = -1;
+                if (!l.rvar)
+                    for (size_t a = 0; a < args.size(); a++)
+                        if (args[a] == l.var)
+                            dim = static_cast<int>(a);
+                dims.push_back(dim);
+            }
+            // Store Jacobian: where the definition's argument a is exactly the loop variable of loop j.
+            const Definition &def = s.index == 0 ? n.func.definition() : n.func.update(s.index - 1);
+            std::vector<std::vector<dag::JacobianEntry>> store(args.size(),
+                                                              std::vector<dag::JacobianEntry>(s.loop.size()));
+            for (size_t a = 0; a < def.args().size() && a < args.size(); a++) {
+                const Variable *v = def.args()[a].as<Variable>();
+                for (size_t j = 0; j < s.loop.size(); j++) {
+                    dag::JacobianEntry &e = store[a][j];
+                    if (v) {
+                        e.known = true;
+                        e.numerator = v->name == s.loop[j].var ? 1 : 0;
+                    }
+                }
+            }
+            m_loopMin[ni].push_back(std::move(mins));
+            m_loopMax[ni].push_back(std::move(maxs));
+            m_loopDim[ni].push_back(std::move(dims));
+            m_storeJacobian[ni].push_back(std::move(store));
+            m_stageSlot[ni].push_back(-1);
+        }
+        if (!n.isInput)
+            m_scheduleOrder.push_back(n.id);
+    }
+
+    for (const dag::Edge &e : d.edges) {
+        const dag::Node &consumer = d.nodes[static_cast<size_t>(e.consumerNode)];
+        const dag::Stage &stage = consumer.stages[static_cast<size_t>(e.consumerStage)];
+        std::map<std::string, int> slots;
+        for (size_t i = 0; i < stage.loop.size(); i++) {
+            slots[consumer.name + "." + stage.loop[i].var + ".min"] = static_cast<int>(2 * i);
+            slots[consumer.name + "." + stage.loop[i].var + ".max"] = static_cast<int>(2 * i + 1);
+        }
+        std::vector<CompiledExpr> mins, maxs;
+        for (const auto &[mn, mx] : e.bounds) {
+            mins.emplace_back(mn, slots);
+            maxs.emplace_back(mx, slots);
+        }
+        m_edgeMin.push_back(std::move(mins));
+        m_edgeMax.push_back(std::move(maxs));
+        auto &cons = m_consumers[static_cast<size_t>(e.producer)];
+        if (std::find(cons.begin(), cons.end(), e.consumerNode) == cons.end())
+            cons.push_back(e.consumerNode);
+    }
+
+    m_costStages = d.costModelStages();
+    for (size_t i = 0; i < m_costStages.size(); i++) {
+        const dag::StageRef &r = m_costStages[i];
+        m_stageSlot[static_cast<size_t>(r.node)][static_cast<size_t>(r.stage)] = static_cast<int>(i);
+        const dag::PipelineFeatures &pf = d.stage(r).features;
+        for (int row = 0; row < dag::kFeatureRows; row++)
+            for (int t = 0; t < dag::kScalarTypeCount; t++)
+                m_pipelineFeatures.push_back(static_cast<float>(pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]));
+    }
+
+    // Root regions, consumers before producers (node order).
+    m_rootRequired.resize(nodes);
+    m_rootComputed.resize(nodes);
+    m_rootLoops.resize(nodes);
+    for (const dag::Node &n : d.nodes) {
+        const size_t ni = static_cast<size_t>(n.id);
+        if (n.isOutput)
+            m_rootRequired[ni] = n.estimatedRegion;
+        if (m_rootRequired[ni].empty() && n.func.dimensions() > 0)
+            m_rootRequired[ni].assign(static_cast<size_t>(n.func.dimensions()), Span{0, 0});
+        m_rootComputed[ni] = requiredToComputed(n.id, m_rootRequired[ni]);
+        for (const dag::Stage &s : n.stages) {
+            m_rootLoops[ni].push_back(loopBounds(n.id, s.index, m_rootComputed[ni]));
+            for (int e : s.incomingEdges) {
+                const Region fp = producerRegion(e, m_rootLoops[ni].back());
+                Region &p = m_rootRequired[static_cast<size_t>(d.edges[static_cast<size_t>(e)].producer)];
+                if (p.empty())
+                    p = fp;
+                else
+                    for (size_t k = 0; k < p.size(); k++)
+                        p[k].unionWith(fp[k]);
+            }
+        }
+    }
+}
+
+Region SearchDag::requiredToComputed(int node, const Region &required) const {
+    const size_t ni = static_cast<size_t>(node);
+    int64_t values[32];
+    const size_t dims = required.size();
+    for (size_t i = 0; i < dims && 2 * i + 1 < 32; i++) {
+        values[2 * i] = required[i].min;
+        values[2 * i + 1] = required[i].max;
+    }
+    const std::span<const int64_t> v(values, std::min<size_t>(32, 2 * dims));
+    Region out(m_computedMin[ni].size());
+    for (size_t i = 0; i < out.size(); i++)
+        out[i] = Span{m_computedMin[ni][i].evaluate(v), m_computedMax[ni][i].evaluate(v)};
+    return out;
+}
+
+Region SearchDag::loopBounds(int node, int stage, const Region &computed) const {
+    const size_t ni = static_cast<size_t>(node), si = static_cast<size_t>(stage);
+    int64_t values[32];
+    const size_t dims = computed.size();
+    for (size_t i = 0; i < dims && 2 * i + 1 < 32; i++) {
+        values[2 * i] = computed[i].min;
+        values[2 * i + 1] = computed[i].max;
+    }
+    const std::span<const int64_t> v(values, std::min<size_t>(32, 2 * dims));
+    Region out(m_loopMin[ni][si].size());
+    for (size_t i = 0; i < out.size(); i++)
+        out[i] = Span{m_loopMin[ni][si][i].evaluate(v), m_loopMax[ni][si][i].evaluate(v)};
+    return out;
+}
+
+Region SearchDag::producerRegion(int edge, const Region &loops) const {
+    const size_t ei = static_cast<size_t>(edge);
+    int64_t values[64];
+    const size_t n = std::min<size_t>(32, loops.size());
+    for (size_t i = 0; i < n; i++) {
+        values[2 * i] = loops[i].min;
+        values[2 * i + 1] = loops[i].max;
+    }
+    const std::span<const int64_t> v(values, 2 * n);
+    Region out(m_edgeMin[ei].size());
+    for (size_t i = 0; i < out.size(); i++)
+        out[i] = Span{m_edgeMin[ei][i].evaluate(v), m_edgeMax[ei][i].evaluate(v)};
+    return out;
+}
+
+} // namespace beamscope::search

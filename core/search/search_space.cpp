@@ -1,0 +1,191 @@
+#include "core/search/search_space.h"
+
+#include "core/search/thread_info.h"
+#include "core/search/tiling.h"
+
+#include <set>
+#include <sstream>
+
+namespace beamscope::search {
+
+namespace {
+
+// The (node, stage) pairs that finally read `node`, looking through Funcs inlined into them.
+void effectiveConsumers(const State &s, int node, std::set<std::pair<int, int>> &out, bool &blocked) {
+    for (int e : s.dag().node(node).outgoingEdges) {
+        const dag::Edge &edge = s.dag().edge(e);
+        const FuncSchedule *c = s.scheduleOf(edge.consumerNode);
+        if (!c) {
+            blocked = true; // cannot happen when scheduling outputs first
+            continue;
+        }
+        if (c->location == ComputeLocation::Inlined)
+            effectiveConsumers(s, edge.consumerNode, out, blocked);
+        else
+            out.insert({edge.consumerNode, edge.consumerStage});
+    }
+}
+
+std::string joinTiles(const std::vector<int64_t> &v) {
+    std::ostringstream os;
+    for (size_t i = 0; i < v.size(); i++)
+        os << (i ? "x" : "") << v[i];
+    return os.str();
+}
+
+} // namespace
+
+std::string describe(const SearchDag &dag, const FuncSchedule &f) {
+    std::ostringstream os;
+    os << dag.node(f.node).name << ": " << locationName(f.location);
+    if (f.location == ComputeLocation::BlockLevel || f.location == ComputeLocation::ThreadLevel)
+        os << " of " << dag.node(f.consumer).name << " (" << memoryTypeName(f.memory()) << ")";
+    for (size_t s = 0; s < f.stages.size(); s++) {
+        const StageTiling &t = f.stages[s];
+        os << (s ? "; s" + std::to_string(s) : std::string()) << ", threads " << joinTiles(t.threads) << ", serial "
+           << joinTiles(t.serial) << (t.unrolled ? " unrolled" : "");
+    }
+    return os.str();
+}
+
+Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const {
+    Json j = Json::object();
+    j["func"] = dag.node(f.node).name;
+    j["location"] = locationName(f.location);
+    j["memory"] = memoryTypeName(f.memory());
+    if (f.consumer >= 0) {
+        j["consumer"] = dag.node(f.consumer).name;
+        j["consumer_stage"] = f.consumerStage;
+    }
+    Json stages = Json::array();
+    for (const StageTiling &t : f.stages) {
+        Json st = Json::object();
+        Json th = Json::array(), se = Json::array();
+        for (int64_t v : t.threads)
+            th.push(Json(v));
+        for (int64_t v : t.serial)
+            se.push(Json(v));
+        st["threads"] = th;
+        st["serial"] = se;
+        st["vector_loop"] = t.vectorLoop;
+        st["unrolled"] = t.unrolled;
+        stages.push(st);
+    }
+    j["stages"] = stages;
+    return j;
+}
+
+std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params, size_t maxTilings,
+                                    std::mt19937_64 &rng) {
+    std::vector<Child> out;
+    const int node = parent.nextNode();
+    if (node < 0)
+        return out;
+    const SearchDag &d = parent.dag();
+    const dag::Node &n = d.node(node);
+    TilingLimits limits;
+    limits.disableSubtiling = params.disableSubtiling;
+    std::mt19937_64 *sampler = params.randomizeTilings ? &rng : nullptr;
+
+    auto push = [&](FuncSchedule f) {
+        State s = parent;
+        Decision dec;
+        dec.node = node;
+        dec.location = f.location;
+        dec.consumer = f.consumer;
+        dec.text = describe(d, f);
+        s.add(std::move(f));
+        if (!s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
+                 .empty())
+            return;
+        out.push_back(Child{std::move(s), std::move(dec)});
+    };
+
+    // Inline.
+    if (params.options.inlineFuncs && !n.isOutput && n.stages.size() == 1 && !n.outgoingEdges.empty()) {
+        FuncSchedule f;
+        f.node = node;
+        f.location = ComputeLocation::Inlined;
+        push(std::move(f));
+    }
+
+    // compute_root (always offered for outputs, which must be realized).
+    if (params.options.computeRoot || n.isOutput) {
+        const Region &loops0 = d.rootLoops(node, 0);
+        for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, limits), maxTilings, sampler)) {
+            FuncSchedule f;
+            f.node = node;
+            f.location = ComputeLocation::Root;
+            f.stages.push_back(t);
+            for (size_t s = 1; s < n.stages.size(); s++)
+                f.stages.push_back(followTiling(n.stages[0], t, n.stages[s], d.rootLoops(node, static_cast<int>(s)),
+                                                ComputeLocation::Root, limits));
+            push(std::move(f));
+        }
+    }
+
+    // Block / thread level of the single consumer stage.
+    if (!n.isOutput && (params.options.computeAtBlock || params.options.computeAtThread)) {
+        std::set<std::pair<int, int>> consumers;
+        bool blocked = false;
+        effectiveConsumers(parent, node, consumers, blocked);
+        if (!blocked && consumers.size() == 1) {
+            const auto [c, cs] = *consumers.begin();
+            const FuncSchedule *cf = parent.scheduleOf(c);
+            if (cf && cf->location == ComputeLocation::Root) {
+                for (const ComputeLocation loc : {ComputeLocation::BlockLevel, ComputeLocation::ThreadLevel}) {
+                    if (loc == ComputeLocation::BlockLevel && !params.options.computeAtBlock)
+                        continue;
+                    if (loc == ComputeLocation::ThreadLevel && !params.options.computeAtThread)
+                        continue;
+                    // Regions of this Func at that level, for its tilings.
+                    State probe = parent;
+                    FuncSchedule f;
+                    f.node = node;
+                    f.location = loc;
+                    f.consumer = c;
+                    f.consumerStage = cs;
+                    probe.add(f);
+                    std::vector<Region> loops;
+                    int64_t points = 1;
+                    for (size_t s = 0; s < n.stages.size(); s++)
+                        loops.push_back(probe.stageLoops(node, static_cast<int>(s)));
+                    for (const Span &sp : loops[0])
+                        points *= sp.extent();
+                    if (loc == ComputeLocation::ThreadLevel) {
+                        // Registers: keep per-thread realizations small.
+                        if (points > 256)
+                            continue;
+                        f.stages.clear();
+                        for (size_t s = 0; s < n.stages.size(); s++)
+                            f.stages.push_back(threadTiling(n.stages[s], loops[s], limits));
+                        push(f);
+                        continue;
+                    }
+                    for (const StageTiling &t : subsample(blockTilings(n.stages[0], loops[0], limits), maxTilings, sampler)) {
+                        f.stages.clear();
+                        f.stages.push_back(t);
+                        for (size_t s = 1; s < n.stages.size(); s++)
+                            f.stages.push_back(followTiling(n.stages[0], t, n.stages[s], loops[s], loc, limits));
+                        push(f);
+                    }
+                }
+            }
+        }
+    }
+
+    // Random dropout: keep each child with the given probability, but never none.
+    if (params.randomDropout < 100 && out.size() > 1) {
+        std::uniform_int_distribution<int> pct(0, 99);
+        std::vector<Child> kept;
+        for (Child &c : out)
+            if (pct(rng) < params.randomDropout)
+                kept.push_back(std::move(c));
+        if (kept.empty())
+            kept.push_back(std::move(out[std::uniform_int_distribution<size_t>(0, out.size() - 1)(rng)]));
+        out = std::move(kept);
+    }
+    return out;
+}
+
+} // namespace beamscope::search

@@ -1,0 +1,210 @@
+#include "core/search/search_trace.h"
+
+#include "core/search/schedule_features.h"
+#include "core/util/atomic_file.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace beamscope::search {
+
+int64_t SearchTrace::add(TraceNode node) {
+    if (m_nodes.size() >= m_cap) {
+        summary.nodesDropped++;
+        return -1;
+    }
+    node.id = static_cast<int64_t>(m_nodes.size());
+    m_nodes.push_back(std::move(node));
+    return m_nodes.back().id;
+}
+
+TraceNode *SearchTrace::find(int64_t id) {
+    return id >= 0 && id < static_cast<int64_t>(m_nodes.size()) ? &m_nodes[static_cast<size_t>(id)] : nullptr;
+}
+
+const TraceNode *SearchTrace::find(int64_t id) const {
+    return id >= 0 && id < static_cast<int64_t>(m_nodes.size()) ? &m_nodes[static_cast<size_t>(id)] : nullptr;
+}
+
+std::string SearchTrace::serialize() const {
+    std::string out;
+    Json header = Json::object();
+    header["format"] = "beamscope-search-trace";
+    header["version"] = 1;
+    header["pipeline"] = pipeline;
+    Json stages = Json::array();
+    for (const std::string &s : stageNames)
+        stages.push(Json(s));
+    header["stages"] = stages;
+    Json names = Json::array();
+    for (int i = 0; i < kScheduleFeatureCount; i++)
+        names.push(Json(featureName(i)));
+    header["feature_names"] = names;
+    header["params"] = params;
+    header["cap"] = static_cast<int64_t>(m_cap);
+    out += header.dump() + "\n";
+    for (const TraceNode &n : m_nodes) {
+        Json j = Json::object();
+        j["id"] = n.id;
+        j["parent"] = n.parent;
+        j["pass"] = n.pass;
+        j["depth"] = n.depth;
+        j["decision"] = n.decision;
+        j["detail"] = n.detail;
+        j["cost"] = n.cost;
+        j["in_beam"] = n.inBeam;
+        if (!n.stageCosts.empty()) {
+            Json costs = Json::array();
+            for (float c : n.stageCosts)
+                costs.push(Json(c));
+            j["stage_costs"] = costs;
+            Json feats = Json::array();
+            for (const auto &f : n.features) {
+                Json row = Json::array();
+                for (float v : f)
+                    row.push(Json(v));
+                feats.push(row);
+            }
+            j["features"] = feats;
+            j["loop_nest"] = n.loopNest;
+        }
+        out += j.dump() + "\n";
+    }
+    Json s = Json::object();
+    Json inner = Json::object();
+    inner["best_id"] = summary.bestId;
+    inner["best_cost"] = summary.bestCost;
+    inner["nodes_recorded"] = static_cast<int64_t>(m_nodes.size());
+    inner["nodes_dropped"] = summary.nodesDropped;
+    inner["states_evaluated"] = summary.statesEvaluated;
+    inner["search_seconds"] = summary.searchSeconds;
+    s["summary"] = inner;
+    out += s.dump() + "\n";
+    return out;
+}
+
+bool SearchTrace::write(const std::filesystem::path &path, bool overwrite, std::string *error) const {
+    const std::string text = serialize();
+    const WriteResult r = writeFileAtomically(path, std::span<const char>(text.data(), text.size()),
+                                              overwrite ? Overwrite::Replace : Overwrite::Refuse);
+    if (!r.ok && error)
+        *error = r.error;
+    return r.ok;
+}
+
+std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::string *error) {
+    auto fail = [&](size_t line, const std::string &what) -> std::optional<SearchTrace> {
+        if (error)
+            *error = "line " + std::to_string(line) + ": " + what;
+        return std::nullopt;
+    };
+    std::istringstream in(text);
+    std::string line;
+    size_t lineNo = 0;
+    SearchTrace trace;
+    bool sawHeader = false, sawSummary = false;
+    while (std::getline(in, line)) {
+        lineNo++;
+        if (line.empty())
+            continue;
+        JsonParseResult parsed = parseJson(line);
+        if (!parsed.value)
+            return fail(lineNo, "invalid JSON: " + parsed.error);
+        const Json &j = *parsed.value;
+        if (!j.isObject())
+            return fail(lineNo, "expected a JSON object");
+        if (!sawHeader) {
+            const Json *format = j.find("format");
+            if (!format || format->toString() != "beamscope-search-trace")
+                return fail(lineNo, "expected the header with \"format\": \"beamscope-search-trace\"");
+            const Json *version = j.find("version");
+            if (!version || version->toInt() != 1)
+                return fail(lineNo, "unsupported trace version (expected 1)");
+            if (const Json *p = j.find("pipeline"))
+                trace.pipeline = p->toString();
+            if (const Json *st = j.find("stages"))
+                for (const Json &s : st->items())
+                    trace.stageNames.push_back(s.toString());
+            if (const Json *p = j.find("params"))
+                trace.params = *p;
+            if (const Json *c = j.find("cap"))
+                trace.m_cap = static_cast<size_t>(c->toInt(200000));
+            sawHeader = true;
+            continue;
+        }
+        if (const Json *s = j.find("summary")) {
+            trace.summary.bestId = s->find("best_id") ? s->find("best_id")->toInt(-1) : -1;
+            trace.summary.bestCost = s->find("best_cost") ? s->find("best_cost")->toNumber() : 0;
+            trace.summary.nodesDropped = s->find("nodes_dropped") ? s->find("nodes_dropped")->toInt() : 0;
+            trace.summary.statesEvaluated = s->find("states_evaluated") ? s->find("states_evaluated")->toInt() : 0;
+            trace.summary.searchSeconds = s->find("search_seconds") ? s->find("search_seconds")->toNumber() : 0;
+            sawSummary = true;
+            continue;
+        }
+        TraceNode n;
+        const Json *id = j.find("id");
+        if (!id || !id->isNumber())
+            return fail(lineNo, "field \"id\": expected a number");
+        n.id = id->toInt();
+        if (n.id != static_cast<int64_t>(trace.m_nodes.size()))
+            return fail(lineNo, "field \"id\": expected " + std::to_string(trace.m_nodes.size()) + ", found " +
+                                    std::to_string(n.id));
+        const Json *parent = j.find("parent");
+        if (!parent || !parent->isNumber())
+            return fail(lineNo, "field \"parent\": expected a number");
+        n.parent = parent->toInt();
+        if (n.parent >= n.id)
+            return fail(lineNo, "field \"parent\": refers to a later node " + std::to_string(n.parent));
+        n.pass = static_cast<int>(j.find("pass") ? j.find("pass")->toInt() : 0);
+        n.depth = static_cast<int>(j.find("depth") ? j.find("depth")->toInt() : 0);
+        if (const Json *d = j.find("decision"))
+            n.decision = d->toString();
+        if (const Json *d = j.find("detail"))
+            n.detail = *d;
+        const Json *cost = j.find("cost");
+        if (!cost || !cost->isNumber())
+            return fail(lineNo, "field \"cost\": expected a number");
+        n.cost = cost->toNumber();
+        n.inBeam = j.find("in_beam") && j.find("in_beam")->toBool();
+        if (const Json *c = j.find("stage_costs"))
+            for (const Json &v : c->items())
+                n.stageCosts.push_back(static_cast<float>(v.toNumber()));
+        if (const Json *f = j.find("features")) {
+            for (const Json &row : f->items()) {
+                if (row.size() != static_cast<size_t>(kScheduleFeatureCount))
+                    return fail(lineNo, "field \"features\": expected rows of 73 values, found " +
+                                            std::to_string(row.size()));
+                std::array<float, 73> r{};
+                for (size_t i = 0; i < r.size(); i++)
+                    r[i] = static_cast<float>(row.items()[i].toNumber());
+                n.features.push_back(r);
+            }
+        }
+        if (const Json *l = j.find("loop_nest"))
+            n.loopNest = l->toString();
+        trace.m_nodes.push_back(std::move(n));
+    }
+    if (!sawHeader)
+        return fail(lineNo, "empty trace: no header line");
+    if (!sawSummary)
+        return fail(lineNo, "truncated trace: no summary line at the end");
+    return trace;
+}
+
+std::optional<SearchTrace> SearchTrace::read(const std::filesystem::path &path, std::string *error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        if (error)
+            *error = path.string() + ": cannot open";
+        return std::nullopt;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string why;
+    auto t = parse(ss.str(), &why);
+    if (!t && error)
+        *error = path.string() + ": " + why;
+    return t;
+}
+
+} // namespace beamscope::search

@@ -1,0 +1,350 @@
+#include "core/search/state.h"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+
+namespace beamscope::search {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
+
+uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
+}
+
+void unionInto(Region &into, const Region &r) {
+    if (into.empty()) {
+        into = r;
+        return;
+    }
+    for (size_t d = 0; d < into.size() && d < r.size(); d++)
+        into[d].unionWith(r[d]);
+}
+
+} // namespace
+
+const char *locationName(ComputeLocation l) {
+    switch (l) {
+    case ComputeLocation::Inlined: return "inline";
+    case ComputeLocation::Root: return "root";
+    case ComputeLocation::BlockLevel: return "block";
+    case ComputeLocation::ThreadLevel: return "thread";
+    }
+    return "?";
+}
+
+const char *memoryTypeName(MemoryType m) {
+    switch (m) {
+    case MemoryType::Global: return "global";
+    case MemoryType::Shared: return "shared";
+    case MemoryType::Register: return "register";
+    }
+    return "?";
+}
+
+const char *plainLoopKindName(PlainLoop::Kind k) {
+    switch (k) {
+    case PlainLoop::Kind::GpuBlock: return "gpu_block";
+    case PlainLoop::Kind::GpuThread: return "gpu_thread";
+    case PlainLoop::Kind::Serial: return "serial";
+    case PlainLoop::Kind::Unrolled: return "unrolled";
+    case PlainLoop::Kind::Vectorized: return "vectorized";
+    }
+    return "?";
+}
+
+State::State(const SearchDag &dag)
+    : m_dag(&dag), m_index(static_cast<size_t>(dag.nodeCount()), -1), m_computedCache(static_cast<size_t>(dag.nodeCount())) {}
+
+int State::nextNode() const {
+    const auto &order = m_dag->scheduleOrder();
+    return complete() ? -1 : order[m_funcs.size()];
+}
+
+const FuncSchedule *State::scheduleOf(int node) const {
+    const int i = m_index[static_cast<size_t>(node)];
+    return i < 0 ? nullptr : &m_funcs[static_cast<size_t>(i)];
+}
+
+void State::add(FuncSchedule f) {
+    m_index[static_cast<size_t>(f.node)] = static_cast<int>(m_funcs.size());
+    m_funcs.push_back(std::move(f));
+}
+
+int State::scheduledStageCount() const {
+    int count = 0;
+    for (const FuncSchedule &f : m_funcs)
+        count += static_cast<int>(m_dag->node(f.node).stages.size());
+    return count;
+}
+
+Region State::computedRegion(int node) const {
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->location == ComputeLocation::Root || f->location == ComputeLocation::Inlined)
+        return m_dag->rootComputed(node);
+    Region &cached = m_computedCache[static_cast<size_t>(node)];
+    if (!cached.empty())
+        return cached;
+    const int level = f->location == ComputeLocation::BlockLevel ? 1 : 2;
+    const Region required = requiredAt(node, f->consumer, f->consumerStage, level);
+    // Regions of scheduled Funcs never change once their consumers are scheduled, so caching is safe.
+    cached = required.empty() ? m_dag->rootComputed(node) : m_dag->requiredToComputed(node, required);
+    return cached;
+}
+
+Region State::stageLoops(int node, int stage) const {
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->location == ComputeLocation::Root || f->location == ComputeLocation::Inlined)
+        return m_dag->rootLoops(node, stage);
+    return m_dag->loopBounds(node, stage, computedRegion(node));
+}
+
+Region State::stageLoopsAt(int node, int stage, int level) const {
+    Region loops = stageLoops(node, stage);
+    const FuncSchedule *f = scheduleOf(node);
+    if (level == 0 || !f || f->stages.empty())
+        return loops;
+    const StageTiling &t = f->stages[static_cast<size_t>(stage)];
+    for (size_t j = 0; j < loops.size(); j++) {
+        int64_t extent = loops[j].extent();
+        if (level == 1) {
+            if (f->location == ComputeLocation::Root)
+                extent = std::min(extent, t.threads[j] * t.serial[j]);
+        } else if (level == 2) {
+            extent = std::min(extent, t.serial[j]);
+        } else {
+            extent = 1;
+        }
+        loops[j].max = loops[j].min + extent - 1;
+    }
+    return loops;
+}
+
+Region State::requiredAt(int producer, int consumerNode, int consumerStage, int level) const {
+    Region out;
+    for (int e : m_dag->node(producer).outgoingEdges) {
+        const dag::Edge &edge = m_dag->edge(e);
+        if (edge.consumerNode == consumerNode && edge.consumerStage == consumerStage) {
+            unionInto(out, m_dag->producerRegion(e, stageLoopsAt(consumerNode, consumerStage, level)));
+            continue;
+        }
+        const FuncSchedule *y = scheduleOf(edge.consumerNode);
+        if (!y)
+            continue;
+        if ((y->location == ComputeLocation::BlockLevel || y->location == ComputeLocation::ThreadLevel) &&
+            y->consumer == consumerNode && y->consumerStage == consumerStage &&
+            (level <= 1 || (level == 2 && y->location == ComputeLocation::ThreadLevel))) {
+            // A Func nested in this loop nest reads the producer over its whole realization.
+            unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage,
+                                                                      computedRegion(edge.consumerNode))));
+            continue;
+        }
+        if (y->location != ComputeLocation::Inlined)
+            continue;
+        const Region ry = requiredAt(edge.consumerNode, consumerNode, consumerStage, level);
+        if (ry.empty())
+            continue;
+        const Region cy = m_dag->requiredToComputed(edge.consumerNode, ry);
+        unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage, cy)));
+    }
+    return out;
+}
+
+int64_t State::numBlocks(int node, int stage) const {
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->location != ComputeLocation::Root || f->stages.empty())
+        return 1;
+    const StageTiling &t = f->stages[static_cast<size_t>(stage)];
+    const Region &loops = m_dag->rootLoops(node, stage);
+    int64_t blocks = 1;
+    for (size_t j = 0; j < loops.size(); j++)
+        blocks *= ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]);
+    return blocks;
+}
+
+int64_t State::numThreads(int node, int stage) const {
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->stages.empty() || f->location == ComputeLocation::ThreadLevel)
+        return 1;
+    int64_t threads = 1;
+    for (int64_t t : f->stages[static_cast<size_t>(stage)].threads)
+        threads *= t;
+    return threads;
+}
+
+int64_t State::sharedBytesPerBlock(int rootNode) const {
+    int64_t bytes = 0;
+    for (const FuncSchedule &f : m_funcs) {
+        if (f.location != ComputeLocation::BlockLevel || f.consumer != rootNode)
+            continue;
+        int64_t b = m_dag->node(f.node).bytesPerPoint;
+        for (const Span &s : computedRegion(f.node))
+            b *= s.extent();
+        bytes += b;
+    }
+    return bytes;
+}
+
+int64_t State::threadsPerBlockOfKernel(int rootNode) const {
+    int64_t threads = 0;
+    const FuncSchedule *r = scheduleOf(rootNode);
+    if (!r)
+        return 0;
+    for (size_t s = 0; s < r->stages.size(); s++)
+        threads = std::max(threads, numThreads(rootNode, static_cast<int>(s)));
+    for (const FuncSchedule &f : m_funcs)
+        if (f.location == ComputeLocation::BlockLevel && f.consumer == rootNode)
+            for (size_t s = 0; s < f.stages.size(); s++)
+                threads = std::max(threads, numThreads(f.node, static_cast<int>(s)));
+    return threads;
+}
+
+std::string State::legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryLimitBytes, int activeWarpLimit) const {
+    for (const FuncSchedule &f : m_funcs) {
+        const std::string &name = m_dag->node(f.node).name;
+        if (f.location == ComputeLocation::Inlined)
+            continue;
+        if (f.location != ComputeLocation::Root) {
+            const FuncSchedule *c = scheduleOf(f.consumer);
+            if (!c || c->location != ComputeLocation::Root)
+                return name + " is computed inside " + m_dag->node(f.consumer).name + ", which is not compute_root";
+        }
+        for (size_t s = 0; s < f.stages.size(); s++) {
+            const StageTiling &t = f.stages[s];
+            const Region loops = stageLoops(f.node, static_cast<int>(s));
+            if (t.threads.size() != loops.size() || t.serial.size() != loops.size())
+                return name + " stage " + std::to_string(s) + ": tiling does not match its loops";
+            for (size_t j = 0; j < loops.size(); j++) {
+                if (t.threads[j] < 1 || t.serial[j] < 1)
+                    return name + ": non-positive tile";
+                if (f.location != ComputeLocation::Root && t.threads[j] * t.serial[j] < loops[j].extent())
+                    return name + ": tile does not cover its loop " + std::to_string(j);
+            }
+        }
+        if (f.location != ComputeLocation::Root)
+            continue;
+        const int64_t threads = threadsPerBlockOfKernel(f.node);
+        if (threads > maxThreadsPerBlock)
+            return name + ": " + std::to_string(threads) + " threads per block > " + std::to_string(maxThreadsPerBlock);
+        if ((threads + 31) / 32 > activeWarpLimit)
+            return name + ": more warps per block than the active warp limit";
+        const int64_t shared = sharedBytesPerBlock(f.node);
+        if (shared > sharedMemoryLimitBytes)
+            return name + ": " + std::to_string(shared) + " bytes of shared memory per block > " +
+                   std::to_string(sharedMemoryLimitBytes);
+    }
+    return {};
+}
+
+std::vector<PlainStageNest> State::plainTree() const {
+    auto nestOf = [&](const FuncSchedule &f, int s) {
+        const dag::Node &n = m_dag->node(f.node);
+        const dag::Stage &st = n.stages[static_cast<size_t>(s)];
+        PlainStageNest p;
+        p.func = n.name;
+        p.stage = s;
+        p.memory = f.memory();
+        p.computeAt = f.location == ComputeLocation::Root      ? "root"
+                      : f.location == ComputeLocation::Inlined ? "inline"
+                                                               : m_dag->node(f.consumer).name +
+                                                                     (f.location == ComputeLocation::BlockLevel ? ".block" : ".thread");
+        if (f.stages.empty())
+            return p;
+        const StageTiling &t = f.stages[static_cast<size_t>(s)];
+        const Region loops = stageLoops(f.node, s);
+        // Outermost first: blocks (Root only), threads, serial; each group outer loop first.
+        if (f.location == ComputeLocation::Root)
+            for (size_t j = loops.size(); j-- > 0;) {
+                const int64_t b = ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]);
+                if (b > 1 || t.threads[j] * t.serial[j] < loops[j].extent())
+                    p.loops.push_back(PlainLoop{st.loop[j].var, b, t.threads[j] * t.serial[j], PlainLoop::Kind::GpuBlock});
+            }
+        for (size_t j = loops.size(); j-- > 0;)
+            if (t.threads[j] > 1)
+                p.loops.push_back(PlainLoop{st.loop[j].var + "i", t.threads[j], t.serial[j], PlainLoop::Kind::GpuThread});
+        for (size_t j = loops.size(); j-- > 0;)
+            if (t.serial[j] > 1)
+                p.loops.push_back(PlainLoop{st.loop[j].var + "ii", t.serial[j], 1,
+                                            t.unrolled ? PlainLoop::Kind::Unrolled : PlainLoop::Kind::Serial});
+        return p;
+    };
+    std::vector<PlainStageNest> out;
+    for (const FuncSchedule &f : m_funcs) {
+        if (f.location != ComputeLocation::Root && f.location != ComputeLocation::Inlined)
+            continue;
+        if (f.location == ComputeLocation::Inlined) {
+            out.push_back(nestOf(f, 0));
+            continue;
+        }
+        for (size_t s = 0; s < f.stages.size(); s++) {
+            PlainStageNest p = nestOf(f, static_cast<int>(s));
+            for (const FuncSchedule &g : m_funcs)
+                if ((g.location == ComputeLocation::BlockLevel || g.location == ComputeLocation::ThreadLevel) &&
+                    g.consumer == f.node && g.consumerStage == static_cast<int>(s))
+                    for (size_t gs = 0; gs < g.stages.size(); gs++)
+                        p.inner.push_back(nestOf(g, static_cast<int>(gs)));
+            out.push_back(std::move(p));
+        }
+    }
+    return out;
+}
+
+std::string State::dump() const {
+    std::ostringstream os;
+    std::function<void(const PlainStageNest &, int)> print = [&](const PlainStageNest &p, int indent) {
+        const std::string pad(static_cast<size_t>(indent), ' ');
+        if (p.computeAt == "inline") {
+            os << pad << "inline: " << p.func << "\n";
+            return;
+        }
+        os << pad << "realize: " << p.func << "_s" << p.stage << " at " << p.computeAt << " in "
+           << memoryTypeName(p.memory) << " memory\n";
+        int depth = indent;
+        for (const PlainLoop &l : p.loops) {
+            os << std::string(static_cast<size_t>(depth + 1), ' ') << "for " << l.var << " in [0, " << l.extent
+               << ") " << plainLoopKindName(l.kind) << "\n";
+            depth++;
+        }
+        for (const PlainStageNest &q : p.inner)
+            print(q, depth + 1);
+        os << std::string(static_cast<size_t>(depth + 1), ' ') << p.func << "_s" << p.stage << "(...) = ...\n";
+    };
+    for (const PlainStageNest &p : plainTree())
+        print(p, 0);
+    for (size_t i = m_funcs.size(); i < m_dag->scheduleOrder().size(); i++)
+        os << "unscheduled: " << m_dag->node(m_dag->scheduleOrder()[i]).name << "\n";
+    return os.str();
+}
+
+uint64_t State::structuralHash(int granularity) const {
+    uint64_t h = 0;
+    for (const FuncSchedule &f : m_funcs) {
+        h = mix(h, static_cast<uint64_t>(f.node));
+        h = mix(h, static_cast<uint64_t>(f.location));
+        h = mix(h, static_cast<uint64_t>(f.consumer + 1));
+        if (granularity <= 0)
+            continue;
+        for (const StageTiling &t : f.stages) {
+            for (size_t j = 0; j < t.threads.size(); j++) {
+                // granularity 1: thread counts by powers of 4; 2+: exact tiles
+                if (granularity == 1) {
+                    int64_t v = t.threads[j], b = 0;
+                    while (v > 1) {
+                        v /= 4;
+                        b++;
+                    }
+                    h = mix(h, static_cast<uint64_t>(b));
+                } else {
+                    h = mix(h, static_cast<uint64_t>(t.threads[j]));
+                    h = mix(h, static_cast<uint64_t>(t.serial[j]));
+                }
+            }
+        }
+    }
+    return h;
+}
+
+} // namespace beamscope::search

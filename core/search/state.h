@@ -1,0 +1,123 @@
+#pragma once
+// A (partial) GPU schedule in the Anderson2021 style: for every Func scheduled
+// so far, where it is computed and stored, and how each of its stages is
+// tiled into GPU blocks, GPU threads and serial (possibly unrolled) loops.
+// Funcs are scheduled outputs first, so a state's scheduled Funcs are a prefix
+// of SearchDag::scheduleOrder().
+//
+// Locations:
+//   Root        compute_root, stored in global memory; loops = blocks x threads x serial
+//   Inlined     inlined into every consumer
+//   BlockLevel  computed per GPU block of its (single) consumer, stored in shared memory;
+//               loops = threads x serial, the block's threads cooperate
+//   ThreadLevel computed per GPU thread of its consumer, stored in registers; loops = serial
+
+#include "core/search/search_dag.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace beamscope::search {
+
+enum class ComputeLocation { Inlined, Root, BlockLevel, ThreadLevel };
+enum class MemoryType { Global, Shared, Register };
+
+const char *locationName(ComputeLocation l); // "inline", "root", "block", "thread"
+const char *memoryTypeName(MemoryType m);    // "global", "shared", "register"
+
+// How one stage's loops are split. Per loop (innermost first, as the DAG lists
+// them): threads (GPU threads over that loop within one block, 1 when not
+// parallel) and serial (points each thread computes along that loop). The
+// loop's block count is ceil(extent / (threads * serial)) for Root stages and 1
+// otherwise. Reduction loops are never parallel: threads 1, serial = extent.
+struct StageTiling {
+    std::vector<int64_t> threads;
+    std::vector<int64_t> serial;
+    int vectorLoop = 0;     // loop mapped to thread x (and the storage's innermost dim)
+    bool unrolled = false;  // serial loops unrolled
+};
+
+struct FuncSchedule {
+    int node = -1;
+    ComputeLocation location = ComputeLocation::Root;
+    int consumer = -1;      // BlockLevel / ThreadLevel: the node whose loop it sits in
+    int consumerStage = 0;  // and which stage of that node
+    std::vector<StageTiling> stages; // one per stage (empty when inlined)
+
+    MemoryType memory() const {
+        return location == ComputeLocation::BlockLevel    ? MemoryType::Shared
+               : location == ComputeLocation::ThreadLevel ? MemoryType::Register
+                                                          : MemoryType::Global;
+    }
+};
+
+// The loop nest as a plain tree, for the schedule emitter, the GUI and dumps.
+struct PlainLoop {
+    std::string var;      // loop variable (Halide name of the stage's dimension)
+    int64_t extent = 1;
+    int64_t factor = 1;   // split factor that produced it (inner extent of the split), 1 if none
+    enum class Kind { GpuBlock, GpuThread, Serial, Unrolled, Vectorized } kind = Kind::Serial;
+};
+const char *plainLoopKindName(PlainLoop::Kind k); // "gpu_block", "gpu_thread", "serial", "unrolled", "vectorized"
+
+struct PlainStageNest {
+    std::string func;
+    int stage = 0;
+    std::string computeAt;   // "root", "inline", or "<consumer>.<level>" (block / thread)
+    MemoryType memory = MemoryType::Global;
+    std::vector<PlainLoop> loops;      // outermost first
+    std::vector<PlainStageNest> inner; // Funcs computed inside this stage's loops
+};
+
+class State {
+public:
+    explicit State(const SearchDag &dag);
+
+    const SearchDag &dag() const { return *m_dag; }
+    int numScheduled() const { return static_cast<int>(m_funcs.size()); }
+    bool complete() const { return numScheduled() == static_cast<int>(m_dag->scheduleOrder().size()); }
+    // Next node to schedule, -1 when complete.
+    int nextNode() const;
+    const std::vector<FuncSchedule> &funcs() const { return m_funcs; }
+    const FuncSchedule *scheduleOf(int node) const;
+
+    void add(FuncSchedule f);
+
+    // The number of cost-model stages with complete decisions (a prefix of the stage axis).
+    int scheduledStageCount() const;
+
+    // Regions: where the Func of `node` is realized, the region computed per
+    // realization and its stage loops per realization.
+    Region computedRegion(int node) const;
+    Region stageLoops(int node, int stage) const;
+    // Blocks and threads of a Root stage (per loop, then totals).
+    int64_t numBlocks(int node, int stage) const;
+    int64_t numThreads(int node, int stage) const;
+    // Region of `producer` needed by one iteration of a loop level of the consumer
+    // stage (level: 0 = whole realization, 1 = one block, 2 = one thread, 3 = one point),
+    // looking through inlined Funcs.
+    Region requiredAt(int producer, int consumerNode, int consumerStage, int level) const;
+    // Loop bounds of a stage restricted to one iteration at `level` (as above).
+    Region stageLoopsAt(int node, int stage, int level) const;
+
+    // Legality against device limits; empty when legal, else the first violation.
+    std::string legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryLimitBytes, int activeWarpLimit) const;
+    // Shared memory allocated per block of a Root stage's kernel, and its threads
+    // per block (the largest thread count among the Funcs inside the block).
+    int64_t sharedBytesPerBlock(int rootNode) const;
+    int64_t threadsPerBlockOfKernel(int rootNode) const;
+
+    std::vector<PlainStageNest> plainTree() const;
+    std::string dump() const; // readable loop nest in the spirit of Halide's LoopNest::dump
+    uint64_t structuralHash(int granularity) const;
+
+private:
+    const SearchDag *m_dag;
+    std::vector<FuncSchedule> m_funcs;
+    std::vector<int> m_index; // node -> index into m_funcs, -1
+    mutable std::vector<Region> m_computedCache; // nested Funcs' computed regions
+};
+
+} // namespace beamscope::search

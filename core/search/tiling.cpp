@@ -1,0 +1,184 @@
+#include "core/search/tiling.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace beamscope::search {
+
+namespace {
+
+std::vector<int64_t> powersUpTo(int64_t limit) {
+    std::vector<int64_t> v;
+    for (int64_t p = 1; p <= limit; p *= 2)
+        v.push_back(p);
+    return v;
+}
+
+int64_t nextPow2(int64_t x) {
+    int64_t p = 1;
+    while (p < x)
+        p *= 2;
+    return p;
+}
+
+void finish(StageTiling &t, const TilingLimits &limits) {
+    int64_t serial = 1;
+    for (int64_t s : t.serial)
+        serial *= s;
+    t.unrolled = serial > 1 && serial <= limits.unrollLimit;
+    // Thread x: the innermost loop that has threads, else loop 0.
+    t.vectorLoop = 0;
+    for (size_t j = 0; j < t.threads.size(); j++)
+        if (t.threads[j] > 1) {
+            t.vectorLoop = static_cast<int>(j);
+            break;
+        }
+}
+
+} // namespace
+
+std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits) {
+    const size_t n = loops.size();
+    // Up to three parallel loops: pure, extent > 1, innermost first.
+    std::vector<size_t> parallel;
+    for (size_t j = 0; j < n && parallel.size() < 3; j++)
+        if (stage.loop[j].pure && loops[j].extent() > 1)
+            parallel.push_back(j);
+    StageTiling base;
+    base.threads.assign(n, 1);
+    base.serial.assign(n, 1);
+    for (size_t j = 0; j < n; j++)
+        if (!stage.loop[j].pure)
+            base.serial[j] = loops[j].extent();
+    int64_t totalExtent = 1;
+    for (size_t j : parallel)
+        totalExtent *= loops[j].extent();
+    const int64_t minThreads = std::min<int64_t>(32, totalExtent);
+
+    std::vector<StageTiling> out;
+    std::vector<int64_t> threads(parallel.size(), 1);
+    // Thread choices per parallel loop, then serial choices per parallel loop.
+    std::function<void(size_t, int64_t)> chooseThreads = [&](size_t k, int64_t product) {
+        if (k == parallel.size()) {
+            if (product < minThreads)
+                return;
+            std::vector<int64_t> serial(parallel.size(), 1);
+            std::function<void(size_t, int64_t)> chooseSerial = [&](size_t m, int64_t sp) {
+                if (m == parallel.size()) {
+                    StageTiling t = base;
+                    for (size_t q = 0; q < parallel.size(); q++) {
+                        t.threads[parallel[q]] = threads[q];
+                        t.serial[parallel[q]] = serial[q];
+                    }
+                    finish(t, limits);
+                    out.push_back(std::move(t));
+                    return;
+                }
+                const int64_t extent = loops[parallel[m]].extent();
+                const int maxSerial = limits.disableSubtiling ? 1 : limits.maxSerialPerLoop;
+                for (int64_t s = 1; s <= maxSerial; s *= 2) {
+                    if (s > 1 && threads[m] * s > nextPow2(extent))
+                        break;
+                    if (sp * s > limits.maxSerialTotal)
+                        break;
+                    serial[m] = s;
+                    chooseSerial(m + 1, sp * s);
+                }
+                serial[m] = 1;
+            };
+            chooseSerial(0, 1);
+            return;
+        }
+        const int64_t extent = loops[parallel[k]].extent();
+        std::vector<int64_t> options = powersUpTo(std::min<int64_t>(extent, kMaxThreadsPerBlockForTiling));
+        if (extent < kMaxThreadsPerBlockForTiling && std::find(options.begin(), options.end(), extent) == options.end() &&
+            extent < 64)
+            options.push_back(extent);
+        for (int64_t t : options) {
+            if (product * t > kMaxThreadsPerBlockForTiling)
+                break;
+            threads[k] = t;
+            chooseThreads(k + 1, product * t);
+        }
+        threads[k] = 1;
+    };
+    chooseThreads(0, 1);
+    if (out.empty()) {
+        StageTiling t = base;
+        finish(t, limits);
+        out.push_back(t);
+    }
+    return out;
+}
+
+std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits) {
+    const size_t n = loops.size();
+    std::vector<StageTiling> out;
+    StageTiling t;
+    t.threads.assign(n, 1);
+    t.serial.assign(n, 1);
+    std::function<void(size_t, int64_t, int64_t)> choose = [&](size_t j, int64_t threads, int64_t serial) {
+        if (j == n) {
+            if (threads > kMaxThreadsPerBlockForTiling)
+                return;
+            StageTiling c = t;
+            finish(c, limits);
+            out.push_back(std::move(c));
+            return;
+        }
+        const int64_t extent = loops[j].extent();
+        if (!stage.loop[j].pure) {
+            t.threads[j] = 1;
+            t.serial[j] = extent;
+            choose(j + 1, threads, serial);
+            return;
+        }
+        const int maxSerial = limits.disableSubtiling ? 1 : limits.maxSerialPerLoop;
+        for (int64_t s = 1; s <= maxSerial; s *= 2) {
+            if (s > 1 && s > extent)
+                break;
+            if (serial * s > limits.maxSerialTotal)
+                break;
+            t.serial[j] = s;
+            t.threads[j] = (extent + s - 1) / s;
+            choose(j + 1, threads * t.threads[j], serial * s);
+        }
+    };
+    choose(0, 1, 1);
+    return out;
+}
+
+StageTiling threadTiling(const dag::Stage &, const Region &loops, const TilingLimits &limits) {
+    StageTiling t;
+    for (const Span &s : loops) {
+        t.threads.push_back(1);
+        t.serial.push_back(s.extent());
+    }
+    finish(t, limits);
+    return t;
+}
+
+StageTiling followTiling(const dag::Stage &pure, const StageTiling &pureTiling, const dag::Stage &update,
+                         const Region &loops, ComputeLocation location, const TilingLimits &limits) {
+    StageTiling t;
+    for (size_t j = 0; j < update.loop.size(); j++) {
+        const int64_t extent = loops[j].extent();
+        int64_t threads = 1, serial = extent;
+        if (update.loop[j].pure && location != ComputeLocation::ThreadLevel) {
+            for (size_t k = 0; k < pure.loop.size(); k++)
+                if (pure.loop[k].var == update.loop[j].var) {
+                    serial = std::min(extent, pureTiling.serial[k]);
+                    threads = location == ComputeLocation::Root ? std::min(extent, pureTiling.threads[k])
+                                                                : (extent + serial - 1) / serial;
+                }
+            if (location == ComputeLocation::Root && threads == 1 && serial == extent)
+                serial = 1; // a pure loop the pure stage did not see becomes a block loop
+        }
+        t.threads.push_back(threads);
+        t.serial.push_back(serial);
+    }
+    finish(t, limits);
+    return t;
+}
+
+} // namespace beamscope::search

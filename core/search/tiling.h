@@ -1,0 +1,52 @@
+#pragma once
+// Candidate tilings of one stage: how many GPU threads and how many serial
+// points per thread along each loop (Anderson2021's Tiling.cpp generates
+// power-of-two splits in the same spirit; Beamscope enumerates them directly
+// and keeps an evenly spread or random subset when there are too many).
+
+#include "core/search/state.h"
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace beamscope::search {
+
+constexpr int64_t kMaxThreadsPerBlockForTiling = 1024;
+
+struct TilingLimits {
+    bool disableSubtiling = false;  // serial tiles of 1 only
+    int maxSerialPerLoop = 8;
+    int64_t maxSerialTotal = 64;
+    int64_t unrollLimit = 16;       // serial tiles up to this many points are unrolled
+};
+
+// Root stage: blocks x threads x serial over its loops (extents `loops`).
+std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits);
+// Block-level stage: threads cover the region computed per block, each thread
+// computes `serial` points along each loop.
+std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits);
+// Thread-level stage: serial loops over the whole (small) region.
+StageTiling threadTiling(const dag::Stage &stage, const Region &loops, const TilingLimits &limits);
+// An update stage follows the pure stage's choices on loops with the same variable.
+StageTiling followTiling(const dag::Stage &pure, const StageTiling &pureTiling, const dag::Stage &update,
+                         const Region &loops, ComputeLocation location, const TilingLimits &limits);
+
+// Keeps at most `cap` candidates: evenly spread over the list, or a random
+// sample when rng is given.
+template <typename T>
+std::vector<T> subsample(std::vector<T> all, size_t cap, std::mt19937_64 *rng) {
+    if (all.size() <= cap)
+        return all;
+    std::vector<T> out;
+    if (rng) {
+        std::shuffle(all.begin(), all.end(), *rng);
+        all.resize(cap);
+        return all;
+    }
+    for (size_t i = 0; i < cap; i++)
+        out.push_back(all[i * all.size() / cap]);
+    return out;
+}
+
+} // namespace beamscope::search
