@@ -253,6 +253,8 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
     for (Node &n : nodes)
         for (Stage &s : n.stages)
             s.node = &n;
+    for (const Function &o : outputs)
+        outputNodes.push_back(nodeIds.at(o.name()));
     featurize();
 }
 
@@ -314,10 +316,20 @@ std::vector<Span> FunctionDAG::producerRegion(const Edge &edge, const std::vecto
 }
 
 std::vector<std::vector<Span>> FunctionDAG::estimatedRegionsRequired() const {
+    std::vector<std::vector<Span>> regions;
+    for (int id : outputNodes)
+        regions.push_back(nodes[static_cast<size_t>(id)].estimatedRegion);
+    return regionsRequired(regions);
+}
+
+std::vector<std::vector<Span>> FunctionDAG::regionsRequired(const std::vector<std::vector<Span>> &outputRegions) const {
+    if (outputRegions.size() != outputNodes.size())
+        throw DagError("regionsRequired: " + std::to_string(outputRegions.size()) + " regions for " +
+                       std::to_string(outputNodes.size()) + " outputs");
     std::vector<std::vector<Span>> required(nodes.size());
+    for (size_t o = 0; o < outputNodes.size(); o++)
+        required[static_cast<size_t>(outputNodes[o])] = outputRegions[o];
     for (const Node &n : nodes) {
-        if (n.isOutput)
-            required[static_cast<size_t>(n.id)] = n.estimatedRegion;
         std::vector<Span> &req = required[static_cast<size_t>(n.id)];
         if (req.empty() && n.func.dimensions() > 0)
             continue; // not needed by anything

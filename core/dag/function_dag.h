@@ -131,6 +131,11 @@ public:
     // Regions required of every node when the outputs are computed over their
     // estimates (indexed by node id).
     std::vector<std::vector<Span>> estimatedRegionsRequired() const;
+    // The same for chosen output regions (one per output, in the order the
+    // outputs were given).
+    std::vector<std::vector<Span>> regionsRequired(const std::vector<std::vector<Span>> &outputRegions) const;
+
+    std::vector<int> outputNodes; // node id of each output, in the order given
 
     // A readable dump in the spirit of Halide's FunctionDAG::dump().
     std::string dump() const;

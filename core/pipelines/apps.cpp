@@ -1,5 +1,54 @@
-#include "core/pipelines/builtin_lists.h"
+// The 16 apps named by Halide's per-app weights, written for Beamscope in
+// Halide 14 from each algorithm's definition (see apps_*.cpp).
+
+#include "core/pipelines/apps_common.h"
 
 namespace beamscope::pipelines {
-std::vector<PipelineInfo> appPipelines() { return {}; }
+
+namespace apps {
+
+std::function<void(const Halide::Target &)> tiledGpuSchedule(Halide::Func output, std::vector<Halide::Func> roots) {
+    return [output, roots](const Halide::Target &) mutable {
+        using namespace Halide;
+        auto tile = [](Stage s, const std::vector<Var> &args) {
+            Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+            if (args.size() >= 2)
+                s.gpu_tile(args[0], args[1], xo, yo, xi, yi, 16, 16);
+            else
+                s.gpu_tile(args[0], xo, xi, 64);
+        };
+        tile(output, output.args());
+        for (Func &f : roots) {
+            f.compute_root();
+            tile(f, f.args());
+            for (int u = 0; u < f.num_update_definitions(); u++)
+                tile(f.update(u), f.args());
+        }
+    };
+}
+
+} // namespace apps
+
+std::vector<PipelineInfo> appPipelines() {
+    using namespace apps;
+    return {
+        {"bgu", "bilateral guided upsampling: fit per-cell affine colour models on a low-res pair, slice at full res", Origin::App, bgu},
+        {"bilateral_grid", "edge-aware blur through a 3-D bilateral grid (scatter, blur, trilinear slice)", Origin::App, bilateralGrid},
+        {"camera_pipe", "raw Bayer to RGB: hot pixels, demosaic, colour matrix, tone curve, sharpen", Origin::App, cameraPipe},
+        {"conv_layer", "3x3 convolution layer with bias and ReLU, 128 -> 128 channels", Origin::App, convLayer},
+        {"cuda_mat_mul", "float32 matrix multiply", Origin::App, cudaMatMul},
+        {"depthwise_separable_conv", "depthwise 3x3 then pointwise convolution with bias and ReLU", Origin::App, depthwiseSeparableConv},
+        {"harris", "Harris corner response from Sobel gradients", Origin::App, harris},
+        {"hist", "histogram equalisation of the luma of an RGB image", Origin::App, hist},
+        {"iir_blur", "first-order recursive blur, causal and anti-causal, columns then rows", Origin::App, iirBlur},
+        {"interpolate", "multi-scale interpolation of a sparse alpha-weighted image", Origin::App, interpolate},
+        {"lens_blur", "stereo disparity by block matching, then depth-dependent blur", Origin::App, lensBlur},
+        {"local_laplacian", "local Laplacian filter: detail remapping across a Laplacian pyramid", Origin::App, localLaplacian},
+        {"max_filter", "large-radius 2-D max filter from log-step vertical maxima", Origin::App, maxFilter},
+        {"nl_means", "non-local means denoising over a search window of patch distances", Origin::App, nlMeans},
+        {"stencil_chain", "a chain of 5x5 box stencils on uint16", Origin::App, stencilChain},
+        {"unsharp", "unsharp mask on luma with a separable Gaussian", Origin::App, unsharp},
+    };
+}
+
 } // namespace beamscope::pipelines

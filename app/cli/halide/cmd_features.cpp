@@ -1,0 +1,123 @@
+// beamscope-cli features: the PipelineFeatures v3 of every stage of a built-in
+// pipeline or a generator, in the cost model's stage order.
+
+#include "app/cli/arguments.h"
+#include "app/cli/command.h"
+#include "core/dag/function_dag.h"
+#include "core/pipelines/generator_library.h"
+#include "core/pipelines/pipeline.h"
+#include "core/util/json.h"
+
+#include <iomanip>
+#include <iostream>
+
+namespace beamscope::cli {
+
+namespace {
+
+const char *const kSynopsis = "(--app NAME | --generator LIB.so --name GEN [--param k=v]...) [--json]";
+
+void printText(const std::string &pipeline, const dag::FunctionDAG &dag) {
+    // The layout of shared/golden/pipelines/*/pipeline_features.txt, so the two diff cleanly.
+    std::cout << "# PipelineFeatures v3 of " << pipeline << ", stages in cost-model order\n";
+    const auto stages = dag.costModelStages();
+    for (size_t i = 0; i < stages.size(); i++) {
+        const dag::Stage &s = dag.stage(stages[i]);
+        std::cout << "\nstage " << i << " " << s.node->name << " definition " << s.index << "\n";
+        std::cout << "types_in_use";
+        for (int t : s.features.typesInUse)
+            std::cout << " " << t;
+        std::cout << "\n" << std::left << std::setw(20) << "row" << std::right;
+        for (int t = 0; t < dag::kScalarTypeCount; t++)
+            std::cout << std::setw(8) << dag::scalarTypeName(t);
+        std::cout << "\n";
+        for (int r = 0; r < dag::kFeatureRows; r++) {
+            std::cout << std::left << std::setw(20) << dag::featureRowName(r) << std::right;
+            for (int v : s.features.matrix[static_cast<size_t>(r)])
+                std::cout << std::setw(8) << v;
+            std::cout << "\n";
+        }
+    }
+}
+
+Json toJson(const std::string &pipeline, const dag::FunctionDAG &dag) {
+    Json stages = Json::array();
+    for (const auto &ref : dag.costModelStages()) {
+        const dag::Stage &s = dag.stage(ref);
+        Json st = Json::object();
+        st["name"] = s.name;
+        st["func"] = s.node->name;
+        Json rows = Json::array();
+        for (const auto &row : s.features.matrix) {
+            Json r = Json::array();
+            for (int v : row)
+                r.push(v);
+            rows.push(r);
+        }
+        st["features"] = rows;
+        Json types = Json::array();
+        for (int t : s.features.typesInUse)
+            types.push(t);
+        st["types_in_use"] = types;
+        stages.push(st);
+    }
+    Json j = Json::object();
+    j["pipeline"] = pipeline;
+    j["stages"] = stages;
+    return j;
+}
+
+int runFeatures(const std::vector<std::string> &rawArgs) {
+    Arguments args(rawArgs, {"json"}, {"app", "generator", "name", "param"});
+    if (!args.ok())
+        return usageError("", "features", args.error());
+    if (!args.positional().empty())
+        return usageError("", "features", "unexpected argument '" + args.positional().front() + "'");
+    const auto app = args.value("app");
+    const auto library = args.value("generator");
+    if (app.has_value() == library.has_value())
+        return usageError("", "features", "give exactly one of --app NAME or --generator LIB.so");
+    if (app && (args.value("name") || !args.values("param").empty()))
+        return usageError("", "features", "--name and --param go with --generator");
+    if (library && !args.value("name"))
+        return usageError("", "features", "--generator needs --name GEN");
+
+    try {
+        pipelines::PipelineInstance instance;
+        if (app) {
+            const auto info = pipelines::findPipeline(*app);
+            if (!info) {
+                std::cerr << "beamscope-cli features: --app: unknown pipeline '" << *app
+                          << "' (expected a name from 'beamscope-cli apps' or random_<seed>_<stages>)\n";
+                return kFailure;
+            }
+            instance = info->build();
+        } else {
+            std::map<std::string, std::string> params;
+            for (const std::string &p : args.values("param"))
+                params.insert(pipelines::parseGeneratorParam(p));
+            instance = pipelines::buildGenerator(*library, *args.value("name"), params);
+        }
+        const dag::FunctionDAG dag(instance.outputs);
+        if (args.flag("json"))
+            std::cout << toJson(instance.name, dag).dump(2) << "\n";
+        else
+            printText(instance.name, dag);
+        return kSuccess;
+    } catch (const pipelines::GeneratorError &e) {
+        std::cerr << "beamscope-cli features: " << e.what() << "\n";
+    } catch (const dag::DagError &e) {
+        std::cerr << "beamscope-cli features: " << e.what() << "\n";
+    } catch (const Halide::Error &e) {
+        std::cerr << "beamscope-cli features: Halide: " << e.what() << "\n";
+    }
+    return kFailure;
+}
+
+const CommandRegistration registration({"", "features", kSynopsis,
+                                        "PipelineFeatures v3 (40 x 7 per stage) of a built-in pipeline or a generator",
+                                        runFeatures});
+
+} // namespace
+
+} // namespace beamscope::cli

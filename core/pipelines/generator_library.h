@@ -1,0 +1,33 @@
+#pragma once
+// Pipelines from a user's Halide 14 generator library (a .so built against
+// Debian's Halide 14 whose static initialisers register generators with
+// Halide's GeneratorRegistry). Loading is dlopen; generators registered by the
+// library are those that appear in the registry once it is loaded.
+
+#include "core/pipelines/pipeline.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace beamscope::pipelines {
+
+class GeneratorError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Loads the library (once per path and process) and returns the names of the
+// generators it registered. Throws GeneratorError naming the file on failure.
+std::vector<std::string> loadGeneratorLibrary(const std::string &path);
+
+// Builds generator `name` from the library at `path` with generator params
+// (`k=v` as a map; unknown keys are an error naming them) for the host
+// target. Every output must have estimates on every dimension and every
+// input estimates (GeneratorError naming what is missing).
+PipelineInstance buildGenerator(const std::string &path, const std::string &name,
+                                const std::map<std::string, std::string> &params);
+
+// Parses "k=v"; throws GeneratorError on a malformed entry.
+std::pair<std::string, std::string> parseGeneratorParam(const std::string &text);
+
+} // namespace beamscope::pipelines

@@ -1,0 +1,161 @@
+// Generators from a library: loading, listing, params, estimates errors, and
+// features equal to the golden box_blur; the CLI's apps / features commands.
+
+#include "core/dag/function_dag.h"
+#include "core/pipelines/generator_library.h"
+#include "core/pipelines/pipeline.h"
+#include "core/util/json.h"
+#include "tests/dag/golden_features.h"
+#include "tests/support/test_data.h"
+
+#include <QtTest>
+
+using namespace beamscope;
+
+namespace {
+
+const std::string kLibrary = BEAMSCOPE_TEST_GENERATORS;
+
+std::vector<dag::PipelineFeatures> featuresOf(const pipelines::PipelineInstance &p) {
+    const dag::FunctionDAG dag(p.outputs);
+    std::vector<dag::PipelineFeatures> out;
+    for (const auto &ref : dag.costModelStages())
+        out.push_back(dag.stage(ref).features);
+    return out;
+}
+
+} // namespace
+
+class TestGenerators : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void listsRegisteredGenerators() {
+        const auto names = pipelines::loadGeneratorLibrary(kLibrary);
+        QVERIFY(std::find(names.begin(), names.end(), "beamscope_test_box_blur") != names.end());
+        QVERIFY(std::find(names.begin(), names.end(), "beamscope_test_no_estimates") != names.end());
+        // Loading again is a no-op that lists the same generators.
+        QCOMPARE(pipelines::loadGeneratorLibrary(kLibrary), names);
+    }
+
+    void missingLibraryIsAClearError() {
+        try {
+            pipelines::loadGeneratorLibrary("/nonexistent/libnothing.so");
+            QFAIL("expected a GeneratorError");
+        } catch (const pipelines::GeneratorError &e) {
+            QVERIFY2(QString(e.what()).contains("/nonexistent/libnothing.so"), e.what());
+        }
+    }
+
+    // The generator form of box_blur featurizes exactly like the ImageParam form
+    // (input reached through input_im in both).
+    void generatorMatchesBuiltinBoxBlur() {
+        const auto gen = pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {});
+        QCOMPARE(gen.outputs.size(), size_t(1));
+        QCOMPARE(gen.arguments.size(), size_t(1));
+        const auto builtin = pipelines::findPipeline("box_blur")->build();
+        QVERIFY(featuresOf(gen) == featuresOf(builtin));
+    }
+
+    // Exact: integer counts.
+    void generatorMatchesGolden() {
+        BEAMSCOPE_REQUIRE_SHARED(file, "golden/pipelines/box_blur/pipeline_features.txt");
+        const auto golden = test::readGoldenFeatures(file);
+        const auto ours = featuresOf(pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {{"divisor", "3.0"}}));
+        QCOMPARE(ours.size(), golden.size());
+        for (size_t i = 0; i < ours.size(); i++)
+            QVERIFY(ours[i] == golden[i].features);
+    }
+
+    void unknownParamIsNamed() {
+        try {
+            pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {{"radius", "5"}});
+            QFAIL("expected a GeneratorError");
+        } catch (const pipelines::GeneratorError &e) {
+            QVERIFY2(QString(e.what()).contains("radius"), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(pipelines::GeneratorError, pipelines::parseGeneratorParam("novalue"));
+        QCOMPARE(pipelines::parseGeneratorParam("divisor=2.5"), (std::pair<std::string, std::string>{"divisor", "2.5"}));
+    }
+
+    void unknownGeneratorListsKnownOnes() {
+        try {
+            pipelines::buildGenerator(kLibrary, "nope", {});
+            QFAIL("expected a GeneratorError");
+        } catch (const pipelines::GeneratorError &e) {
+            QVERIFY2(QString(e.what()).contains("beamscope_test_box_blur"), e.what());
+        }
+    }
+
+    void missingEstimatesNameOutputAndDimension() {
+        try {
+            pipelines::buildGenerator(kLibrary, "beamscope_test_no_estimates", {});
+            QFAIL("expected a GeneratorError");
+        } catch (const pipelines::GeneratorError &e) {
+            const QString m = e.what();
+            QVERIFY2(m.contains("output") && m.contains("dimension 0"), e.what());
+        }
+    }
+
+    void cliFeaturesJsonForGenerator() {
+        const auto r = test::runProcess(test::cliPath(), {"features", "--generator", kLibrary, "--name",
+                                                          "beamscope_test_box_blur", "--param", "divisor=3", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto parsed = parseJson(r.out);
+        QVERIFY2(parsed.value, parsed.error.c_str());
+        const Json &j = *parsed.value;
+        QCOMPARE(QString::fromStdString(j.find("pipeline")->toString()), QString("beamscope_test_box_blur"));
+        const auto &stages = j.find("stages")->items();
+        const auto expected = featuresOf(pipelines::findPipeline("box_blur")->build());
+        QCOMPARE(stages.size(), expected.size());
+        QCOMPARE(QString::fromStdString(stages[0].find("func")->toString()), QString("output"));
+        QCOMPARE(QString::fromStdString(stages[1].find("name")->toString()), QString("blur_x_s0"));
+        for (size_t s = 0; s < stages.size(); s++) {
+            const auto &rows = stages[s].find("features")->items();
+            QCOMPARE(rows.size(), size_t(40));
+            for (size_t row = 0; row < 40; row++) {
+                QCOMPARE(rows[row].items().size(), size_t(7));
+                for (size_t t = 0; t < 7; t++)
+                    QCOMPARE(int(rows[row].items()[t].toInt()), expected[s].matrix[row][t]);
+            }
+        }
+    }
+
+    void cliFeaturesErrors() {
+        auto r = test::runProcess(test::cliPath(), {"features", "--app", "no_such_app"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(QString::fromStdString(r.err).contains("no_such_app"));
+        r = test::runProcess(test::cliPath(), {"features"});
+        QCOMPARE(r.exitCode, 2);
+        r = test::runProcess(test::cliPath(), {"features", "--generator", kLibrary, "--name", "beamscope_test_no_estimates"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(QString::fromStdString(r.err).contains("dimension 0"));
+    }
+
+    void cliFeaturesTextForApp() {
+        const auto r = test::runProcess(test::cliPath(), {"features", "--app", "matmul"});
+        QCOMPARE(r.exitCode, 0);
+        const QString out = QString::fromStdString(r.out);
+        QVERIFY(out.contains("stage 1 prod definition 1"));
+        QVERIFY(out.contains("slice.Store"));
+    }
+
+    void cliAppsJson() {
+        const auto r = test::runProcess(test::cliPath(), {"apps", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto parsed = parseJson(r.out);
+        QVERIFY2(parsed.value, parsed.error.c_str());
+        const auto &list = parsed.value->find("pipelines")->items();
+        QCOMPARE(list.size(), pipelines::builtinPipelines().size());
+        for (const Json &p : list) {
+            QVERIFY(p.find("stages")->toInt() >= 1);
+            const std::string origin = p.find("origin")->toString();
+            QVERIFY(origin == "app" || origin == "golden");
+            if (p.find("name")->toString() == "matmul")
+                QCOMPARE(p.find("stages")->toInt(), int64_t(3));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGenerators)
+#include "test_generators.moc"
