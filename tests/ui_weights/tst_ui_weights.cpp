@@ -562,6 +562,17 @@ private Q_SLOTS:
         QTRY_VERIFY(workspace.currentWeights());
         QVERIFY(!workspace.startPageShown());
         QVERIFY(settings.libraryFolders().contains(canonicalPath(m_library.path())));
+        QVERIFY(AppSettings().libraryFolders().contains(canonicalPath(m_library.path())));
+
+        // Removing the folder empties the library again; what is open stays open.
+        settings.removeLibraryFolder(m_library.path());
+        QVERIFY(AppSettings().libraryFolders().isEmpty());
+        QSignalSpy rescanned(&workspace, &WeightsWorkspace::libraryScanned);
+        workspace.rescanLibrary();
+        QTRY_COMPARE(rescanned.count(), 1);
+        QVERIFY(workspace.currentWeights());
+        // Only the open baseline remains, listed as an opened file.
+        QCOMPARE(workspace.libraryModel()->entryCount(), 1);
     }
 
     void mainWindowRoutesFilesAndRemembersItsLayout()

@@ -107,6 +107,31 @@ QWidget *WeightsWorkspace::buildLibraryPanel()
     auto *addButton = toolButton(addFolder, panel);
     addButton->setToolButtonStyle(Qt::ToolButtonIconOnly);
     top->addWidget(addButton);
+    // The folders the library scans; the ones added here can be removed again.
+    auto *folders = new QToolButton(panel);
+    folders->setIcon(QIcon(QStringLiteral(":/icons/group.svg")));
+    folders->setToolTip(tr("Library folders"));
+    folders->setAutoRaise(true);
+    folders->setPopupMode(QToolButton::InstantPopup);
+    auto *foldersMenu = new QMenu(folders);
+    folders->setMenu(foldersMenu);
+    connect(foldersMenu, &QMenu::aboutToShow, this, [this, foldersMenu] {
+        foldersMenu->clear();
+        const QStringList remembered = settings().libraryFolders();
+        for (const QString &folder : settings().allLibraryFolders()) {
+            if (remembered.contains(folder)) {
+                foldersMenu->addAction(tr("Remove %1").arg(folder), this, [this, folder] {
+                    settings().removeLibraryFolder(folder);
+                    rescanLibrary();
+                });
+            } else {
+                foldersMenu->addAction(tr("%1 (command line, environment or built in)").arg(folder))->setEnabled(false);
+            }
+        }
+        if (foldersMenu->isEmpty())
+            foldersMenu->addAction(tr("No library folders yet"))->setEnabled(false);
+    });
+    top->addWidget(folders);
     auto *rescanButton = toolButton(m_rescanAction, panel);
     rescanButton->setToolButtonStyle(Qt::ToolButtonIconOnly);
     top->addWidget(rescanButton);
