@@ -9,6 +9,7 @@
 #include "core/weights/weights.h"
 #include "tests/support/test_data.h"
 #include "ui/common/app_settings.h"
+#include "ui/common/latest_job.h"
 #include "ui/mainwindow/main_window.h"
 #include "ui/weights/conversion_dialog.h"
 #include "ui/weights/diff_models.h"
@@ -34,7 +35,9 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QSemaphore>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -169,6 +172,39 @@ private Q_SLOTS:
     void init()
     {
         QSettings().clear();
+    }
+
+    void latestJobDeliversOnlyTheNewestResult()
+    {
+        // The slow job holds a pool thread while the fast one runs: two threads at least.
+        QThreadPool::globalInstance()->setMaxThreadCount(std::max(4, QThreadPool::globalInstance()->maxThreadCount()));
+        LatestJob job;
+        QObject receiver;
+        QStringList delivered;
+        QSemaphore releaseSlow;
+        // The first job finishes last: its result must be dropped.
+        job.start(&receiver, [&releaseSlow] { releaseSlow.acquire(); return QStringLiteral("slow"); },
+                  [&delivered](const QString &r) { delivered.append(r); });
+        job.start(&receiver, [] { return QStringLiteral("fast"); },
+                  [&delivered](const QString &r) { delivered.append(r); });
+        QVERIFY(job.pending());
+        QTRY_COMPARE(delivered, QStringList{QStringLiteral("fast")});
+        QVERIFY(!job.pending());
+        releaseSlow.release();
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, QStringList{QStringLiteral("fast")});
+
+        // A receiver destroyed before delivery gets nothing.
+        auto *gone = new QObject;
+        QSemaphore releaseGone;
+        job.start(gone, [&releaseGone] { releaseGone.acquire(); return QStringLiteral("late"); },
+                  [&delivered](const QString &r) { delivered.append(r); });
+        delete gone;
+        releaseGone.release();
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, QStringList{QStringLiteral("fast")});
     }
 
     void classifiesHalideNames()
