@@ -86,7 +86,7 @@ QRect HeatmapWidget::plotRect() const
     const int bottom = labelHeight * 2 + kGap * 2;
     QRect plot = rect().adjusted(left, top, -right, -bottom);
     if (m_grid.rows == 1) // a strip: a band of sensible height rather than the whole area
-        plot.setHeight(std::min(plot.height(), std::max(28, plot.width() / std::max(1, m_grid.columns) * 3)));
+        plot.setHeight(std::min(plot.height(), std::clamp(plot.width() / std::max(1, m_grid.columns) * 3, 48, 96)));
     return plot;
 }
 
