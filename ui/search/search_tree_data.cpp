@@ -1,0 +1,202 @@
+#include "ui/search/search_tree_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace beamscope::ui {
+
+void SearchTreeData::reset(const search::SearchTrace &header)
+{
+    *this = SearchTreeData();
+    m_pipeline = QString::fromStdString(header.pipeline);
+    m_stageNames = header.stageNames;
+    m_params = header.params;
+}
+
+void SearchTreeData::append(std::vector<search::TraceNode> nodes)
+{
+    std::vector<int> touched;
+    for (search::TraceNode &n : nodes) {
+        if (n.id != static_cast<int64_t>(m_nodes.size()))
+            continue; // ids must continue the current ones; anything else is not ours
+        const int pass = std::max(0, n.pass), depth = std::max(1, n.depth);
+        if (static_cast<int>(m_rowIndex.size()) <= pass)
+            m_rowIndex.resize(static_cast<size_t>(pass) + 1);
+        auto &byDepth = m_rowIndex[static_cast<size_t>(pass)];
+        if (static_cast<int>(byDepth.size()) <= depth)
+            byDepth.resize(static_cast<size_t>(depth) + 1, -1);
+        int &r = byDepth[static_cast<size_t>(depth)];
+        if (r < 0) {
+            r = static_cast<int>(m_rows.size());
+            Row row;
+            row.pass = pass;
+            row.depth = depth;
+            row.minCost = std::numeric_limits<double>::infinity();
+            m_rows.push_back(row);
+        }
+        Row &row = m_rows[static_cast<size_t>(r)];
+        row.nodes.push_back(n.id);
+        if (std::isfinite(n.cost) && n.cost < row.minCost)
+            row.minCost = n.cost;
+        if (n.inBeam)
+            row.beamCount++;
+        if (touched.empty() || touched.back() != r)
+            touched.push_back(r);
+        m_passCount = std::max(m_passCount, pass + 1);
+        m_maxDepth = std::max(m_maxDepth, depth);
+        m_rowOf.push_back(r);
+        m_x.push_back(0);
+        m_funcMatch.push_back(false);
+        m_onWinnerPath.push_back(false);
+        m_nodes.push_back(std::move(n));
+        if (!m_funcFilter.isEmpty())
+            m_funcMatch.back() = matches(m_nodes.back());
+    }
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (int r : touched)
+        place(m_rows[static_cast<size_t>(r)]);
+}
+
+void SearchTreeData::place(Row &row)
+{
+    const double w = slotWidth(row);
+    for (size_t i = 0; i < row.nodes.size(); ++i)
+        m_x[static_cast<size_t>(row.nodes[i])] = bandLeft(row.pass) + (double(i) + 0.5) * w;
+}
+
+void SearchTreeData::setSummary(const search::TraceSummary &summary)
+{
+    m_summary = summary;
+    m_hasSummary = true;
+    updateWinnerPath();
+}
+
+void SearchTreeData::load(const search::SearchTrace &trace)
+{
+    reset(trace);
+    append(trace.nodes());
+    setSummary(trace.summary);
+}
+
+const search::TraceNode *SearchTreeData::node(int64_t id) const
+{
+    return id >= 0 && id < static_cast<int64_t>(m_nodes.size()) ? &m_nodes[static_cast<size_t>(id)] : nullptr;
+}
+
+const SearchTreeData::Row *SearchTreeData::row(int pass, int depth) const
+{
+    if (pass < 0 || pass >= static_cast<int>(m_rowIndex.size()))
+        return nullptr;
+    const auto &byDepth = m_rowIndex[static_cast<size_t>(pass)];
+    if (depth < 0 || depth >= static_cast<int>(byDepth.size()) || byDepth[static_cast<size_t>(depth)] < 0)
+        return nullptr;
+    return &m_rows[static_cast<size_t>(byDepth[static_cast<size_t>(depth)])];
+}
+
+int SearchTreeData::countAt(int pass, int depth) const
+{
+    const Row *r = row(pass, depth);
+    return r ? static_cast<int>(r->nodes.size()) : 0;
+}
+
+int SearchTreeData::beamCountAt(int pass, int depth) const
+{
+    const Row *r = row(pass, depth);
+    return r ? r->beamCount : 0;
+}
+
+QPointF SearchTreeData::position(int64_t id) const
+{
+    const search::TraceNode *n = node(id);
+    if (!n)
+        return {};
+    const Row &r = m_rows[static_cast<size_t>(m_rowOf[static_cast<size_t>(id)])];
+    return {m_x[static_cast<size_t>(id)], rowTop(r.depth) + kRowHeight / 2};
+}
+
+QRectF SearchTreeData::bounds() const
+{
+    if (m_nodes.empty())
+        return {0, 0, kBandWidth, kRowHeight};
+    return QRectF(0, 0, bandLeft(m_passCount - 1) + kBandWidth, m_maxDepth * kRowHeight);
+}
+
+int64_t SearchTreeData::hitTest(QPointF world, double tolerance) const
+{
+    const double stride = kBandWidth + kBandGap;
+    const int pass = static_cast<int>(std::floor(world.x() / stride));
+    const int depth = static_cast<int>(std::floor(world.y() / kRowHeight)) + 1;
+    const Row *r = row(pass, depth);
+    if (!r || r->nodes.empty())
+        return -1;
+    const double w = slotWidth(*r);
+    const double local = world.x() - bandLeft(pass);
+    const auto slot = static_cast<int64_t>(std::floor(local / w));
+    if (slot < 0 || slot >= static_cast<int64_t>(r->nodes.size()))
+        return -1;
+    const int64_t id = r->nodes[static_cast<size_t>(slot)];
+    const QPointF p = position(id);
+    if (std::abs(p.x() - world.x()) > std::max(tolerance, w / 2) || std::abs(p.y() - world.y()) > std::max(tolerance, kRowHeight / 2))
+        return -1;
+    return id;
+}
+
+double SearchTreeData::relativeCost(int64_t id) const
+{
+    const search::TraceNode *n = node(id);
+    if (!n)
+        return 1;
+    const Row &r = m_rows[static_cast<size_t>(m_rowOf[static_cast<size_t>(id)])];
+    if (!std::isfinite(n->cost) || !std::isfinite(r.minCost))
+        return std::numeric_limits<double>::infinity();
+    if (r.minCost <= 0)
+        return n->cost <= r.minCost ? 1.0 : 1.0 + (n->cost - r.minCost);
+    return n->cost / r.minCost;
+}
+
+std::vector<int64_t> SearchTreeData::pathTo(int64_t id) const
+{
+    std::vector<int64_t> path;
+    for (const search::TraceNode *n = node(id); n; n = node(n->parent)) {
+        path.push_back(n->id);
+        if (path.size() > m_nodes.size())
+            break; // a malformed trace with a cycle cannot hang the view
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+void SearchTreeData::updateWinnerPath()
+{
+    std::fill(m_onWinnerPath.begin(), m_onWinnerPath.end(), false);
+    for (int64_t id : pathTo(winner()))
+        m_onWinnerPath[static_cast<size_t>(id)] = true;
+}
+
+QString SearchTreeData::decisionFunc(const search::TraceNode &n)
+{
+    if (const Json *f = n.detail.isObject() ? n.detail.find("func") : nullptr)
+        return QString::fromStdString(f->toString());
+    const auto colon = n.decision.find(':');
+    return QString::fromStdString(colon == std::string::npos ? std::string() : n.decision.substr(0, colon));
+}
+
+bool SearchTreeData::matches(const search::TraceNode &n) const
+{
+    return decisionFunc(n).contains(m_funcFilter, Qt::CaseInsensitive);
+}
+
+int SearchTreeData::setFuncFilter(const QString &text)
+{
+    m_funcFilter = text.trimmed();
+    int count = 0;
+    for (size_t i = 0; i < m_nodes.size(); ++i) {
+        m_funcMatch[i] = !m_funcFilter.isEmpty() && matches(m_nodes[i]);
+        count += m_funcMatch[i] ? 1 : 0;
+    }
+    return count;
+}
+
+} // namespace beamscope::ui

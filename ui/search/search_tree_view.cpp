@@ -1,0 +1,430 @@
+#include "ui/search/search_tree_view.h"
+
+#include "ui/search/search_tree_data.h"
+
+#include <QKeyEvent>
+#include <QLinearGradient>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace beamscope::ui {
+
+namespace {
+constexpr int kLeft = 64, kTop = 26, kBottom = 40, kRight = 12;
+constexpr double kMarkerMinSpacing = 4.0; // screen pixels between states before rows become strips
+const QColor kMatchColor(200, 0, 200);
+const QColor kSelectedColor(0, 90, 255);
+const QColor kComparedColor(255, 120, 0);
+} // namespace
+
+QColor relativeCostColor(double relative)
+{
+    // 1x green, 4x amber, >= 16x red, on a log scale.
+    const double t = std::isfinite(relative) ? std::clamp(std::log2(std::max(1.0, relative)) / 4.0, 0.0, 1.0) : 1.0;
+    const auto mix = [](QColor a, QColor b, double u) {
+        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * u), float(a.greenF() + (b.greenF() - a.greenF()) * u),
+                                float(a.blueF() + (b.blueF() - a.blueF()) * u));
+    };
+    const QColor good(26, 152, 80), mid(254, 196, 79), bad(215, 48, 39);
+    return t < 0.5 ? mix(good, mid, t * 2) : mix(mid, bad, (t - 0.5) * 2);
+}
+
+SearchTreeView::SearchTreeView(QWidget *parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(false);
+    setMinimumSize(320, 240);
+    setAutoFillBackground(false);
+    setToolTip(tr("Wheel: zoom · drag: pan · click: select · ctrl-click: compare · F: fit"));
+}
+
+void SearchTreeView::setData(const SearchTreeData *data)
+{
+    m_data = data;
+    m_selected = m_compared = -1;
+    m_fitted = false;
+    fit();
+}
+
+void SearchTreeView::dataChanged()
+{
+    if (!m_fitted)
+        fit();
+    update();
+}
+
+void SearchTreeView::fit()
+{
+    const QRectF b = m_data ? m_data->bounds() : QRectF(0, 0, 1000, 40);
+    const double w = std::max(1, width() - kLeft - kRight), h = std::max(1, height() - kTop - kBottom);
+    m_sx = w / std::max(1.0, b.width());
+    m_sy = h / std::max(1.0, b.height());
+    // Rows no taller than 60 px when the tree is shallow.
+    m_sy = std::min(m_sy, 60.0 / SearchTreeData::kRowHeight);
+    m_origin = b.topLeft();
+    m_fitted = false;
+    update();
+}
+
+void SearchTreeView::zoomBy(double factor, QPointF anchor)
+{
+    const QPointF world = screenToWorld(anchor);
+    m_sx = std::clamp(m_sx * factor, 1e-4, 400.0);
+    m_sy = std::clamp(m_sy * factor, 1e-4, 400.0);
+    m_origin = QPointF(world.x() - (anchor.x() - kLeft) / m_sx, world.y() - (anchor.y() - kTop) / m_sy);
+    m_fitted = true;
+    update();
+}
+
+void SearchTreeView::setPathOnly(bool on)
+{
+    m_pathOnly = on;
+    update();
+}
+
+void SearchTreeView::setSelected(int64_t id)
+{
+    m_selected = id;
+    update();
+}
+
+void SearchTreeView::setCompared(int64_t id)
+{
+    m_compared = id;
+    update();
+}
+
+QPointF SearchTreeView::worldToScreen(QPointF w) const
+{
+    return {kLeft + (w.x() - m_origin.x()) * m_sx, kTop + (w.y() - m_origin.y()) * m_sy};
+}
+
+QPointF SearchTreeView::screenToWorld(QPointF s) const
+{
+    return {m_origin.x() + (s.x() - kLeft) / m_sx, m_origin.y() + (s.y() - kTop) / m_sy};
+}
+
+int64_t SearchTreeView::nodeAt(QPointF screen) const
+{
+    if (!m_data)
+        return -1;
+    const int64_t id = m_data->hitTest(screenToWorld(screen), 6.0 / m_sx);
+    if (id < 0)
+        return -1;
+    // Only states actually drawn can be picked.
+    if (m_pathOnly && !m_data->onWinnerPath()[static_cast<size_t>(id)])
+        return -1;
+    const QPointF p = worldToScreen(m_data->position(id));
+    return std::abs(p.y() - screen.y()) <= std::max(6.0, SearchTreeData::kRowHeight * m_sy * 0.35) ? id : -1;
+}
+
+void SearchTreeView::paintEvent(QPaintEvent *)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QPainter p(this);
+    p.fillRect(rect(), QColor(250, 250, 252));
+    m_lastMarkers = 0;
+    if (!m_data || m_data->nodes().empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Start a search or open a trace file (.jsonl) to see its beam tree."));
+        m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
+        return;
+    }
+    const SearchTreeData &d = *m_data;
+    const QRect plot(kLeft, kTop, width() - kLeft - kRight, height() - kTop - kBottom);
+    const double rowPx = SearchTreeData::kRowHeight * m_sy;
+
+    // Band backgrounds and labels.
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (int pass = 0; pass < d.passCount(); ++pass) {
+        const double x0 = worldToScreen({SearchTreeData::bandLeft(pass), 0}).x();
+        const double x1 = worldToScreen({SearchTreeData::bandLeft(pass) + SearchTreeData::kBandWidth, 0}).x();
+        if (x1 < plot.left() || x0 > plot.right())
+            continue;
+        const QRectF band(x0, plot.top(), x1 - x0, plot.height());
+        p.fillRect(band.intersected(plot), pass % 2 ? QColor(241, 243, 248) : QColor(246, 247, 251));
+        p.setPen(QColor(60, 60, 70));
+        p.drawText(QRectF(x0, 2, x1 - x0, kTop - 4), Qt::AlignCenter, tr("pass %1").arg(pass + 1));
+    }
+    // Depth labels (every row while they fit).
+    p.setPen(QColor(90, 90, 100));
+    const int labelEvery = std::max(1, int(std::ceil(16.0 / std::max(1e-6, rowPx))));
+    for (int depth = 1; depth <= d.maxDepth(); depth += labelEvery) {
+        const double y = worldToScreen({0, SearchTreeData::rowTop(depth) + SearchTreeData::kRowHeight / 2}).y();
+        if (y >= plot.top() && y <= plot.bottom())
+            p.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter, tr("depth %1").arg(depth));
+    }
+    p.setClipRect(plot);
+
+    const bool filtering = d.hasFuncFilter();
+    const auto &onPath = d.onWinnerPath();
+    const auto &match = d.funcMatches();
+    // Strip image for dense rows (one pixel column per screen column).
+    if (m_strip.size() != size())
+        m_strip = QImage(size(), QImage::Format_ARGB32_Premultiplied);
+    m_strip.fill(Qt::transparent);
+    bool stripUsed = false;
+    std::vector<double> best;        // per screen column: lowest relative cost
+    std::vector<uint8_t> columnMatch;
+    std::vector<QRgb> colours;
+    const double markerR = std::clamp(rowPx * 0.18, 1.5, 5.0);
+
+    struct Marker {
+        QPointF at;
+        double rel;
+        bool beam, match;
+        int64_t id;
+    };
+    std::vector<Marker> markers;
+    for (const SearchTreeData::Row &row : d.rows()) {
+        const double yTop = worldToScreen({0, SearchTreeData::rowTop(row.depth)}).y();
+        if (yTop > plot.bottom() || yTop + rowPx < plot.top() || row.nodes.empty())
+            continue;
+        const double slotPx = d.slotWidth(row) * m_sx;
+        const double bandX = worldToScreen({SearchTreeData::bandLeft(row.pass), 0}).x();
+        // Visible slot range of this row.
+        const auto n = static_cast<int64_t>(row.nodes.size());
+        const int64_t i0 = std::clamp<int64_t>(int64_t(std::floor((plot.left() - bandX) / slotPx)) - 1, 0, n);
+        const int64_t i1 = std::clamp<int64_t>(int64_t(std::ceil((plot.right() - bandX) / slotPx)) + 1, 0, n);
+        if (i0 >= i1)
+            continue;
+        const double yMid = yTop + rowPx / 2;
+        if (slotPx >= kMarkerMinSpacing) {
+            for (int64_t i = i0; i < i1; ++i) {
+                const int64_t id = row.nodes[static_cast<size_t>(i)];
+                if (m_pathOnly && !onPath[static_cast<size_t>(id)])
+                    continue;
+                const auto &node = d.nodes()[static_cast<size_t>(id)];
+                markers.push_back({QPointF(bandX + (double(i) + 0.5) * slotPx, yMid), d.relativeCost(id), node.inBeam,
+                                   filtering && match[static_cast<size_t>(id)], id});
+            }
+            continue;
+        }
+        // Strip: the cheapest state per pixel column; beam survivors still become markers.
+        const int c0 = std::max(plot.left(), int(bandX + double(i0) * slotPx));
+        const int c1 = std::min(plot.right(), int(bandX + double(i1) * slotPx) + 1);
+        if (c1 < c0)
+            continue;
+        best.assign(static_cast<size_t>(c1 - c0 + 1), -1.0);
+        columnMatch.assign(best.size(), 0);
+        for (int64_t i = i0; i < i1; ++i) {
+            const int64_t id = row.nodes[static_cast<size_t>(i)];
+            const int c = int(bandX + (double(i) + 0.5) * slotPx) - c0;
+            if (c < 0 || c >= static_cast<int>(best.size()))
+                continue;
+            const auto &node = d.nodes()[static_cast<size_t>(id)];
+            if (node.inBeam && (!m_pathOnly || onPath[static_cast<size_t>(id)]))
+                markers.push_back({QPointF(bandX + (double(i) + 0.5) * slotPx, yMid), d.relativeCost(id), true,
+                                   filtering && match[static_cast<size_t>(id)], id});
+            if (m_pathOnly && !onPath[static_cast<size_t>(id)])
+                continue;
+            const double rel = d.relativeCost(id);
+            double &b = best[static_cast<size_t>(c)];
+            if (b < 0 || rel < b)
+                b = rel;
+            if (filtering && match[static_cast<size_t>(id)])
+                columnMatch[static_cast<size_t>(c)] = 1;
+        }
+        colours.resize(best.size());
+        for (size_t c = 0; c < best.size(); ++c)
+            colours[c] = best[c] < 0 ? 0 : relativeCostColor(best[c]).rgb();
+        const int y0 = std::max(plot.top(), int(yTop + rowPx * 0.3));
+        const int y1 = std::min(plot.bottom(), int(yTop + rowPx * 0.7));
+        for (int y = y0; y <= y1; ++y) {
+            auto *line = reinterpret_cast<QRgb *>(m_strip.scanLine(y));
+            const bool matchBand = (y - y0) < 2 + (y1 - y0) / 3; // Func matches mark the strip's top third
+            for (size_t c = 0; c < best.size(); ++c) {
+                if (best[c] < 0)
+                    continue;
+                line[c0 + int(c)] = matchBand && columnMatch[c] ? kMatchColor.rgb() : colours[c];
+            }
+        }
+        stripUsed = true;
+    }
+    if (stripUsed)
+        p.drawImage(0, 0, m_strip);
+
+    // Beam edges: each drawn survivor to its parent.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    QPainterPath edges, pathEdges;
+    for (const Marker &m : markers) {
+        if (!m.beam)
+            continue;
+        const auto &node = d.nodes()[static_cast<size_t>(m.id)];
+        if (node.parent < 0)
+            continue;
+        const QPointF from = worldToScreen(d.position(node.parent));
+        QPainterPath &target = onPath[static_cast<size_t>(m.id)] ? pathEdges : edges;
+        target.moveTo(from);
+        target.lineTo(m.at);
+    }
+    p.setPen(QPen(QColor(120, 120, 140, 110), 1));
+    p.drawPath(edges);
+    p.setPen(QPen(QColor(20, 20, 20), 2.5));
+    p.drawPath(pathEdges);
+
+    // Pruned markers first (small, translucent), then survivors (outlined, larger).
+    p.setPen(Qt::NoPen);
+    for (const Marker &m : markers) {
+        if (m.beam)
+            continue;
+        QColor c = relativeCostColor(m.rel);
+        c.setAlpha(170);
+        p.setBrush(c);
+        p.drawEllipse(m.at, markerR * 0.8, markerR * 0.8);
+    }
+    for (const Marker &m : markers) {
+        if (!m.beam)
+            continue;
+        p.setBrush(relativeCostColor(m.rel));
+        p.setPen(QPen(onPath[static_cast<size_t>(m.id)] ? QColor(0, 0, 0) : QColor(40, 40, 50), 1.4));
+        p.drawEllipse(m.at, markerR * 1.5, markerR * 1.5);
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(kMatchColor, 2));
+    for (const Marker &m : markers)
+        if (m.match)
+            p.drawEllipse(m.at, markerR * 2.2, markerR * 2.2);
+    m_lastMarkers = static_cast<int64_t>(markers.size());
+
+    // Winner, selection, comparison.
+    const auto ring = [&](int64_t id, QColor color, const QString &label) {
+        if (!d.node(id))
+            return;
+        const QPointF at = worldToScreen(d.position(id));
+        p.setPen(QPen(color, 3));
+        p.drawEllipse(at, markerR * 2.8 + 2, markerR * 2.8 + 2);
+        p.drawText(at + QPointF(markerR * 2.8 + 5, -4), label);
+    };
+    ring(d.winner(), QColor(0, 0, 0), tr("winner"));
+    ring(m_compared, kComparedColor, tr("B"));
+    ring(m_selected, kSelectedColor, tr("A"));
+    p.setClipping(false);
+    paintLegend(p);
+    m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
+}
+
+void SearchTreeView::paintLegend(QPainter &p)
+{
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const int y = height() - kBottom + 10;
+    int x = kLeft;
+    p.setPen(QColor(50, 50, 60));
+    const QString title = tr("cost ÷ best in row:");
+    p.drawText(QPoint(x, y + 11), title);
+    x += p.fontMetrics().horizontalAdvance(title) + 8;
+    const int w = 160;
+    for (int i = 0; i < w; ++i)
+        p.fillRect(x + i, y, 1, 14, relativeCostColor(std::exp2(4.0 * i / (w - 1))));
+    p.setPen(QColor(50, 50, 60));
+    p.drawText(QPoint(x, y + 26), QStringLiteral("1×"));
+    p.drawText(QPoint(x + w / 2 - 6, y + 26), QStringLiteral("4×"));
+    p.drawText(QPoint(x + w - 22, y + 26), QStringLiteral("≥16×"));
+    x += w + 24;
+    p.setBrush(relativeCostColor(1));
+    p.setPen(QPen(QColor(40, 40, 50), 1.4));
+    p.drawEllipse(QPointF(x + 6, y + 7), 6, 6);
+    p.setPen(QColor(50, 50, 60));
+    p.drawText(QPoint(x + 16, y + 12), tr("beam survivor"));
+    x += 16 + p.fontMetrics().horizontalAdvance(tr("beam survivor")) + 18;
+    p.setPen(Qt::NoPen);
+    p.setBrush(relativeCostColor(3));
+    p.drawEllipse(QPointF(x + 4, y + 7), 3, 3);
+    p.setPen(QColor(50, 50, 60));
+    p.drawText(QPoint(x + 12, y + 12), tr("pruned"));
+    x += 12 + p.fontMetrics().horizontalAdvance(tr("pruned")) + 18;
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(kMatchColor, 2));
+    p.drawEllipse(QPointF(x + 6, y + 7), 6, 6);
+    p.setPen(QColor(50, 50, 60));
+    p.drawText(QPoint(x + 16, y + 12), tr("Func match"));
+    x += 16 + p.fontMetrics().horizontalAdvance(tr("Func match")) + 18;
+    p.setPen(QPen(QColor(20, 20, 20), 2.5));
+    p.drawLine(x, y + 7, x + 18, y + 7);
+    p.setPen(QColor(50, 50, 60));
+    p.drawText(QPoint(x + 24, y + 12), tr("path to the winner"));
+}
+
+void SearchTreeView::wheelEvent(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0)
+        zoomBy(std::pow(1.25, steps), event->position());
+    event->accept();
+}
+
+void SearchTreeView::mousePressEvent(QMouseEvent *event)
+{
+    m_pressPos = event->position().toPoint();
+    m_lastDrag = m_pressPos;
+    m_dragging = false;
+    setFocus();
+}
+
+void SearchTreeView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (!(event->buttons() & Qt::LeftButton))
+        return;
+    const QPoint pos = event->position().toPoint();
+    if (!m_dragging && (pos - m_pressPos).manhattanLength() < 4)
+        return;
+    m_dragging = true;
+    const QPoint delta = pos - m_lastDrag;
+    m_lastDrag = pos;
+    m_origin -= QPointF(delta.x() / m_sx, delta.y() / m_sy);
+    m_fitted = true;
+    update();
+}
+
+void SearchTreeView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (m_dragging || event->button() != Qt::LeftButton) {
+        m_dragging = false;
+        return;
+    }
+    const int64_t id = nodeAt(event->position());
+    if (id < 0)
+        return;
+    if (event->modifiers() & Qt::ControlModifier) {
+        setCompared(id);
+        Q_EMIT compareSelected(id);
+    } else {
+        setSelected(id);
+        Q_EMIT nodeSelected(id);
+    }
+}
+
+void SearchTreeView::keyPressEvent(QKeyEvent *event)
+{
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    switch (event->key()) {
+    case Qt::Key_F:
+        fit();
+        break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.25, centre);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(0.8, centre);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+void SearchTreeView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_fitted)
+        fit();
+}
+
+} // namespace beamscope::ui

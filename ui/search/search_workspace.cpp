@@ -1,0 +1,579 @@
+#include "ui/search/search_workspace.h"
+
+#include "core/util/atomic_file.h"
+#include "ui/common/app_settings.h"
+#include "ui/common/number_format.h"
+#include "ui/common/relay_progress.h"
+#include "ui/common/weights_combo_box.h"
+#include "ui/search/search_tree_view.h"
+#include "ui/search/state_detail_panel.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QThreadPool>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <filesystem>
+
+namespace beamscope::ui {
+
+namespace {
+const QString kWorkspaceId = QStringLiteral("search");
+const char *const kMeasureWhy =
+    "Measuring a state needs core/schedule (applying a state to Halide Funcs), which is not in the tree yet; "
+    "the Pipeline workspace measures a pipeline's own schedule meanwhile.";
+const char *const kContinueWhy =
+    "core/search cannot start a search from a partial schedule yet (its beam search always starts from the empty "
+    "schedule).";
+} // namespace
+
+// Nodes handed out by the search thread, with the trace's header (the first
+// batch of a search sets up the tree).
+struct SearchWorkspace::Batch {
+    search::SearchTrace header{0};
+    std::vector<search::TraceNode> nodes;
+};
+
+SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Workspace(settings, parent)
+{
+    setObjectName(kWorkspaceId);
+    setAcceptDrops(false); // the main window routes drops through canOpen/open
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    layout->addWidget(m_splitter);
+
+    auto *scroll = new QScrollArea(m_splitter);
+    scroll->setWidgetResizable(true);
+    auto *controls = new QWidget(scroll);
+    buildControls(controls);
+    scroll->setWidget(controls);
+    scroll->setMinimumWidth(250);
+    m_splitter->addWidget(scroll);
+
+    auto *centre = new QWidget(m_splitter);
+    auto *cl = new QVBoxLayout(centre);
+    cl->setContentsMargins(0, 0, 0, 0);
+    auto *toolbar = new QHBoxLayout;
+    auto *fit = new QPushButton(tr("Fit (F)"), centre);
+    m_pathOnly = new QCheckBox(tr("Only the path to the winner"), centre);
+    m_funcSearch = new QLineEdit(centre);
+    m_funcSearch->setPlaceholderText(tr("Find decisions on Func…"));
+    m_funcSearch->setClearButtonEnabled(true);
+    m_matchLabel = new QLabel(centre);
+    toolbar->addWidget(fit);
+    toolbar->addWidget(m_pathOnly);
+    toolbar->addWidget(m_funcSearch, 1);
+    toolbar->addWidget(m_matchLabel);
+    cl->addLayout(toolbar);
+    m_view = new SearchTreeView(centre);
+    m_view->setData(&m_data);
+    cl->addWidget(m_view, 1);
+    m_counts = new QLabel(centre);
+    cl->addWidget(m_counts);
+    m_splitter->addWidget(centre);
+
+    m_panel = new StateDetailPanel(m_splitter);
+    m_panel->setData(&m_data);
+    m_panel->setMinimumWidth(380);
+    m_splitter->addWidget(m_panel);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setStretchFactor(2, 2);
+    m_splitter->setSizes({270, 760, 560});
+
+    m_panel->measureButton()->setToolTip(tr(kMeasureWhy));
+    m_panel->continueButton()->setToolTip(tr(kContinueWhy));
+    m_panel->exportButton()->setToolTip(
+        tr("Saves the state's loop nest as text. Halide schedule source comes from core/schedule, not written yet."));
+
+    connect(fit, &QPushButton::clicked, m_view, &SearchTreeView::fit);
+    connect(m_pathOnly, &QCheckBox::toggled, this, &SearchWorkspace::setPathOnly);
+    connect(m_funcSearch, &QLineEdit::textChanged, this, &SearchWorkspace::setFuncSearch);
+    connect(m_view, &SearchTreeView::nodeSelected, this, [this](qint64 id) {
+        if (m_pickCompare) {
+            m_pickCompare = false;
+            compareState(id);
+        } else {
+            selectState(id);
+        }
+    });
+    connect(m_view, &SearchTreeView::compareSelected, this, &SearchWorkspace::compareState);
+    connect(m_panel, &StateDetailPanel::compareRequested, this, [this] {
+        m_pickCompare = true;
+        Q_EMIT statusMessage(tr("Click the state to compare with."), 5000);
+    });
+    connect(m_panel, &StateDetailPanel::clearCompareRequested, this, [this] { compareState(-1); });
+    connect(m_panel, &StateDetailPanel::pathStateActivated, this, &SearchWorkspace::selectState);
+    connect(m_panel, &StateDetailPanel::exportRequested, this, &SearchWorkspace::exportSchedule);
+    connect(m_panel, &StateDetailPanel::measureRequested, this, [this] {
+        m_panel->setMeasurement(tr("Not measured: %1").arg(tr(kMeasureWhy)));
+    });
+    connect(m_panel, &StateDetailPanel::continueRequested, this, [this] {
+        m_panel->setMeasurement(tr("Cannot continue: %1").arg(tr(kContinueWhy)));
+    });
+
+    m_openAction = new QAction(tr("Open Search Trace…"), this);
+    connect(m_openAction, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a search trace"), QString(),
+                                                          tr("Search traces (*.jsonl *.trace);;All files (*)"));
+        if (!path.isEmpty())
+            open(path);
+    });
+    m_saveAction = new QAction(tr("Save Search Trace…"), this);
+    m_saveAction->setEnabled(false);
+    connect(m_saveAction, &QAction::triggered, this, &SearchWorkspace::saveTrace);
+    refreshCounts();
+}
+
+SearchWorkspace::~SearchWorkspace()
+{
+    // The worker notices at its next decision depth; nothing it posts lands here.
+    if (m_progress)
+        m_progress->cancel();
+}
+
+void SearchWorkspace::buildControls(QWidget *box)
+{
+    auto *v = new QVBoxLayout(box);
+    auto *what = new QGroupBox(tr("Search"), box);
+    auto *form = new QFormLayout(what);
+    m_app = new QComboBox(what);
+    for (const search::SessionApp &a : search::sessionApps()) {
+        m_app->addItem(QString::fromStdString(a.name), QString::fromStdString(a.name));
+        m_app->setItemData(m_app->count() - 1, QString::fromStdString(a.description), Qt::ToolTipRole);
+    }
+    setApp(QStringLiteral("box_blur"));
+    form->addRow(tr("App:"), m_app);
+    m_weights = new WeightsComboBox(settings(), what);
+    m_weights->setToolTip(tr("Anderson2021 (GPU) weights from the library"));
+    form->addRow(tr("Weights:"), m_weights);
+    m_profile = new QComboBox(what);
+    for (const std::string &p : search::sessionProfiles())
+        m_profile->addItem(QString::fromStdString(p));
+    m_profile->setCurrentIndex(std::max(0, m_profile->findText(QStringLiteral("v100"), Qt::MatchFixedString)));
+    m_profile->setToolTip(tr("Device limits the search respects (V100 is what Halide's weights were trained on)"));
+    form->addRow(tr("Profile:"), m_profile);
+    m_beam = new QSpinBox(what);
+    m_beam->setRange(1, 100000);
+    m_beam->setValue(8);
+    form->addRow(tr("Beam size:"), m_beam);
+    m_passes = new QSpinBox(what);
+    m_passes->setRange(0, 100);
+    m_passes->setSpecialValueText(tr("auto (1 or 5)"));
+    form->addRow(tr("Passes:"), m_passes);
+    m_seed = new QSpinBox(what);
+    m_seed->setRange(0, 1 << 30);
+    form->addRow(tr("Seed:"), m_seed);
+    m_dropout = new QSpinBox(what);
+    m_dropout->setRange(1, 100);
+    m_dropout->setValue(100);
+    m_dropout->setSuffix(tr(" % kept"));
+    form->addRow(tr("Dropout:"), m_dropout);
+    v->addWidget(what);
+
+    auto *space = new QGroupBox(tr("Search space"), box);
+    auto *sl = new QVBoxLayout(space);
+    m_optRoot = new QCheckBox(tr("compute_root"), space);
+    m_optInline = new QCheckBox(tr("inline"), space);
+    m_optBlock = new QCheckBox(tr("compute at block level"), space);
+    m_optThread = new QCheckBox(tr("compute at thread level"), space);
+    for (QCheckBox *c : {m_optRoot, m_optInline, m_optBlock, m_optThread}) {
+        c->setChecked(true);
+        sl->addWidget(c);
+    }
+    m_noSubtiling = new QCheckBox(tr("disable subtiling"), space);
+    m_randomTilings = new QCheckBox(tr("randomize tilings"), space);
+    m_freeze = new QCheckBox(tr("freeze inline / compute_root"), space);
+    for (QCheckBox *c : {m_noSubtiling, m_randomTilings, m_freeze})
+        sl->addWidget(c);
+    v->addWidget(space);
+
+    auto *run = new QHBoxLayout;
+    m_start = new QPushButton(tr("Start"), box);
+    m_start->setDefault(true);
+    m_cancel = new QPushButton(tr("Cancel"), box);
+    m_cancel->setEnabled(false);
+    run->addWidget(m_start);
+    run->addWidget(m_cancel);
+    v->addLayout(run);
+    m_progressBar = new QProgressBar(box);
+    m_progressBar->setRange(0, 1000);
+    m_progressBar->setValue(0);
+    v->addWidget(m_progressBar);
+    m_status = new QLabel(box);
+    m_status->setWordWrap(true);
+    v->addWidget(m_status);
+    v->addStretch(1);
+    connect(m_weights, &WeightsComboBox::pathChanged, this, [this](const QString &path) {
+        if (!m_data.pipeline().isEmpty() && !m_searching)
+            requestBreakdownContext(m_data.pipeline(), path);
+    });
+    connect(m_start, &QPushButton::clicked, this, qOverload<>(&SearchWorkspace::startSearch));
+    connect(m_cancel, &QPushButton::clicked, this, &SearchWorkspace::cancelSearch);
+}
+
+search::SessionOptions SearchWorkspace::optionsFromControls() const
+{
+    search::SessionOptions o;
+    o.app = m_app->currentData().toString().toStdString();
+    o.weightsPath = m_weights->path().toStdString();
+    o.profile = m_profile->currentText().toStdString();
+    o.beamSize = m_beam->value();
+    o.passes = m_passes->value();
+    o.seed = static_cast<uint64_t>(m_seed->value());
+    o.dropout = m_dropout->value();
+    o.searchSpaceOptions.clear();
+    for (const QCheckBox *c : {m_optRoot, m_optInline, m_optBlock, m_optThread})
+        o.searchSpaceOptions += c->isChecked() ? '1' : '0';
+    o.disableSubtiling = m_noSubtiling->isChecked();
+    o.randomizeTilings = m_randomTilings->isChecked();
+    o.freezeInlineComputeRoot = m_freeze->isChecked();
+    return o;
+}
+
+void SearchWorkspace::setApp(const QString &name)
+{
+    const int i = m_app->findData(name);
+    if (i >= 0)
+        m_app->setCurrentIndex(i);
+}
+
+void SearchWorkspace::setWeightsPath(const QString &path) { m_weights->setPath(path); }
+void SearchWorkspace::setBeamSize(int beam) { m_beam->setValue(beam); }
+void SearchWorkspace::setPasses(int passes) { m_passes->setValue(passes); }
+
+void SearchWorkspace::startSearch()
+{
+    // The weights list is still being scanned: start once the chosen file is known.
+    if (m_weights->scanPending()) {
+        connect(m_weights, &WeightsComboBox::scanned, this, [this] { startSearch(optionsFromControls()); },
+                Qt::SingleShotConnection);
+        return;
+    }
+    startSearch(optionsFromControls());
+}
+
+bool SearchWorkspace::weightsScanPending() const { return m_weights->scanPending(); }
+
+void SearchWorkspace::startSearch(const search::SessionOptions &options)
+{
+    if (m_progress)
+        m_progress->cancel(); // the old search stops at its next depth; its posts are stale from here on
+    const quint64 generation = ++m_generation;
+    m_loadJob.cancel();
+    m_data = SearchTreeData();
+    m_view->setData(&m_data);
+    m_panel->setData(&m_data);
+    m_lastTrace.reset();
+    m_saveAction->setEnabled(false);
+    m_tracePath.clear();
+    setSearching(true);
+    m_status->setText(tr("Building %1…").arg(QString::fromStdString(options.app)));
+    m_progressBar->setValue(0);
+    refreshCounts();
+    requestBreakdownContext(QString::fromStdString(options.app), QString::fromStdString(options.weightsPath));
+
+    QPointer<QObject> guard(this);
+    auto isCurrent = [this, guard, generation] { return guard && m_generation == generation; };
+    m_progress = std::make_shared<RelayProgress>(this, isCurrent, [this](double fraction, const QString &message) {
+        m_progressBar->setValue(int(fraction * 1000));
+        m_status->setText(message);
+    });
+    auto progress = m_progress;
+    auto future = QtConcurrent::run([this, guard, generation, options, progress] {
+        const search::NodeBatchSink sink = [this, guard, generation](const search::SearchTrace &trace, size_t first,
+                                                                     size_t count) {
+            auto batch = std::make_shared<Batch>();
+            batch->header.pipeline = trace.pipeline;
+            batch->header.stageNames = trace.stageNames;
+            batch->header.params = trace.params;
+            batch->nodes.assign(trace.nodes().begin() + static_cast<std::ptrdiff_t>(first),
+                                trace.nodes().begin() + static_cast<std::ptrdiff_t>(first + count));
+            postToGui(guard, [this, generation, batch] { onBatch(generation, batch); });
+        };
+        auto outcome = std::make_shared<search::SessionOutcome>(search::runSearchSession(options, progress.get(), sink));
+        postToGui(guard, [this, generation, outcome] { onFinished(generation, outcome); });
+    });
+    Q_UNUSED(future);
+}
+
+void SearchWorkspace::onBatch(quint64 generation, const std::shared_ptr<Batch> &batch)
+{
+    if (generation != m_generation)
+        return; // a replaced search
+    if (m_data.nodes().empty() && m_data.stageNames().empty())
+        m_data.reset(batch->header);
+    const int count = static_cast<int>(batch->nodes.size());
+    m_data.append(std::move(batch->nodes));
+    if (!m_funcSearch->text().isEmpty())
+        m_data.setFuncFilter(m_funcSearch->text());
+    m_view->dataChanged();
+    refreshCounts();
+    Q_EMIT nodesAdded(count);
+}
+
+void SearchWorkspace::onFinished(quint64 generation, const std::shared_ptr<search::SessionOutcome> &outcome)
+{
+    if (generation != m_generation)
+        return;
+    setSearching(false);
+    m_progress.reset();
+    if (!outcome->ok) {
+        m_status->setText(tr("Search failed: %1").arg(QString::fromStdString(outcome->error)));
+        Q_EMIT statusMessage(m_status->text(), 0);
+        Q_EMIT searchFinished(false, false);
+        return;
+    }
+    if (m_data.nodes().empty())
+        m_data.reset(outcome->trace);
+    m_data.setSummary(outcome->trace.summary);
+    m_progressBar->setValue(1000);
+    const auto &s = outcome->trace.summary;
+    m_status->setText(outcome->cancelled
+                          ? tr("Cancelled after %1 states (%2 s).").arg(s.statesEvaluated).arg(s.searchSeconds, 0, 'f', 2)
+                          : tr("Done: predicted cost %1, %2 states evaluated in %3 s%4.")
+                                .arg(formatNumber(outcome->predictedCost, 6))
+                                .arg(s.statesEvaluated)
+                                .arg(s.searchSeconds, 0, 'f', 2)
+                                .arg(s.nodesDropped ? tr(" (trace capped: %1 states not recorded)").arg(s.nodesDropped)
+                                                    : QString()));
+    m_lastTrace = std::move(outcome->trace);
+    m_saveAction->setEnabled(true);
+    m_view->dataChanged();
+    refreshCounts();
+    if (!outcome->cancelled && m_data.winner() >= 0 && m_panel->stateA() < 0)
+        selectState(m_data.winner());
+    Q_EMIT searchFinished(true, outcome->cancelled);
+}
+
+void SearchWorkspace::cancelSearch()
+{
+    if (m_progress)
+        m_progress->cancel();
+    m_status->setText(tr("Cancelling…"));
+}
+
+void SearchWorkspace::setSearching(bool on)
+{
+    m_searching = on;
+    m_start->setEnabled(!on);
+    m_cancel->setEnabled(on);
+}
+
+void SearchWorkspace::refreshCounts()
+{
+    int64_t beam = 0;
+    for (const auto &row : m_data.rows())
+        beam += row.beamCount;
+    if (m_data.nodes().empty()) {
+        m_counts->setText(tr("No states yet."));
+        return;
+    }
+    QString text = tr("%1 — %2 states, %3 kept in the beam, %4 passes, %5 decisions deep")
+                       .arg(m_data.pipeline())
+                       .arg(m_data.nodes().size())
+                       .arg(beam)
+                       .arg(m_data.passCount())
+                       .arg(m_data.maxDepth());
+    if (m_data.winner() >= 0)
+        if (const auto *w = m_data.node(m_data.winner()))
+            text += tr(" · winner #%1, predicted cost %2").arg(w->id).arg(formatNumber(w->cost, 6));
+    if (!m_tracePath.isEmpty())
+        text += tr(" · %1").arg(QFileInfo(m_tracePath).fileName());
+    m_counts->setText(text);
+}
+
+bool SearchWorkspace::canOpen(const QString &path) const
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return QFileInfo(path).isFile() && (suffix == QLatin1String("jsonl") || suffix == QLatin1String("trace"));
+}
+
+void SearchWorkspace::open(const QString &path) { openTrace(path); }
+
+void SearchWorkspace::openTrace(const QString &path)
+{
+    if (m_progress)
+        m_progress->cancel();
+    ++m_generation; // a running search's batches are stale now
+    setSearching(false);
+    m_status->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    struct Loaded {
+        std::optional<search::SearchTrace> trace;
+        std::string error;
+    };
+    m_loadJob.start(
+        this,
+        [path] {
+            Loaded l;
+            l.trace = search::SearchTrace::read(path.toStdString(), &l.error);
+            return std::make_shared<Loaded>(std::move(l));
+        },
+        [this, path](std::shared_ptr<Loaded> l) {
+            if (!l->trace) {
+                const QString error = QString::fromStdString(l->error);
+                m_status->setText(error);
+                Q_EMIT statusMessage(error, 0);
+                Q_EMIT loadFailed(error);
+                return;
+            }
+            m_data.load(*l->trace);
+            m_view->setData(&m_data);
+            m_panel->setData(&m_data);
+            if (!m_funcSearch->text().isEmpty())
+                setFuncSearch(m_funcSearch->text());
+            m_tracePath = path;
+            m_lastTrace = std::move(*l->trace);
+            m_saveAction->setEnabled(false); // it is a file already
+            m_status->setText(tr("Opened %1.").arg(QFileInfo(path).fileName()));
+            m_progressBar->setValue(0);
+            refreshCounts();
+            // The breakdown uses the trace's own weights when that file is here.
+            QString weights = m_weights->path();
+            if (const Json *w = m_data.params().find("weights"); w && QFileInfo::exists(QString::fromStdString(w->toString())))
+                weights = QString::fromStdString(w->toString());
+            requestBreakdownContext(m_data.pipeline(), weights);
+            if (m_data.winner() >= 0)
+                selectState(m_data.winner());
+            Q_EMIT fileOpened(path);
+            Q_EMIT traceLoaded();
+        });
+}
+
+void SearchWorkspace::requestBreakdownContext(const QString &pipeline, const QString &weightsPath)
+{
+    const QString key = pipeline + QLatin1Char('\n') + weightsPath;
+    if (key == m_breakdownKey && !m_breakdownJob.pending())
+        return;
+    m_breakdownKey = key;
+    m_panel->setBreakdownContext(nullptr, tr("Computing the cost terms…"));
+    struct Built {
+        std::shared_ptr<const search::BreakdownContext> context;
+        std::string error;
+    };
+    m_breakdownJob.start(
+        this,
+        [pipeline, weightsPath] {
+            auto b = std::make_shared<Built>();
+            b->context = search::BreakdownContext::create(pipeline.toStdString(), weightsPath.toStdString(), &b->error);
+            return b;
+        },
+        [this](std::shared_ptr<Built> b) {
+            m_panel->setBreakdownContext(b->context, b->context ? QString()
+                                                                : tr("No cost terms: %1").arg(QString::fromStdString(b->error)));
+            Q_EMIT breakdownReady();
+        });
+}
+
+void SearchWorkspace::selectState(qint64 id)
+{
+    m_view->setSelected(id);
+    showNode(id, m_view->compared());
+}
+
+void SearchWorkspace::compareState(qint64 id)
+{
+    m_view->setCompared(id);
+    showNode(m_view->selected(), id);
+}
+
+void SearchWorkspace::showNode(qint64 a, qint64 b)
+{
+    m_panel->showState(a, b);
+}
+
+void SearchWorkspace::setFuncSearch(const QString &text)
+{
+    if (m_funcSearch->text() != text)
+        m_funcSearch->setText(text); // comes back here through textChanged
+    const int n = m_data.setFuncFilter(text);
+    m_matchLabel->setText(text.trimmed().isEmpty() ? QString() : tr("%n decision(s)", nullptr, n));
+    m_view->dataChanged();
+}
+
+void SearchWorkspace::setPathOnly(bool on)
+{
+    if (m_pathOnly->isChecked() != on)
+        m_pathOnly->setChecked(on);
+    m_view->setPathOnly(on);
+}
+
+void SearchWorkspace::exportSchedule(qint64 id)
+{
+    const search::TraceNode *n = m_data.node(id);
+    if (!n)
+        return;
+    // Pruned states have no loop nest in the trace; their parent's is the nearest one.
+    const search::TraceNode *withNest = n;
+    while (withNest && withNest->loopNest.empty())
+        withNest = m_data.node(withNest->parent);
+    if (!withNest) {
+        QMessageBox::information(this, tr("Export schedule"), tr("The trace holds no loop nest for this state or its ancestors."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the state's schedule"),
+                                                      QStringLiteral("%1_state%2.txt").arg(m_data.pipeline()).arg(withNest->id),
+                                                      tr("Text (*.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    std::string text = "# Beamscope: loop nest of state #" + std::to_string(withNest->id) + " of " +
+                       m_data.pipeline().toStdString() + " (predicted cost " + std::to_string(withNest->cost) + ")\n" +
+                       "# Halide schedule source is emitted by core/schedule, which is not written yet; this is the\n"
+                       "# state's loop nest as text.\n# Decision path:\n";
+    for (int64_t p : m_data.pathTo(withNest->id))
+        text += "#   " + m_data.node(p)->decision + "\n";
+    text += withNest->loopNest;
+    // The file dialog already asked before replacing an existing file.
+    const WriteResult w = writeFileAtomically(path.toStdString(), std::span<const char>(text.data(), text.size()),
+                                              Overwrite::Replace);
+    Q_EMIT statusMessage(w.ok ? tr("Saved %1").arg(path) : QString::fromStdString(w.error), 0);
+}
+
+void SearchWorkspace::saveTrace()
+{
+    if (!m_lastTrace)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the search trace"),
+                                                      QStringLiteral("%1.jsonl").arg(m_data.pipeline()),
+                                                      tr("Search traces (*.jsonl)"));
+    if (path.isEmpty())
+        return;
+    std::string error;
+    if (!m_lastTrace->write(path.toStdString(), true, &error))
+        Q_EMIT statusMessage(QString::fromStdString(error), 0);
+    else {
+        m_tracePath = path;
+        refreshCounts();
+        Q_EMIT fileOpened(path);
+    }
+}
+
+QList<QAction *> SearchWorkspace::fileActions() const { return {m_openAction, m_saveAction}; }
+
+void SearchWorkspace::saveLayout()
+{
+    settings().setLayoutValue(kWorkspaceId, QStringLiteral("splitter"), m_splitter->saveState());
+}
+
+void SearchWorkspace::restoreLayout()
+{
+    m_splitter->restoreState(settings().layoutValue(kWorkspaceId, QStringLiteral("splitter")));
+}
+
+} // namespace beamscope::ui

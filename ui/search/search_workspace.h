@@ -1,0 +1,123 @@
+#pragma once
+// The Search workspace, the explorer's main view: run Beamscope's GPU beam
+// search on a pipeline of the registry (the same core call as
+// `beamscope-cli autoschedule`) and watch its tree grow, or open a recorded
+// trace; select a state for its decision path, loop nest, features and cost
+// breakdown, and compare two states.
+//
+// The search runs on a worker thread; nodes arrive in batches (one per
+// decision depth) through queued calls that carry the search's generation, so
+// a search that was replaced or cancelled never paints into the current tree.
+
+#include "core/search/search_session.h"
+#include "ui/common/latest_job.h"
+#include "ui/mainwindow/workspace.h"
+#include "ui/search/search_tree_data.h"
+
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+
+namespace beamscope::ui {
+
+class RelayProgress;
+class SearchTreeView;
+class StateDetailPanel;
+class WeightsComboBox;
+
+class SearchWorkspace : public Workspace {
+    Q_OBJECT
+public:
+    SearchWorkspace(AppSettings &settings, QWidget *parent);
+    ~SearchWorkspace() override;
+
+    bool canOpen(const QString &path) const override;
+    void open(const QString &path) override;
+    QList<QAction *> fileActions() const override;
+    void saveLayout() override;
+    void restoreLayout() override;
+
+    // The search the controls describe (app, weights, beam, ...).
+    search::SessionOptions optionsFromControls() const;
+    void setApp(const QString &name);
+    void setWeightsPath(const QString &path);
+    void setBeamSize(int beam);
+    void setPasses(int passes);
+    void startSearch(const search::SessionOptions &options);
+    void startSearch(); // from the controls
+    void cancelSearch();
+    bool isSearching() const { return m_searching; }
+    // Parses a trace file off the GUI thread; traceLoaded or loadFailed follows.
+    void openTrace(const QString &path);
+
+    void selectState(qint64 id);
+    void compareState(qint64 id);
+    void setFuncSearch(const QString &text);
+    void setPathOnly(bool on);
+
+    const SearchTreeData &treeData() const { return m_data; }
+    SearchTreeView *treeView() const { return m_view; }
+    StateDetailPanel *detailPanel() const { return m_panel; }
+    QLabel *countsLabel() const { return m_counts; }
+    QLabel *matchLabel() const { return m_matchLabel; }
+    bool breakdownPending() const { return m_breakdownJob.pending(); }
+    bool weightsScanPending() const;
+
+Q_SIGNALS:
+    void nodesAdded(int count);
+    void searchFinished(bool ok, bool cancelled);
+    void traceLoaded();
+    void loadFailed(const QString &error);
+    void breakdownReady();
+
+private:
+    struct Batch;
+    void buildControls(QWidget *box);
+    void onBatch(quint64 generation, const std::shared_ptr<Batch> &batch);
+    void onFinished(quint64 generation, const std::shared_ptr<search::SessionOutcome> &outcome);
+    void setSearching(bool on);
+    void refreshCounts();
+    void requestBreakdownContext(const QString &pipeline, const QString &weightsPath);
+    void exportSchedule(qint64 id);
+    void saveTrace();
+    void showNode(qint64 a, qint64 b);
+
+    SearchTreeData m_data;
+    std::optional<search::SearchTrace> m_lastTrace; // the last finished search, for "Save trace…"
+    QString m_tracePath;
+    quint64 m_generation = 0;
+    bool m_searching = false;
+    bool m_pickCompare = false;
+    std::shared_ptr<RelayProgress> m_progress;
+    LatestJob m_loadJob;
+    LatestJob m_breakdownJob;
+    QString m_breakdownKey;
+
+    QSplitter *m_splitter = nullptr;
+    QComboBox *m_app = nullptr;
+    WeightsComboBox *m_weights = nullptr;
+    QSpinBox *m_beam = nullptr, *m_passes = nullptr, *m_seed = nullptr, *m_dropout = nullptr;
+    QComboBox *m_profile = nullptr;
+    QCheckBox *m_optRoot = nullptr, *m_optInline = nullptr, *m_optBlock = nullptr, *m_optThread = nullptr;
+    QCheckBox *m_noSubtiling = nullptr, *m_randomTilings = nullptr, *m_freeze = nullptr;
+    QPushButton *m_start = nullptr, *m_cancel = nullptr;
+    QProgressBar *m_progressBar = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_counts = nullptr;
+    QLineEdit *m_funcSearch = nullptr;
+    QLabel *m_matchLabel = nullptr;
+    QCheckBox *m_pathOnly = nullptr;
+    SearchTreeView *m_view = nullptr;
+    StateDetailPanel *m_panel = nullptr;
+    QAction *m_openAction = nullptr, *m_saveAction = nullptr;
+};
+
+} // namespace beamscope::ui

@@ -1,0 +1,466 @@
+#include "ui/search/state_detail_panel.h"
+
+#include "ui/common/number_format.h"
+#include "ui/search/feature_table_model.h"
+#include "ui/search/search_tree_data.h"
+#include "ui/search/stage_cost_model.h"
+
+#include <QAbstractAxis>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+namespace beamscope::ui {
+
+namespace {
+
+QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
+{
+    auto *t = new QTableView(parent);
+    t->setModel(model);
+    t->setAlternatingRowColors(true);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->verticalHeader()->setDefaultSectionSize(20);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setFont(monospaceFont());
+    return t;
+}
+
+QChartView *makeChartView(QChart *chart, QWidget *parent)
+{
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto *view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(180);
+    return view;
+}
+
+} // namespace
+
+StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_summary = new QLabel(tr("Select a state in the tree."), this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+    m_measured = new QLabel(this);
+    m_measured->setVisible(false);
+    layout->addWidget(m_measured);
+
+    auto *buttons = new QHBoxLayout;
+    m_compareButton = new QPushButton(tr("Compare with…"), this);
+    m_compareButton->setToolTip(tr("Then click the second state in the tree (or ctrl-click it directly)"));
+    m_clearCompare = new QPushButton(tr("Clear B"), this);
+    m_measure = new QPushButton(tr("Measure"), this);
+    m_continue = new QPushButton(tr("Continue from here"), this);
+    m_export = new QPushButton(tr("Export schedule…"), this);
+    for (QPushButton *b : {m_compareButton, m_clearCompare, m_measure, m_continue, m_export})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    connect(m_compareButton, &QPushButton::clicked, this, &StateDetailPanel::compareRequested);
+    connect(m_clearCompare, &QPushButton::clicked, this, &StateDetailPanel::clearCompareRequested);
+    connect(m_measure, &QPushButton::clicked, this, [this] { Q_EMIT measureRequested(m_a); });
+    connect(m_continue, &QPushButton::clicked, this, [this] { Q_EMIT continueRequested(m_a); });
+    connect(m_export, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(m_a); });
+
+    m_tabs = new QTabWidget(this);
+    layout->addWidget(m_tabs, 1);
+
+    // Decision path.
+    m_path = new QListWidget(this);
+    m_path->setFont(monospaceFont());
+    connect(m_path, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { Q_EMIT pathStateActivated(item->data(Qt::UserRole).toLongLong()); });
+    m_tabs->addTab(m_path, tr("Decision path"));
+
+    // Loop nest.
+    m_loopNest = new QTextBrowser(this);
+    m_loopNest->setFont(monospaceFont());
+    m_tabs->addTab(m_loopNest, tr("Loop nest"));
+
+    // Features: stage picker, table, chart.
+    auto *features = new QWidget(this);
+    auto *fl = new QVBoxLayout(features);
+    fl->setContentsMargins(0, 0, 0, 0);
+    auto *stageRow = new QHBoxLayout;
+    stageRow->addWidget(new QLabel(tr("Stage:"), features));
+    m_stageCombo = new QComboBox(features);
+    m_stageCombo->setMinimumContentsLength(18);
+    stageRow->addWidget(m_stageCombo, 1);
+    fl->addLayout(stageRow);
+    m_featureNote = new QLabel(features);
+    m_featureNote->setWordWrap(true);
+    fl->addWidget(m_featureNote);
+    auto *fsplit = new QSplitter(Qt::Vertical, features);
+    m_featureModel = new FeatureTableModel(this);
+    m_featureTable = makeTable(m_featureModel, fsplit);
+    m_featureChart = new QChart;
+    m_featureChart->setTitle(tr("log(1 + x) of the 73 features (index = table row)"));
+    m_featureChartView = makeChartView(m_featureChart, fsplit);
+    fsplit->addWidget(m_featureTable);
+    fsplit->addWidget(m_featureChartView);
+    fl->addWidget(fsplit, 1);
+    connect(m_stageCombo, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i != m_stage) {
+            m_stage = i;
+            refreshFeatures();
+        }
+    });
+    m_tabs->addTab(features, tr("Features"));
+
+    // Costs: per-stage table and the breakdown chart.
+    auto *costs = new QWidget(this);
+    auto *cl = new QVBoxLayout(costs);
+    cl->setContentsMargins(0, 0, 0, 0);
+    m_costNote = new QLabel(costs);
+    m_costNote->setWordWrap(true);
+    cl->addWidget(m_costNote);
+    auto *csplit = new QSplitter(Qt::Vertical, costs);
+    m_breakdownChart = new QChart;
+    m_breakdownChart->setTitle(tr("Cost per stage by term (stacked)"));
+    m_breakdownView = makeChartView(m_breakdownChart, csplit);
+    m_costModel = new StageCostModel(this);
+    m_costTable = makeTable(m_costModel, csplit);
+    csplit->addWidget(m_breakdownView);
+    csplit->addWidget(m_costTable);
+    csplit->setStretchFactor(0, 3);
+    csplit->setStretchFactor(1, 1);
+    cl->addWidget(csplit, 1);
+    m_tabs->addTab(costs, tr("Cost breakdown"));
+
+    showState(-1);
+}
+
+void StateDetailPanel::setData(const SearchTreeData *data)
+{
+    m_data = data;
+    showState(-1);
+}
+
+void StateDetailPanel::setBreakdownContext(std::shared_ptr<const search::BreakdownContext> context, const QString &status)
+{
+    m_context = std::move(context);
+    m_contextStatus = status;
+    refreshCosts();
+}
+
+void StateDetailPanel::setMeasurement(const QString &text)
+{
+    m_measured->setText(text);
+    m_measured->setVisible(!text.isEmpty());
+}
+
+QString StateDetailPanel::loopNestText() const { return m_loopNest->toPlainText(); }
+QString StateDetailPanel::summaryText() const { return m_summary->text(); }
+
+void StateDetailPanel::showState(int64_t a, int64_t b)
+{
+    const search::TraceNode *na = m_data ? m_data->node(a) : nullptr;
+    m_a = na ? a : -1;
+    m_b = na && m_data->node(b) && b != a ? b : -1;
+    setMeasurement({});
+    for (QPushButton *button : {m_compareButton, m_measure, m_continue, m_export})
+        button->setEnabled(na != nullptr);
+    m_clearCompare->setEnabled(m_b >= 0);
+    m_path->clear();
+    if (!na) {
+        m_summary->setText(m_data && !m_data->nodes().empty() ? tr("Select a state in the tree (ctrl-click a second one to compare).")
+                                                               : tr("No search yet."));
+        m_loopNest->clear();
+        m_stageCombo->clear();
+        refreshFeatures();
+        refreshCosts();
+        return;
+    }
+    const auto describe = [this](const search::TraceNode &n) {
+        const bool winner = n.id == m_data->winner();
+        return tr("#%1 · pass %2 · depth %3 · predicted cost <b>%4</b> · %5%6")
+            .arg(n.id)
+            .arg(n.pass + 1)
+            .arg(n.depth)
+            .arg(formatNumber(n.cost, 6))
+            .arg(n.inBeam ? tr("kept in the beam") : tr("pruned"))
+            .arg(winner ? tr(" · <b>winner</b>") : QString());
+    };
+    QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), QString::fromStdString(na->decision).toHtmlEscaped());
+    if (const search::TraceNode *nb = m_data->node(m_b))
+        text += tr("<br><b>B</b> %1<br>%2 · B − A = %3")
+                    .arg(describe(*nb), QString::fromStdString(nb->decision).toHtmlEscaped(),
+                         formatNumber(nb->cost - na->cost, 5));
+    m_summary->setText(text);
+
+    for (int64_t id : m_data->pathTo(a)) {
+        const search::TraceNode *n = m_data->node(id);
+        auto *item = new QListWidgetItem(QStringLiteral("%1. %2   [%3]")
+                                             .arg(n->depth)
+                                             .arg(QString::fromStdString(n->decision))
+                                             .arg(formatNumber(n->cost, 4)),
+                                         m_path);
+        item->setData(Qt::UserRole, qint64(id));
+        if (n->inBeam)
+            item->setForeground(QColor(20, 20, 20));
+        else
+            item->setForeground(QColor(120, 120, 120));
+    }
+
+    if (!na->loopNest.empty())
+        m_loopNest->setHtml(loopNestHtml(na->loopNest));
+    else
+        m_loopNest->setHtml(tr("<p>The trace keeps loop nests and features only for states that stayed in the beam "
+                               "(that keeps traces bounded). This state was pruned; its decision path is on the first "
+                               "tab, and its parent #%1 has a loop nest.</p>")
+                                .arg(na->parent));
+
+    const QSignalBlocker block(m_stageCombo);
+    m_stageCombo->clear();
+    const auto &names = m_data->stageNames();
+    for (size_t s = 0; s < na->features.size(); ++s)
+        m_stageCombo->addItem(s < names.size() ? QString::fromStdString(names[s]) : tr("stage %1").arg(s));
+    m_stage = std::clamp(m_stage, 0, std::max(0, m_stageCombo->count() - 1));
+    m_stageCombo->setCurrentIndex(m_stageCombo->count() ? m_stage : -1);
+    refreshFeatures();
+    refreshCosts();
+}
+
+void StateDetailPanel::setStage(int stage)
+{
+    m_stageCombo->setCurrentIndex(stage);
+}
+
+void StateDetailPanel::refreshFeatures()
+{
+    const search::TraceNode *na = m_data ? m_data->node(m_a) : nullptr;
+    const search::TraceNode *nb = m_data ? m_data->node(m_b) : nullptr;
+    std::optional<FeatureTableModel::Row73> a, b;
+    const auto s = static_cast<size_t>(m_stage);
+    if (na && s < na->features.size())
+        a = na->features[s];
+    if (nb && s < nb->features.size())
+        b = nb->features[s];
+    m_featureModel->setValues(a, b);
+    if (!na)
+        m_featureNote->setText(QString());
+    else if (!a)
+        m_featureNote->setText(tr("No features recorded for this state: the trace stores them only for states kept in the beam."));
+    else if (nb && !b)
+        m_featureNote->setText(tr("B has no features for this stage (pruned, or fewer stages scheduled)."));
+    else
+        m_featureNote->setText(QString());
+
+    m_featureChart->removeAllSeries();
+    for (QAbstractAxis *axis : m_featureChart->axes()) {
+        m_featureChart->removeAxis(axis);
+        delete axis; // removeAxis hands ownership back
+    }
+    m_featureSeries = nullptr;
+    if (!a)
+        return;
+    m_featureSeries = new QBarSeries;
+    const auto addSet = [this](const QString &name, const FeatureTableModel::Row73 &row, QColor color) {
+        auto *set = new QBarSet(name);
+        for (float v : row)
+            set->append(FeatureTableModel::normalized(v));
+        set->setColor(color);
+        set->setBorderColor(color);
+        m_featureSeries->append(set);
+    };
+    addSet(b ? tr("A") : tr("log(1+x)"), *a, QColor(0, 90, 255));
+    if (b)
+        addSet(tr("B"), *b, QColor(255, 120, 0));
+    m_featureSeries->setBarWidth(0.9);
+    m_featureChart->addSeries(m_featureSeries);
+    auto *x = new QBarCategoryAxis;
+    QStringList categories;
+    for (int i = 0; i < 73; ++i)
+        categories << (i % 8 == 0 ? QString::number(i) : QStringLiteral(" ").repeated(i % 8 + 1));
+    x->append(categories);
+    x->setGridLineVisible(false);
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("log(1 + x)"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    m_featureChart->addAxis(x, Qt::AlignBottom);
+    m_featureChart->addAxis(y, Qt::AlignLeft);
+    m_featureSeries->attachAxis(x);
+    m_featureSeries->attachAxis(y);
+    m_featureChart->legend()->setVisible(b.has_value());
+}
+
+void StateDetailPanel::refreshCosts()
+{
+    const search::TraceNode *na = m_data ? m_data->node(m_a) : nullptr;
+    const search::TraceNode *nb = m_data ? m_data->node(m_b) : nullptr;
+    QStringList stages;
+    if (m_data)
+        for (const std::string &s : m_data->stageNames())
+            stages << QString::fromStdString(s);
+    std::optional<std::vector<float>> bCosts;
+    if (nb)
+        bCosts = nb->stageCosts;
+    m_costModel->setCosts(stages, na ? na->stageCosts : std::vector<float>{}, bCosts);
+
+    m_breakdownChart->removeAllSeries();
+    for (QAbstractAxis *axis : m_breakdownChart->axes()) {
+        m_breakdownChart->removeAxis(axis);
+        delete axis; // removeAxis hands ownership back
+    }
+    m_breakdownSeries = nullptr;
+    if (!na) {
+        m_costNote->clear();
+        return;
+    }
+    double stageSum = 0;
+    for (float c : na->stageCosts)
+        stageSum += c;
+    QString note = na->stageCosts.empty()
+                       ? tr("Per-stage costs are recorded only for states kept in the beam; the state's total prediction is %1.")
+                             .arg(formatNumber(na->cost, 6))
+                       : tr("Predicted total %1 (sum of %2 stage costs %3).")
+                             .arg(formatNumber(na->cost, 6))
+                             .arg(na->stageCosts.size())
+                             .arg(formatNumber(stageSum, 6));
+    if (na->features.empty() || !m_context) {
+        if (!na->features.empty())
+            note += QLatin1Char(' ') + (m_contextStatus.isEmpty() ? tr("Cost terms need weights and the pipeline.") : m_contextStatus);
+        m_costNote->setText(note);
+        return;
+    }
+    const int cores = m_data->params().find("parallelism") ? int(m_data->params().find("parallelism")->toInt(80)) : 80;
+    const std::vector<search::StageTerms> terms = m_context->breakdown(na->features, cores);
+    const std::vector<std::string> termNames = search::BreakdownContext::termNames();
+    if (terms.empty()) {
+        m_costNote->setText(note);
+        return;
+    }
+    // A legend of 27 terms does not read; terms that matter (>= 3% of the
+    // state's cost) get their own colour, the rest share "other terms".
+    std::vector<double> perTerm(termNames.size(), 0.0);
+    double total = 0;
+    for (const search::StageTerms &s : terms)
+        for (size_t t = 0; t < s.terms.size(); ++t) {
+            perTerm[t] += s.terms[t];
+            total += s.terms[t];
+        }
+    std::vector<size_t> shown;
+    for (size_t t = 0; t < perTerm.size(); ++t)
+        if (total > 0 && perTerm[t] >= 0.03 * total)
+            shown.push_back(t);
+    std::sort(shown.begin(), shown.end(), [&](size_t x, size_t y) { return perTerm[x] > perTerm[y]; });
+    m_breakdownSeries = new QHorizontalStackedBarSeries;
+    static const QColor termColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
+                                     QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(188, 189, 34),
+                                     QColor(23, 190, 207)};
+    std::vector<bool> isShown(termNames.size(), false);
+    int colour = 0;
+    for (size_t t : shown) {
+        auto *set = new QBarSet(QString::fromStdString(termNames[t]));
+        for (const search::StageTerms &s : terms)
+            set->append(s.terms[t]);
+        set->setColor(termColors[colour++ % 9]);
+        m_breakdownSeries->append(set);
+        isShown[t] = true;
+    }
+    auto *other = new QBarSet(tr("other terms"));
+    bool anyOther = false;
+    for (const search::StageTerms &s : terms) {
+        double v = 0;
+        for (size_t t = 0; t < s.terms.size(); ++t)
+            if (!isShown[t])
+                v += s.terms[t];
+        anyOther = anyOther || v > 0;
+        other->append(v);
+    }
+    other->setColor(QColor(170, 170, 170));
+    if (anyOther || shown.empty())
+        m_breakdownSeries->append(other);
+    else
+        delete other;
+    m_breakdownSeries->setBarWidth(0.7);
+    m_breakdownChart->addSeries(m_breakdownSeries);
+    auto *y = new QBarCategoryAxis;
+    QStringList categories;
+    for (const search::StageTerms &s : terms)
+        categories << QString::fromStdString(s.stage);
+    y->append(categories);
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("predicted cost (model units)"));
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    m_breakdownChart->addAxis(y, Qt::AlignLeft);
+    m_breakdownChart->addAxis(x, Qt::AlignBottom);
+    m_breakdownSeries->attachAxis(y);
+    m_breakdownSeries->attachAxis(x);
+    double termSum = 0;
+    for (const search::StageTerms &s : terms)
+        termSum += s.stageCost;
+    note += tr(" Terms recomputed with %1 for %2 sum to %3.")
+                .arg(QString::fromStdString(std::filesystem::path(m_context->weightsPath()).filename().string()),
+                     QString::fromStdString(m_context->pipeline()), formatNumber(termSum, 6));
+    m_costNote->setText(note);
+}
+
+QString StateDetailPanel::loopNestHtml(const std::string &nest)
+{
+    // Colour by loop kind and memory type, so the GPU mapping reads at a glance.
+    QString html = QStringLiteral("<pre style=\"font-family: monospace\">");
+    std::istringstream in(nest);
+    std::string line;
+    const auto span = [](const QString &text, const char *color, bool bold = false) {
+        return QStringLiteral("<span style=\"color:%1;%2\">%3</span>")
+            .arg(QLatin1String(color), bold ? QStringLiteral("font-weight:bold") : QString(), text.toHtmlEscaped());
+    };
+    while (std::getline(in, line)) {
+        const QString l = QString::fromStdString(line);
+        QString out;
+        if (l.contains(QLatin1String("gpu_block")))
+            out = span(l, "#1f4fbf", true);
+        else if (l.contains(QLatin1String("gpu_thread")))
+            out = span(l, "#1a8a3a", true);
+        else if (l.contains(QLatin1String("unrolled")))
+            out = span(l, "#b05a00");
+        else if (l.contains(QLatin1String("vectorized")))
+            out = span(l, "#8a2be2");
+        else if (l.trimmed().startsWith(QLatin1String("realize:"))) {
+            const char *color = l.contains(QLatin1String("shared memory"))     ? "#b0007a"
+                                : l.contains(QLatin1String("register memory")) ? "#007a7a"
+                                                                               : "#222222";
+            out = span(l, color, true);
+        } else if (l.trimmed().startsWith(QLatin1String("inline:")) || l.trimmed().startsWith(QLatin1String("unscheduled:")))
+            out = span(l, "#888888");
+        else if (l.contains(QLatin1String(" serial")))
+            out = span(l, "#444444");
+        else
+            out = span(l, "#555555");
+        html += out + QLatin1Char('\n');
+    }
+    html += QStringLiteral("</pre><p style=\"color:#666\">Legend: <span style=\"color:#1f4fbf\"><b>gpu_block</b></span> · "
+                           "<span style=\"color:#1a8a3a\"><b>gpu_thread</b></span> · serial · "
+                           "<span style=\"color:#b05a00\">unrolled</span> · memory: global · "
+                           "<span style=\"color:#b0007a\"><b>shared</b></span> · "
+                           "<span style=\"color:#007a7a\"><b>register</b></span></p>");
+    return html;
+}
+
+} // namespace beamscope::ui

@@ -1,0 +1,109 @@
+#pragma once
+// Everything about one state of the beam tree (and, optionally, a second one
+// to compare with): its decision path from the root, its loop nest (loops
+// marked as GPU block / thread / serial / unrolled, memory types coloured),
+// its 73 features per stage as a table and a log(1 + x) chart, its predicted
+// cost per stage and the cost model's named terms per stage as stacked bars.
+//
+// Only states that stayed in the beam carry features and a loop nest in the
+// trace (the recorder keeps traces bounded that way); for a pruned state the
+// panel says so and shows what the trace holds (decision, cost, path).
+
+#include "core/search/search_session.h"
+
+#include <QWidget>
+
+#include <cstdint>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QHorizontalStackedBarSeries;
+class QBarSeries;
+QT_END_NAMESPACE
+
+namespace beamscope::ui {
+
+class FeatureTableModel;
+class SearchTreeData;
+class StageCostModel;
+
+class StateDetailPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StateDetailPanel(QWidget *parent = nullptr);
+
+    void setData(const SearchTreeData *data);
+    // The cost breakdown needs the pipeline and the weights (built off the GUI thread).
+    void setBreakdownContext(std::shared_ptr<const search::BreakdownContext> context, const QString &status);
+    void showState(int64_t a, int64_t b = -1);
+    int64_t stateA() const { return m_a; }
+    int64_t stateB() const { return m_b; }
+    void setStage(int stage);
+    // Shown beside the prediction once a measurement came back ("" clears).
+    void setMeasurement(const QString &text);
+
+    // For tests and the screenshot tool.
+    FeatureTableModel *featureModel() const { return m_featureModel; }
+    StageCostModel *stageCostModel() const { return m_costModel; }
+    QHorizontalStackedBarSeries *breakdownSeries() const { return m_breakdownSeries; }
+    QBarSeries *featureSeries() const { return m_featureSeries; }
+    QListWidget *pathList() const { return m_path; }
+    QString loopNestText() const;
+    QString summaryText() const;
+    QTabWidget *tabs() const { return m_tabs; }
+    QPushButton *measureButton() const { return m_measure; }
+    QPushButton *continueButton() const { return m_continue; }
+    QPushButton *exportButton() const { return m_export; }
+    QPushButton *compareButton() const { return m_compareButton; }
+
+Q_SIGNALS:
+    void compareRequested();        // the next state clicked becomes B
+    void clearCompareRequested();
+    void measureRequested(qint64 id);
+    void continueRequested(qint64 id);
+    void exportRequested(qint64 id);
+    void pathStateActivated(qint64 id);
+
+private:
+    void refreshFeatures();
+    void refreshCosts();
+    static QString loopNestHtml(const std::string &nest);
+
+    const SearchTreeData *m_data = nullptr;
+    std::shared_ptr<const search::BreakdownContext> m_context;
+    QString m_contextStatus;
+    int64_t m_a = -1, m_b = -1;
+    int m_stage = 0;
+
+    QLabel *m_summary;
+    QLabel *m_measured;
+    QPushButton *m_compareButton, *m_clearCompare, *m_measure, *m_continue, *m_export;
+    QTabWidget *m_tabs;
+    QListWidget *m_path;
+    QTextBrowser *m_loopNest;
+    QComboBox *m_stageCombo;
+    QLabel *m_featureNote;
+    QTableView *m_featureTable;
+    FeatureTableModel *m_featureModel;
+    QChart *m_featureChart;
+    QChartView *m_featureChartView;
+    QBarSeries *m_featureSeries = nullptr;
+    QLabel *m_costNote;
+    QTableView *m_costTable;
+    StageCostModel *m_costModel;
+    QChart *m_breakdownChart;
+    QChartView *m_breakdownView;
+    QHorizontalStackedBarSeries *m_breakdownSeries = nullptr;
+};
+
+} // namespace beamscope::ui
