@@ -15,6 +15,8 @@
 
 #include "ui/mainwindow/workspace.h"
 
+#include "ui/predictions/predictions_workspace.h"
+#include "ui/retrain/retrain_workspace.h"
 #include "ui/weights/weights_workspace.h"
 #if BEAMSCOPE_HAVE_HALIDE
 #endif
@@ -35,6 +37,8 @@ std::vector<WorkspaceRegistration> registeredWorkspaces()
     return {
         {QStringLiteral("weights"), tr("Weights"), QStringLiteral(":/icons/weights.svg"),
          tr("Inspect, compare and convert cost-model weights"), make<WeightsWorkspace>},
+        {QStringLiteral("predictions"), tr("Predictions"), QStringLiteral(":/icons/predictions.svg"), tr("Predicted cost against measured runtime, per pipeline, for one or two weights files"), make<PredictionsWorkspace>},
+        {QStringLiteral("retrain"), tr("Retrain"), QStringLiteral(":/icons/retrain.svg"), tr("Train the cost model on samples measured on your GPU"), make<RetrainWorkspace>},
 #if BEAMSCOPE_HAVE_HALIDE
 #endif
     };

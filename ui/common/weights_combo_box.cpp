@@ -1,0 +1,151 @@
+#include "ui/common/weights_combo_box.h"
+
+#include "ui/common/app_settings.h"
+#include "ui/weights/weights_library.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSignalBlocker>
+
+namespace beamscope::ui {
+
+namespace {
+const QString kOtherFile = QStringLiteral("\x01other");
+}
+
+WeightsComboBox::WeightsComboBox(AppSettings &settings, QWidget *parent) : QComboBox(parent), m_settings(settings)
+{
+    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setMinimumContentsLength(22);
+    addItem(tr("Scanning the library…"));
+    setEnabled(false);
+    connect(this, &QComboBox::activated, this, &WeightsComboBox::onActivated);
+    connect(this, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0 && itemData(index, PathRole).toString() != kOtherFile) {
+            m_lastIndex = index;
+            Q_EMIT pathChanged(path());
+        }
+    });
+    rescan();
+}
+
+void WeightsComboBox::rescan()
+{
+    LibraryScanRequest request;
+    request.folders = m_settings.allLibraryFolders();
+    request.files = m_settings.recentFiles() + m_extraFiles;
+    request.trainedFolder = AppSettings::trainedWeightsFolder();
+    m_scan.start(this, [request] { return scanLibrary(request); },
+                 [this](const LibraryScanResult &result) {
+                     fill(result);
+                     Q_EMIT scanned();
+                 });
+}
+
+void WeightsComboBox::fill(const LibraryScanResult &result)
+{
+    QString keep = m_wanted;
+    if (keep.isEmpty() && m_userChose)
+        keep = currentIndex() >= 0 ? itemData(currentIndex(), PathRole).toString() : QString();
+    QString fallback;
+    {
+        const QSignalBlocker block(this);
+        clear();
+        QStringList listed;
+        for (const auto &entry : result.entries) {
+            if (!entry.valid || entry.network != QLatin1String("anderson2021"))
+                continue; // the GPU model cannot use it
+            addItem(QStringLiteral("%1 — %2").arg(entry.displayName, libraryGroupTitle(entry.group)), entry.path);
+            setItemData(count() - 1, entry.path, Qt::ToolTipRole);
+            listed.append(entry.path);
+            const bool preferred = m_preferTrained ? entry.group == LibraryGroup::TrainedHere
+                                                   : entry.group == LibraryGroup::Baseline;
+            if (fallback.isEmpty() && preferred)
+                fallback = entry.path;
+        }
+        for (const QString &file : m_extraFiles)
+            if (!listed.contains(file)) {
+                addItem(QFileInfo(file).fileName(), file);
+                setItemData(count() - 1, file, Qt::ToolTipRole);
+            }
+        for (const auto &[text, value] : m_special)
+            addItem(text, value);
+        addItem(tr("Other file…"), kOtherFile);
+        if (fallback.isEmpty() && count() > 1)
+            fallback = itemData(0, PathRole).toString();
+    }
+    setEnabled(true);
+    const QString target = keep.isEmpty() ? fallback : keep;
+    int index = findData(target, PathRole);
+    if (index < 0)
+        index = findData(fallback, PathRole);
+    m_wanted.clear();
+    m_lastIndex = -1;
+    setCurrentIndex(index < 0 ? 0 : index);
+    if (currentIndex() == m_lastIndex)
+        return;
+    m_lastIndex = currentIndex();
+    Q_EMIT pathChanged(path());
+}
+
+void WeightsComboBox::setPath(const QString &path)
+{
+    const QString normal = canonicalPath(path);
+    m_userChose = true;
+    if (m_scan.pending()) {
+        m_wanted = normal;
+        if (!m_extraFiles.contains(normal))
+            m_extraFiles.append(normal);
+        return;
+    }
+    int index = findData(normal, PathRole);
+    if (index < 0) {
+        m_extraFiles.append(normal);
+        insertItem(0, QFileInfo(normal).fileName(), normal);
+        setItemData(0, normal, Qt::ToolTipRole);
+        index = 0;
+    }
+    setCurrentIndex(index);
+}
+
+QString WeightsComboBox::path() const
+{
+    const QString value = currentIndex() >= 0 ? itemData(currentIndex(), PathRole).toString() : QString();
+    for (const auto &special : m_special)
+        if (special.second == value)
+            return {};
+    return value == kOtherFile ? QString() : value;
+}
+
+void WeightsComboBox::addSpecialItem(const QString &text, const QString &value)
+{
+    m_special.append({text, value});
+    if (!m_scan.pending())
+        insertItem(count() - 1, text, value);
+}
+
+QString WeightsComboBox::specialValue() const
+{
+    const QString value = currentIndex() >= 0 ? itemData(currentIndex(), PathRole).toString() : QString();
+    for (const auto &special : m_special)
+        if (special.second == value)
+            return value;
+    return {};
+}
+
+void WeightsComboBox::onActivated(int index)
+{
+    m_userChose = true;
+    m_wanted.clear();
+    if (itemData(index, PathRole).toString() != kOtherFile)
+        return;
+    const QString file = QFileDialog::getOpenFileName(this, tr("Choose weights"), {},
+                                                      tr("Weights (*.weights);;All files (*)"));
+    if (file.isEmpty()) {
+        setCurrentIndex(m_lastIndex >= 0 ? m_lastIndex : 0);
+        return;
+    }
+    setPath(file);
+}
+
+} // namespace beamscope::ui

@@ -1,0 +1,60 @@
+#pragma once
+// Predictions of one or two weights files over one sample set, made with the
+// same core calls as `beamscope-cli predict` (loadSamples, predictPipeline,
+// pipelineRankMetrics, summarizeRanks). Plain blocking code: the Predictions
+// workspace runs it on a worker thread; tests call it directly too.
+
+#include "core/samples/epoch_record.h"
+#include "core/samples/rank_metrics.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace beamscope {
+class Progress;
+}
+
+namespace beamscope::ui {
+
+struct MeasuredPipeline {
+    int32_t pipelineId = 0;
+    QString app;
+    int stages = 0;
+    std::vector<float> runtimesMs; // best runtime per distinct schedule, in the dataset's (hash) order
+    QStringList files;             // the file of each schedule
+};
+
+struct PredictedPipeline {
+    std::vector<float> predictions; // per schedule, same order as MeasuredPipeline::runtimesMs
+    samples::RankMetrics metrics;
+};
+
+struct WeightsPredictions {
+    QString path;
+    QString name;  // file name without .weights
+    QString error; // the file could not be used; pipelines is empty then
+    std::vector<PredictedPipeline> pipelines; // parallel to PredictionResult::pipelines
+    samples::RankSummary summary;             // means over pipelines
+};
+
+struct SkippedFile {
+    QString file;
+    QString reason;
+};
+
+struct PredictionResult {
+    std::vector<MeasuredPipeline> pipelines;
+    std::vector<WeightsPredictions> weights; // in the order asked for
+    std::vector<SkippedFile> skipped;
+    QStringList errors;  // listing errors (missing folder, bad apps.tsv): nothing was predicted
+    size_t filesRead = 0;
+    bool cancelled = false;
+};
+
+PredictionResult predictSamples(const QStringList &sampleFolders, const QStringList &weightsFiles, int numCores,
+                                Progress *progress = nullptr);
+
+} // namespace beamscope::ui

@@ -1,0 +1,97 @@
+#include "ui/retrain/epoch_table_model.h"
+
+#include <cmath>
+
+namespace beamscope::ui {
+
+EpochTableModel::EpochTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void EpochTableModel::clear()
+{
+    if (m_records.empty())
+        return;
+    beginResetModel();
+    m_records.clear();
+    endResetModel();
+}
+
+void EpochTableModel::addEpoch(const samples::EpochRecord &record)
+{
+    for (size_t i = 0; i < m_records.size(); ++i)
+        if (m_records[i].epoch == record.epoch) {
+            m_records[i] = record;
+            const int row = static_cast<int>(i);
+            Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            return;
+        }
+    const int row = static_cast<int>(m_records.size());
+    beginInsertRows({}, row, row);
+    m_records.push_back(record);
+    endInsertRows();
+}
+
+int EpochTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_records.size());
+}
+
+int EpochTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EpochTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto &r = m_records[static_cast<size_t>(index.row())];
+    double value = 0;
+    switch (index.column()) {
+    case EpochColumn: value = r.epoch; break;
+    case TrainingLossColumn: value = r.trainingLoss; break;
+    case ValidationLossColumn: value = r.validationLoss; break;
+    case SpearmanColumn: value = r.validation.spearman; break;
+    case KendallColumn: value = r.validation.kendall; break;
+    case PairwiseColumn: value = r.validation.pairwiseAccuracy; break;
+    default: return {};
+    }
+    switch (role) {
+    case ValueRole: return value;
+    case Qt::DisplayRole:
+        if (index.column() == EpochColumn)
+            return r.epoch;
+        if (std::isnan(value))
+            return QStringLiteral("–");
+        if (index.column() == TrainingLossColumn || index.column() == ValidationLossColumn)
+            return QString::number(value, 'g', 5);
+        return QString::number(value, 'f', 4);
+    case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (index.column() == TrainingLossColumn && r.epoch == 0)
+            return tr("Loss of the initial weights");
+        return {};
+    default: return {};
+    }
+}
+
+QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case EpochColumn: return tr("Epoch");
+        case TrainingLossColumn: return tr("Training loss");
+        case ValidationLossColumn: return tr("Validation loss");
+        case SpearmanColumn: return tr("Spearman");
+        case KendallColumn: return tr("Kendall τ");
+        case PairwiseColumn: return tr("Pairwise acc.");
+        default: return {};
+        }
+    }
+    if (role == Qt::ToolTipRole && section >= SpearmanColumn && section < ColumnCount)
+        return tr("Mean over validation pipelines of how well the predictions order their schedules");
+    return {};
+}
+
+} // namespace beamscope::ui

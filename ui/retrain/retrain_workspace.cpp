@@ -1,0 +1,577 @@
+#include "ui/retrain/retrain_workspace.h"
+
+#include "ui/common/app_settings.h"
+#include "ui/common/relay_progress.h"
+#include "ui/common/resources.h"
+#include "ui/common/weights_combo_box.h"
+#include "ui/retrain/epoch_chart.h"
+#include "ui/retrain/epoch_table_model.h"
+#include "ui/weights/weights_workspace.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace beamscope::ui {
+
+namespace {
+const QString kWorkspaceId = QStringLiteral("retrain");
+const QString kRandomInit = QStringLiteral("\x01random");
+
+QString formatDuration(qint64 ms)
+{
+    const qint64 s = (ms + 500) / 1000;
+    if (s >= 3600)
+        return QStringLiteral("%1:%2:%3").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+} // namespace
+
+RetrainWorkspace::RetrainWorkspace(AppSettings &settings, QWidget *parent) : Workspace(settings, parent)
+{
+    initResources();
+    setObjectName(kWorkspaceId);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->addWidget(buildForm());
+    m_splitter->addWidget(buildResults());
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({380, 1100});
+    m_splitter->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_splitter);
+    setOutput(defaultOutput());
+    m_outputEdited = false;
+    updateFolders();
+    updateButtons();
+}
+
+RetrainWorkspace::~RetrainWorkspace()
+{
+    // The worker stops at its next batch; its reports are dropped (QPointer guard).
+    if (m_relay)
+        m_relay->cancel();
+}
+
+QWidget *RetrainWorkspace::buildForm()
+{
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *form = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(form);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    auto *samplesBox = new QGroupBox(tr("Samples"), form);
+    auto *samplesLayout = new QVBoxLayout(samplesBox);
+    m_folders = new QListWidget(samplesBox);
+    m_folders->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_folders->setToolTip(tr("Folders searched for .sample files (recursively). <root>/<app>/… names each "
+                             "sample's app, for hold-one-out (docs/samples.md)"));
+    m_folders->setMinimumHeight(90);
+    samplesLayout->addWidget(m_folders);
+    auto *folderButtons = new QHBoxLayout;
+    auto *add = new QPushButton(QIcon(QStringLiteral(":/icons/folder-add.svg")), tr("Add folder…"), samplesBox);
+    auto *remove = new QPushButton(tr("Remove"), samplesBox);
+    connect(add, &QPushButton::clicked, this, &RetrainWorkspace::chooseSampleFolder);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        for (auto *item : m_folders->selectedItems())
+            delete item;
+        updateFolders();
+    });
+    folderButtons->addWidget(add);
+    folderButtons->addWidget(remove);
+    folderButtons->addStretch(1);
+    samplesLayout->addLayout(folderButtons);
+    m_foldersNote = new QLabel(tr("No folder yet"), samplesBox);
+    m_foldersNote->setWordWrap(true);
+    samplesLayout->addWidget(m_foldersNote);
+    layout->addWidget(samplesBox);
+
+    auto *trainingBox = new QGroupBox(tr("Training"), form);
+    auto *trainingForm = new QFormLayout(trainingBox);
+    m_initial = new WeightsComboBox(settings(), trainingBox);
+    m_initial->addSpecialItem(tr("Random initialisation (seed below)"), kRandomInit);
+    m_initial->setToolTip(tr("Weights to start from: any Anderson2021 file in the library, or Halide's seeded "
+                             "random initialiser"));
+    trainingForm->addRow(tr("Initial weights:"), m_initial);
+    m_holdOut = new QComboBox(trainingBox);
+    m_holdOut->addItem(tr("none (Halide's hash split)"), QString());
+    m_holdOut->setToolTip(tr("Validate on one app's pipelines and train on the rest"));
+    trainingForm->addRow(tr("Held-out app:"), m_holdOut);
+    m_epochs = new QSpinBox(trainingBox);
+    m_epochs->setRange(1, 1000000);
+    m_epochs->setValue(10);
+    trainingForm->addRow(tr("Epochs:"), m_epochs);
+    m_rate = new QDoubleSpinBox(trainingBox);
+    m_rate->setDecimals(6);
+    m_rate->setRange(0.000001, 1.0);
+    m_rate->setSingleStep(0.0001);
+    m_rate->setValue(0.0001);
+    m_rate->setToolTip(tr("ADAM learning rate (Halide's default 0.0001)"));
+    trainingForm->addRow(tr("Learning rate:"), m_rate);
+    m_seed = new QSpinBox(trainingBox);
+    m_seed->setRange(0, 2147483647);
+    m_seed->setToolTip(tr("Seeds the batch shuffle (and the random initialiser): the same seed gives the same run"));
+    trainingForm->addRow(tr("Seed:"), m_seed);
+    m_cores = new QSpinBox(trainingBox);
+    m_cores->setRange(1, 1000000);
+    m_cores->setValue(80);
+    m_cores->setToolTip(tr("num_cores the model is evaluated with (80: the V100 SM count; Halide's own trainer "
+                           "uses 32)"));
+    trainingForm->addRow(tr("num_cores:"), m_cores);
+    layout->addWidget(trainingBox);
+
+    auto *outputBox = new QGroupBox(tr("Output"), form);
+    auto *outputLayout = new QHBoxLayout(outputBox);
+    m_output = new QLineEdit(outputBox);
+    m_output->setToolTip(tr("The trained .weights file (written atomically; it joins the weights library). "
+                            "A checkpoint next to it keeps every finished epoch while the run goes on."));
+    connect(m_output, &QLineEdit::textEdited, this, [this] { m_outputEdited = true; });
+    auto *browse = new QPushButton(tr("Browse…"), outputBox);
+    connect(browse, &QPushButton::clicked, this, &RetrainWorkspace::chooseOutput);
+    outputLayout->addWidget(m_output, 1);
+    outputLayout->addWidget(browse);
+    layout->addWidget(outputBox);
+
+    auto *buttons = new QHBoxLayout;
+    m_start = new QPushButton(tr("Start"), form);
+    m_start->setDefault(true);
+    m_cancel = new QPushButton(tr("Cancel"), form);
+    m_resume = new QPushButton(tr("Resume"), form);
+    m_resume->setToolTip(tr("Continue the cancelled run from its checkpoint"));
+    connect(m_start, &QPushButton::clicked, this, &RetrainWorkspace::start);
+    connect(m_cancel, &QPushButton::clicked, this, &RetrainWorkspace::cancel);
+    connect(m_resume, &QPushButton::clicked, this, &RetrainWorkspace::resume);
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_resume);
+    layout->addLayout(buttons);
+    layout->addStretch(1);
+    scroll->setWidget(form);
+    scroll->setMinimumWidth(340);
+    return scroll;
+}
+
+QWidget *RetrainWorkspace::buildResults()
+{
+    auto *panel = new QWidget(this);
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 6, 6, 6);
+    auto *top = new QHBoxLayout;
+    m_progress = new QProgressBar(panel);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Not started"));
+    m_progress->setTextVisible(true);
+    top->addWidget(m_progress, 1);
+    m_logScale = new QCheckBox(tr("Log loss axis"), panel);
+    m_logScale->setChecked(true);
+    top->addWidget(m_logScale);
+    layout->addLayout(top);
+    m_status = new QLabel(tr("Choose sample folders and press Start."), panel);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_status);
+
+    m_lossChart = new EpochChart(tr("Loss per epoch"), tr("Loss"), {tr("Training loss"), tr("Validation loss")}, panel);
+    m_lossChart->setLogScale(true);
+    connect(m_logScale, &QCheckBox::toggled, m_lossChart, &EpochChart::setLogScale);
+    m_rankChart = new EpochChart(tr("Validation ranking per epoch"), tr("Rank agreement"),
+                                 {tr("Spearman"), tr("Kendall τ"), tr("Pairwise accuracy")}, panel);
+    m_rankChart->setFixedYRange(0, 1);
+    m_epochModel = new EpochTableModel(this);
+    m_epochView = new QTableView(panel);
+    m_epochView->setModel(m_epochModel);
+    m_epochView->verticalHeader()->hide();
+    m_epochView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_epochView->setAlternatingRowColors(true);
+    m_epochView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(m_epochModel, &QAbstractItemModel::rowsInserted, m_epochView, [this] { m_epochView->scrollToBottom(); });
+
+    auto *charts = new QSplitter(Qt::Horizontal, panel);
+    charts->addWidget(m_lossChart);
+    charts->addWidget(m_rankChart);
+    m_resultsSplitter = new QSplitter(Qt::Vertical, panel);
+    m_resultsSplitter->addWidget(charts);
+    m_resultsSplitter->addWidget(m_epochView);
+    m_resultsSplitter->setStretchFactor(0, 3);
+    m_resultsSplitter->setStretchFactor(1, 1);
+    layout->addWidget(m_resultsSplitter, 1);
+    return panel;
+}
+
+bool RetrainWorkspace::canOpen(const QString &path) const
+{
+    const QFileInfo info(path);
+    if (!info.isDir())
+        return false;
+    QDirIterator it(path, {QStringLiteral("*.sample")}, QDir::Files, QDirIterator::Subdirectories);
+    return it.hasNext();
+}
+
+void RetrainWorkspace::open(const QString &path)
+{
+    addSampleFolder(path);
+}
+
+void RetrainWorkspace::saveLayout()
+{
+    settings().setLayoutValue(kWorkspaceId, QStringLiteral("splitter"), m_splitter->saveState());
+    settings().setLayoutValue(kWorkspaceId, QStringLiteral("results"), m_resultsSplitter->saveState());
+}
+
+void RetrainWorkspace::restoreLayout()
+{
+    m_splitter->restoreState(settings().layoutValue(kWorkspaceId, QStringLiteral("splitter")));
+    m_resultsSplitter->restoreState(settings().layoutValue(kWorkspaceId, QStringLiteral("results")));
+}
+
+void RetrainWorkspace::addSampleFolder(const QString &folder)
+{
+    const QString normal = canonicalPath(folder);
+    if (sampleFolders().contains(normal))
+        return;
+    auto *item = new QListWidgetItem(QDir::toNativeSeparators(normal), m_folders);
+    item->setData(Qt::UserRole, normal);
+    item->setToolTip(normal);
+    updateFolders();
+}
+
+void RetrainWorkspace::removeSampleFolder(const QString &folder)
+{
+    const QString normal = canonicalPath(folder);
+    for (int row = m_folders->count() - 1; row >= 0; --row)
+        if (m_folders->item(row)->data(Qt::UserRole).toString() == normal)
+            delete m_folders->takeItem(row);
+    updateFolders();
+}
+
+QStringList RetrainWorkspace::sampleFolders() const
+{
+    QStringList folders;
+    for (int row = 0; row < m_folders->count(); ++row)
+        folders.append(m_folders->item(row)->data(Qt::UserRole).toString());
+    return folders;
+}
+
+void RetrainWorkspace::setInitialWeights(const QString &path)
+{
+    m_initial->setPath(path);
+}
+
+void RetrainWorkspace::setRandomInitialWeights()
+{
+    const int index = m_initial->findData(kRandomInit, WeightsComboBox::PathRole);
+    if (index >= 0)
+        m_initial->setCurrentIndex(index);
+}
+
+void RetrainWorkspace::setHoldOutApp(const QString &app)
+{
+    const int index = m_holdOut->findData(app);
+    if (index >= 0)
+        m_holdOut->setCurrentIndex(index);
+}
+
+QStringList RetrainWorkspace::availableApps() const
+{
+    QStringList apps;
+    for (int i = 1; i < m_holdOut->count(); ++i)
+        apps.append(m_holdOut->itemData(i).toString());
+    return apps;
+}
+
+void RetrainWorkspace::setEpochs(int epochs)
+{
+    m_epochs->setValue(epochs);
+}
+
+void RetrainWorkspace::setLearningRate(double rate)
+{
+    m_rate->setValue(rate);
+}
+
+void RetrainWorkspace::setSeed(int seed)
+{
+    m_seed->setValue(seed);
+}
+
+void RetrainWorkspace::setNumCores(int cores)
+{
+    m_cores->setValue(cores);
+}
+
+void RetrainWorkspace::setOutput(const QString &path)
+{
+    m_output->setText(path);
+    m_outputEdited = true;
+    updateButtons();
+}
+
+QString RetrainWorkspace::output() const
+{
+    return m_output->text().trimmed();
+}
+
+QString RetrainWorkspace::defaultOutput() const
+{
+    return AppSettings::trainedWeightsFolder() + QStringLiteral("/retrained-%1.weights")
+                                                     .arg(QDateTime::currentDateTime().toString(
+                                                         QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
+RetrainRequest RetrainWorkspace::request() const
+{
+    RetrainRequest r;
+    r.sampleFolders = sampleFolders();
+    r.randomInit = m_initial->specialValue() == kRandomInit;
+    r.initialWeights = r.randomInit ? QString() : m_initial->path();
+    r.holdOutApp = m_holdOut->currentData().toString();
+    r.epochs = m_epochs->value();
+    r.learningRate = static_cast<float>(m_rate->value());
+    r.seed = static_cast<uint32_t>(m_seed->value());
+    r.numCores = m_cores->value();
+    r.output = output();
+    return r;
+}
+
+void RetrainWorkspace::start()
+{
+    if (m_running)
+        return;
+    if (QFileInfo::exists(output())) {
+        const auto answer = QMessageBox::question(
+            this, tr("Replace weights?"), tr("%1 already exists. Replace it when training finishes?").arg(output()));
+        if (answer != QMessageBox::Yes)
+            return;
+    }
+    launch(false);
+}
+
+void RetrainWorkspace::resume()
+{
+    if (m_running || !canResume())
+        return;
+    launch(true);
+}
+
+bool RetrainWorkspace::canResume() const
+{
+    return m_cancelledRequest.has_value() && QFileInfo::exists(checkpointFor(m_cancelledRequest->output));
+}
+
+void RetrainWorkspace::cancel()
+{
+    if (m_running && m_relay) {
+        m_relay->cancel();
+        m_status->setText(tr("Cancelling after the current batch…"));
+        m_cancel->setEnabled(false);
+    }
+}
+
+void RetrainWorkspace::launch(bool resume)
+{
+    RetrainRequest r = resume ? *m_cancelledRequest : request();
+    r.resume = resume;
+    r.replaceOutput = QFileInfo::exists(r.output); // confirmed in start()
+    const quint64 generation = ++m_generation;
+    m_running = true;
+    m_outcome.reset();
+    if (!resume) {
+        m_epochModel->clear();
+        m_lossChart->clear();
+        m_rankChart->clear();
+    }
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Loading samples… %p%"));
+    m_status->setText(resume ? tr("Resuming from %1…").arg(checkpointFor(r.output)) : tr("Loading samples…"));
+    m_clock.start();
+    m_trainingStartFraction = -1;
+    updateButtons();
+
+    QPointer<QObject> guard(this);
+    auto isCurrent = [this, generation] { return m_generation == generation; };
+    m_relay = std::make_shared<RelayProgress>(this, isCurrent,
+                                              [this](double f, const QString &message) { onReport(f, message); });
+    auto relay = m_relay;
+    auto future = QtConcurrent::run([r, relay, guard, generation, this] {
+        auto epochSink = [guard, generation, this](const samples::EpochRecord &record) {
+            postToGui(guard, [this, generation, record] {
+                if (m_generation == generation)
+                    onEpoch(record);
+            });
+        };
+        auto loadedSink = [guard, generation, this](const QString &message) {
+            postToGui(guard, [this, generation, message] {
+                if (m_generation == generation)
+                    m_status->setText(message);
+            });
+        };
+        RetrainOutcome outcome = runRetrain(r, relay.get(), epochSink, loadedSink);
+        postToGui(guard, [this, generation, outcome = std::move(outcome), r] {
+            if (m_generation != generation)
+                return;
+            if (outcome.cancelled)
+                m_cancelledRequest = r;
+            onFinished(outcome);
+        });
+    });
+    Q_UNUSED(future);
+    Q_EMIT runStarted();
+}
+
+void RetrainWorkspace::onReport(double fraction, const QString &message)
+{
+    if (!m_running)
+        return;
+    m_progress->setValue(static_cast<int>(std::lround(fraction * 1000)));
+    // The ETA extrapolates the training phase only (loading goes at another pace).
+    constexpr double kTrainingPhase = 0.05;
+    QString eta;
+    if (fraction > kTrainingPhase) {
+        if (m_trainingStartFraction < 0) {
+            m_trainingStartFraction = fraction;
+            m_trainingStartMs = m_clock.elapsed();
+        } else if (fraction > m_trainingStartFraction) {
+            const double rate = (fraction - m_trainingStartFraction) /
+                                static_cast<double>(std::max<qint64>(1, m_clock.elapsed() - m_trainingStartMs));
+            eta = tr(" — ETA %1").arg(formatDuration(static_cast<qint64>((1.0 - fraction) / rate)));
+        }
+    }
+    m_progress->setFormat(QStringLiteral("%p%") + eta);
+    m_progress->setToolTip(message);
+    Q_EMIT statusMessage(message, 0);
+}
+
+void RetrainWorkspace::onEpoch(const samples::EpochRecord &record)
+{
+    m_epochModel->addEpoch(record);
+    m_lossChart->addEpoch(record.epoch, {record.trainingLoss, record.validationLoss});
+    m_rankChart->addEpoch(record.epoch, {record.validation.spearman, record.validation.kendall,
+                                         record.validation.pairwiseAccuracy});
+    Q_EMIT epochFinished(record.epoch);
+}
+
+void RetrainWorkspace::onFinished(const RetrainOutcome &outcome)
+{
+    m_running = false;
+    m_relay.reset();
+    m_outcome = outcome;
+    const QString elapsed = formatDuration(m_clock.elapsed());
+    if (outcome.ok) {
+        m_cancelledRequest.reset();
+        m_progress->setValue(m_progress->maximum());
+        m_progress->setFormat(tr("Done in %1").arg(elapsed));
+        m_status->setText(tr("Wrote %1 after %n epoch(s); it is in the weights library.", nullptr,
+                             outcome.epochsCompleted)
+                              .arg(outcome.output));
+        Q_EMIT statusMessage(tr("Trained %1").arg(outcome.output), 10000);
+        // The library lists the new file: this workspace's picker and the Weights workspace.
+        m_initial->rescan();
+        if (QWidget *top = window())
+            for (auto *weights : top->findChildren<WeightsWorkspace *>())
+                weights->rescanLibrary();
+        if (!m_outputEdited || outcome.output == output())
+            m_output->setText(defaultOutput()); // the next run must not replace this one by accident
+        m_outputEdited = false;
+        Q_EMIT weightsTrained(outcome.output);
+    } else if (outcome.cancelled) {
+        m_progress->setFormat(tr("Cancelled — %p%"));
+        m_status->setText(outcome.epochsCompleted > 0
+                              ? tr("Cancelled after epoch %1; %2 keeps it. Resume continues from there.")
+                                    .arg(outcome.epochsCompleted)
+                                    .arg(outcome.checkpoint)
+                              : tr("Cancelled before the first epoch finished; nothing to keep."));
+    } else {
+        m_progress->setFormat(tr("Failed"));
+        m_status->setText(tr("Training failed: %1").arg(outcome.error));
+    }
+    updateButtons();
+    Q_EMIT runFinished();
+}
+
+void RetrainWorkspace::updateFolders()
+{
+    const QStringList folders = sampleFolders();
+    if (folders.isEmpty()) {
+        m_foldersJob.cancel();
+        m_foldersNote->setText(tr("No folder yet: add folders of .sample files."));
+        while (m_holdOut->count() > 1)
+            m_holdOut->removeItem(1);
+        updateButtons();
+        return;
+    }
+    m_foldersNote->setText(tr("Looking for samples…"));
+    m_foldersJob.start(this, [folders] { return summarizeSampleFolders(folders); },
+                       [this](const SampleFolderSummary &summary) {
+                           const QString wanted = m_holdOut->currentData().toString();
+                           while (m_holdOut->count() > 1)
+                               m_holdOut->removeItem(1);
+                           for (const QString &app : summary.apps)
+                               m_holdOut->addItem(app, app);
+                           setHoldOutApp(wanted);
+                           QString note = tr("%n sample file(s)", nullptr, static_cast<int>(summary.files));
+                           note += summary.apps.isEmpty()
+                                       ? tr("; the layout names no app")
+                                       : tr("; apps: %1").arg(summary.apps.join(QStringLiteral(", ")));
+                           if (!summary.errors.isEmpty())
+                               note += QStringLiteral("\n") + summary.errors.join(QLatin1Char('\n'));
+                           m_foldersNote->setText(note);
+                           updateButtons();
+                           Q_EMIT foldersSummarized();
+                       });
+    updateButtons();
+}
+
+void RetrainWorkspace::updateButtons()
+{
+    m_start->setEnabled(!m_running && m_folders->count() > 0 && !output().isEmpty());
+    m_cancel->setEnabled(m_running);
+    m_resume->setEnabled(!m_running && canResume());
+    m_folders->setEnabled(!m_running);
+}
+
+void RetrainWorkspace::chooseSampleFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Add a folder of .sample files"));
+    if (!folder.isEmpty())
+        addSampleFolder(folder);
+}
+
+void RetrainWorkspace::chooseOutput()
+{
+    QDir().mkpath(AppSettings::trainedWeightsFolder());
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save trained weights as"), output(),
+                                                      tr("Weights (*.weights)"), nullptr,
+                                                      QFileDialog::DontConfirmOverwrite);
+    if (!file.isEmpty())
+        setOutput(file.endsWith(QLatin1String(".weights")) ? file : file + QStringLiteral(".weights"));
+}
+
+} // namespace beamscope::ui
