@@ -32,7 +32,7 @@ std::function<void(const Halide::Target &)> tiledGpuSchedule(Halide::Func output
 std::vector<PipelineInfo> appPipelines() {
     using namespace apps;
     return {
-        {"bgu", "bilateral guided upsampling: fit per-cell affine colour models on a low-res pair, slice at full res", Origin::App, bgu},
+        {"bgu", "bilateral guided upsampling (simplified: per-cell colour offsets learned on a low-res pair, sliced at full res)", Origin::App, bgu},
         {"bilateral_grid", "edge-aware blur through a 3-D bilateral grid (scatter, blur, trilinear slice)", Origin::App, bilateralGrid},
         {"camera_pipe", "raw Bayer to RGB: hot pixels, demosaic, colour matrix, tone curve, sharpen", Origin::App, cameraPipe},
         {"conv_layer", "3x3 convolution layer with bias and ReLU, 128 -> 128 channels", Origin::App, convLayer},
