@@ -1,0 +1,243 @@
+#include "core/schedule/schedule_plan.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace beamscope::schedule {
+
+namespace {
+
+using search::ComputeLocation;
+using search::FuncSchedule;
+using search::StageTiling;
+using Kind = Directive::Kind;
+
+Directive split(const std::string &old, const std::string &outer, const std::string &inner, int64_t factor) {
+    Directive d;
+    d.kind = Kind::Split;
+    d.vars = {old, outer, inner};
+    d.factor = factor;
+    return d;
+}
+
+Directive withVars(Kind kind, std::vector<std::string> vars) {
+    Directive d;
+    d.kind = kind;
+    d.vars = std::move(vars);
+    return d;
+}
+
+// Halide maps at most three loops to GPU blocks (or threads). `vars` are
+// adjacent in the loop nest, innermost first; the ones past the third are fused
+// into the third, outward, so every loop stays parallel.
+std::vector<std::string> fuseDownToThree(std::vector<std::string> vars, StagePlan &plan) {
+    while (vars.size() > 3) {
+        const std::string fused = vars[2] + "_" + vars[3];
+        plan.directives.push_back(withVars(Kind::Fuse, {vars[2], vars[3], fused}));
+        plan.newVars.push_back(fused);
+        vars[2] = fused;
+        vars.erase(vars.begin() + 3);
+    }
+    return vars;
+}
+
+// Pure loops of a stage (reduction loops are left alone), innermost first.
+std::vector<size_t> pureLoops(const dag::Stage &st) {
+    std::vector<size_t> out;
+    for (size_t j = 0; j < st.loop.size(); j++)
+        if (!st.loop[j].rvar)
+            out.push_back(j);
+    return out;
+}
+
+// Thread loops in Halide's gpu_threads order: the state's vector loop first
+// (thread x), then the rest innermost first.
+void orderThreads(std::vector<std::pair<size_t, std::string>> &threads, int vectorLoop) {
+    std::stable_partition(threads.begin(), threads.end(),
+                          [&](const auto &t) { return static_cast<int>(t.first) == vectorLoop; });
+}
+
+void planRoot(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
+    const std::vector<size_t> loops = pureLoops(st);
+    if (loops.empty()) {
+        plan.directives.push_back(withVars(Kind::GpuSingleThread, {}));
+        return;
+    }
+    std::vector<std::string> serial, blocks;
+    std::vector<std::pair<size_t, std::string>> threads;
+    for (size_t j : loops) {
+        const std::string v = st.loop[j].var;
+        plan.pureVars.push_back(v);
+        const int64_t T = t.threads[j], S = t.serial[j];
+        blocks.push_back(v);
+        if (T > 1 && S > 1) {
+            plan.directives.push_back(split(v, v, v + "i", T * S));
+            plan.directives.push_back(split(v + "i", v + "i", v + "ii", S));
+            plan.newVars.insert(plan.newVars.end(), {v + "i", v + "ii"});
+            threads.emplace_back(j, v + "i");
+            serial.push_back(v + "ii");
+        } else if (T > 1) {
+            plan.directives.push_back(split(v, v, v + "i", T));
+            plan.newVars.push_back(v + "i");
+            threads.emplace_back(j, v + "i");
+        } else if (S > 1) {
+            plan.directives.push_back(split(v, v, v + "ii", S));
+            plan.newVars.push_back(v + "ii");
+            serial.push_back(v + "ii");
+        }
+    }
+    orderThreads(threads, t.vectorLoop);
+    std::vector<std::string> threadVars;
+    for (const auto &[j, name] : threads)
+        threadVars.push_back(name);
+    std::vector<std::string> order = serial;
+    order.insert(order.end(), threadVars.begin(), threadVars.end());
+    order.insert(order.end(), blocks.begin(), blocks.end());
+    if (order.size() > 1)
+        plan.directives.push_back(withVars(Kind::Reorder, order));
+    if (t.unrolled)
+        for (const std::string &s : serial)
+            plan.directives.push_back(withVars(Kind::Unroll, {s}));
+    plan.directives.push_back(withVars(Kind::GpuBlocks, fuseDownToThree(blocks, plan)));
+    if (!threadVars.empty())
+        plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownToThree(threadVars, plan)));
+}
+
+void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
+    std::vector<std::string> serial;
+    std::vector<std::pair<size_t, std::string>> threads;
+    for (size_t j : pureLoops(st)) {
+        const std::string v = st.loop[j].var;
+        plan.pureVars.push_back(v);
+        const int64_t T = t.threads[j], S = t.serial[j];
+        if (S > 1) {
+            plan.directives.push_back(split(v, v, v + "ii", S));
+            plan.newVars.push_back(v + "ii");
+            serial.push_back(v + "ii");
+        }
+        if (T > 1)
+            threads.emplace_back(j, v);
+        else if (S <= 1)
+            serial.push_back(v);
+    }
+    orderThreads(threads, t.vectorLoop);
+    std::vector<std::string> threadVars;
+    for (const auto &[j, name] : threads)
+        threadVars.push_back(name);
+    std::vector<std::string> order = serial;
+    order.insert(order.end(), threadVars.begin(), threadVars.end());
+    if (!threadVars.empty() && order.size() > 1)
+        plan.directives.push_back(withVars(Kind::Reorder, order));
+    if (t.unrolled)
+        for (const std::string &s : serial)
+            if (s.ends_with("ii"))
+                plan.directives.push_back(withVars(Kind::Unroll, {s}));
+    if (!threadVars.empty())
+        plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownToThree(threadVars, plan)));
+}
+
+void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
+    if (!t.unrolled)
+        return;
+    // Unroll by the tile, split off with a constant factor, so the unrolled
+    // loop has a constant extent whatever the consumer's tail does.
+    for (size_t j : pureLoops(st)) {
+        const std::string v = st.loop[j].var;
+        const int64_t tile = t.threads[j] * t.serial[j];
+        if (tile <= 1)
+            continue;
+        plan.pureVars.push_back(v);
+        plan.directives.push_back(split(v, v, v + "ii", tile));
+        plan.directives.push_back(withVars(Kind::Unroll, {v + "ii"}));
+        plan.newVars.push_back(v + "ii");
+    }
+}
+
+} // namespace
+
+std::string innermostLoopOfKind(const StagePlan &stage, Directive::Kind kind) {
+    for (const Directive &d : stage.directives)
+        if (d.kind == kind && !d.vars.empty())
+            return d.vars.front();
+    return {};
+}
+
+SchedulePlan planSchedule(const search::State &state) {
+    if (!state.complete())
+        throw std::invalid_argument("planSchedule: the state is incomplete (" + std::to_string(state.numScheduled()) +
+                                    " of " + std::to_string(state.dag().scheduleOrder().size()) + " Funcs scheduled)");
+    const search::SearchDag &sd = state.dag();
+    SchedulePlan out;
+    // Plans by (node, stage), filled in scheduling order: a consumer is always
+    // planned before the Funcs computed inside it.
+    std::vector<std::vector<int>> planIndex(static_cast<size_t>(sd.nodeCount()));
+    for (int node : sd.scheduleOrder()) {
+        const FuncSchedule *f = state.scheduleOf(node);
+        const dag::Node &n = sd.node(node);
+        if (f->location == ComputeLocation::Inlined) {
+            out.inlined.push_back(n.name);
+            continue;
+        }
+        std::vector<StagePlan> stages(n.stages.size());
+        for (size_t s = 0; s < n.stages.size(); s++) {
+            StagePlan &p = stages[s];
+            p.node = node;
+            p.func = n.name;
+            p.stage = static_cast<int>(s);
+            const StageTiling &t = f->stages[s];
+            ComputeLocation loc = f->location;
+            std::string attachTo;
+            if (loc != ComputeLocation::Root) {
+                const auto &consumerPlans = planIndex[static_cast<size_t>(f->consumer)];
+                const StagePlan *c = consumerPlans.empty()
+                                         ? nullptr
+                                         : &out.stages[static_cast<size_t>(consumerPlans[static_cast<size_t>(f->consumerStage)])];
+                if (c) {
+                    attachTo = loc == ComputeLocation::ThreadLevel ? innermostLoopOfKind(*c, Kind::GpuThreads) : "";
+                    if (attachTo.empty())
+                        attachTo = innermostLoopOfKind(*c, Kind::GpuBlocks);
+                }
+                if (attachTo.empty()) {
+                    p.note = "its consumer stage has no GPU loop to compute it in, so it is computed at root";
+                    loc = ComputeLocation::Root;
+                } else if (loc == ComputeLocation::ThreadLevel && innermostLoopOfKind(*c, Kind::GpuThreads).empty()) {
+                    p.note = "its consumer stage has no GPU thread loop, so it is computed per block";
+                }
+            }
+            if (s == 0) {
+                if (loc == ComputeLocation::Root) {
+                    p.directives.push_back(withVars(Kind::ComputeRoot, {}));
+                } else {
+                    Directive at = withVars(Kind::ComputeAt, {attachTo});
+                    at.consumer = sd.node(f->consumer).name;
+                    at.consumerStage = f->consumerStage;
+                    p.directives.push_back(at);
+                    const bool registers = loc == ComputeLocation::ThreadLevel && n.stages.size() == 1 && t.unrolled;
+                    if (loc == ComputeLocation::BlockLevel || registers) {
+                        Directive store;
+                        store.kind = Kind::StoreIn;
+                        store.memory = registers ? Halide::MemoryType::Register : Halide::MemoryType::GPUShared;
+                        p.directives.push_back(store);
+                    }
+                }
+            }
+            const dag::Stage &st = n.stages[s];
+            if (loc == ComputeLocation::Root)
+                planRoot(st, t, p);
+            else if (loc == ComputeLocation::BlockLevel)
+                planBlockLevel(st, t, p);
+            else
+                planThreadLevel(st, t, p);
+        }
+        // Updates first, then the pure definition (Halide's printing order).
+        auto &idx = planIndex[static_cast<size_t>(node)];
+        idx.assign(stages.size(), 0);
+        for (size_t s = stages.size(); s-- > 0;) {
+            idx[s] = static_cast<int>(out.stages.size());
+            out.stages.push_back(std::move(stages[s]));
+        }
+    }
+    return out;
+}
+
+} // namespace beamscope::schedule

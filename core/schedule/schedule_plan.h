@@ -1,0 +1,76 @@
+#pragma once
+// A search state turned into the Halide scheduling calls that realize it: one
+// list of directives per Func stage. Applying a plan to real Funcs
+// (apply_schedule.h) and printing it as C++ (emit_source.h) both read the same
+// plan, so the emitted source always says exactly what apply() did.
+//
+// Mapping (state.h's locations):
+//   Root        compute_root; every pure loop split into block x thread x serial
+//               (GuardWithIf, so any extent is correct); serial loops innermost,
+//               then threads, then blocks; at most 3 block and 3 thread dims
+//               (extra ones fused into the outermost); thread x is the state's
+//               vector loop; a stage without pure loops runs gpu_single_thread
+//   BlockLevel  compute_at the consumer stage's innermost block loop,
+//               store_in(GPUShared); loops split into thread x serial
+//   ThreadLevel compute_at the consumer stage's innermost thread loop; serial
+//               loops, unrolled (and store_in(Register)) when the state unrolls
+//   Inlined     Halide's default; nothing is emitted
+// Reduction loops are never split or reordered: they stay where the algorithm
+// put them (innermost), serial.
+
+#include "core/search/state.h"
+
+#include <Halide.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace beamscope::schedule {
+
+struct Directive {
+    enum class Kind {
+        ComputeRoot,
+        ComputeAt,      // consumer, consumerStage, vars[0] = consumer's loop
+        StoreIn,        // memory
+        Split,          // vars = {old, outer, inner}, factor, GuardWithIf
+        Reorder,        // vars innermost first
+        Fuse,           // vars = {inner, outer, fused}
+        GpuBlocks,      // vars innermost first (1..3)
+        GpuThreads,     // vars thread x first (1..3)
+        GpuSingleThread,
+        Unroll,         // vars[0]
+    };
+    Kind kind = Kind::ComputeRoot;
+    std::vector<std::string> vars;
+    int64_t factor = 0;
+    std::string consumer;
+    int consumerStage = 0;
+    Halide::MemoryType memory = Halide::MemoryType::Auto;
+};
+
+struct StagePlan {
+    int node = -1;
+    std::string func;
+    int stage = 0;                       // 0 = pure definition, k = update k-1
+    std::vector<Directive> directives;
+    std::vector<std::string> pureVars;   // the stage's own pure loop names it schedules
+    std::vector<std::string> newVars;    // names the directives introduce
+    std::string note;                    // why the plan departs from the state, if it does
+};
+
+struct SchedulePlan {
+    // Non-inlined Funcs in scheduling order (outputs first); within a Func,
+    // update stages before the pure definition, as Halide's autoschedulers print them.
+    std::vector<StagePlan> stages;
+    std::vector<std::string> inlined; // Funcs left inlined
+};
+
+// The plan of a complete state; throws std::invalid_argument for an incomplete one.
+SchedulePlan planSchedule(const search::State &state);
+
+// The name of the block-level / thread-level loop of a planned stage that
+// Funcs computed inside it attach to (empty when it has none).
+std::string innermostLoopOfKind(const StagePlan &stage, Directive::Kind kind);
+
+} // namespace beamscope::schedule
