@@ -298,6 +298,11 @@ void WeightsWorkspace::onLibraryScanned(const LibraryScanResult &result)
     QStringList selected;
     for (const QModelIndex &index : m_libraryView->selectionModel()->selectedRows())
         selected.append(index.data(LibraryModel::PathRole).toString());
+    // What is shown may have been opened before its entry existed: highlight it now.
+    if (selected.isEmpty() && m_tabs->currentWidget() == m_diffView && m_diffView->hasDiff())
+        selected = {m_diffView->a()->path, m_diffView->b()->path};
+    else if (selected.isEmpty() && m_current)
+        selected = {m_current->path};
     {
         const QSignalBlocker block(m_libraryView->selectionModel());
         m_libraryModel->setEntries(result.entries);
@@ -452,6 +457,16 @@ void WeightsWorkspace::compare(const QString &a, const QString &b)
         this, [a, b] { return std::make_pair(loadForDisplay(a), loadForDisplay(b)); },
         [this](const std::pair<LoadedWeightsPtr, LoadedWeightsPtr> &pair) {
             m_diffView->setPair(pair.first, pair.second);
+            // Show which two files are compared, however the comparison was asked for.
+            const QModelIndex indexA = m_libraryModel->indexOfPath(pair.first->path);
+            const QModelIndex indexB = m_libraryModel->indexOfPath(pair.second->path);
+            if (indexA.isValid() && indexB.isValid()) {
+                const QSignalBlocker block(m_libraryView->selectionModel());
+                m_libraryView->selectionModel()->setCurrentIndex(
+                    indexA, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                m_libraryView->selectionModel()->setCurrentIndex(
+                    indexB, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            }
             m_tabs->setCurrentWidget(m_diffView);
             updateRightPage();
             Q_EMIT comparisonDisplayed();
