@@ -2,6 +2,8 @@
 
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
+#include "core/util/json.h"
+#include "tests/support/test_data.h"
 
 #include <QtTest>
 
@@ -96,6 +98,26 @@ private Q_SLOTS:
         QCOMPARE(p.activeWarpLimit, 24);
         QCOMPARE(p.activeBlockLimit, 16);
         QCOMPARE(p.sharedMemoryLimitKb, 64);
+    }
+
+    void deviceCommandShowsBothSides()
+    {
+        // The child inherits CUDA_VISIBLE_DEVICES="" from initTestCase.
+        auto r = beamscope::test::runProcess(beamscope::test::cliPath(), {"device", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto parsed = beamscope::parseJson(r.out);
+        QVERIFY2(parsed.value, parsed.error.c_str());
+        const auto *local = parsed.value->find("local");
+        QVERIFY(local && local->find("device")->isNull());
+        QVERIFY(local->find("status")->toString().rfind("no CUDA device", 0) == 0);
+        QCOMPARE(parsed.value->find("reference")->find("search_parameters")->find("parallelism")->toInt(), 80);
+
+        r = beamscope::test::runProcess(beamscope::test::cliPath(), {"device", "--profile", "h100"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.find("no CUDA device") != std::string::npos);
+        QVERIFY(r.out.find("NVIDIA H100 80GB HBM3") != std::string::npos);
+        QCOMPARE(beamscope::test::runProcess(beamscope::test::cliPath(), {"device", "--profile", "V200"}).exitCode, 1);
+        QCOMPARE(beamscope::test::runProcess(beamscope::test::cliPath(), {"device", "--bogus"}).exitCode, 2);
     }
 
     void factsSerialise()

@@ -1,0 +1,455 @@
+// beamscope-bench-worker: runs one ahead-of-time compiled pipeline, times it,
+// checks its output against a reference build, and prints one JSON line.
+//
+// It knows nothing about the pipeline but what the shared object's
+// <function>_metadata() says (argument kinds, types, dimensions, estimates),
+// and calls it through the generic <function>_argv() entry point. It is
+// spawned by core/bench, which treats any crash, hang or bad exit as a failed
+// measurement, so this program reports errors plainly and never retries.
+//
+// Exit status: 0 measured (the JSON says whether the output matched),
+// 2 usage, 3 a library failed to load, 4 the pipeline returned an error,
+// 5 the pipeline cannot be set up (missing estimates, no memory, mismatched references).
+
+#include "app/worker/buffers.h"
+#include "app/worker/json_line.h"
+
+#include <HalideRuntime.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace beamscope::worker;
+
+namespace {
+
+enum Exit { kMeasured = 0, kUsage = 2, kLoadFailed = 3, kPipelineError = 4, kSetupFailed = 5 };
+
+struct Options {
+    std::string candidate, function, reference, referenceFunction;
+    int reps = 10;
+    int warmup = 1;
+    double scale = 1.0;
+    unsigned long long seed = 1;
+};
+
+[[noreturn]] void fail(Exit code, const std::string &phase, const std::string &message)
+{
+    std::printf("%s\n", JsonObject().boolean("ok", false).str("phase", phase).str("error", message).dump().c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr, "beamscope-bench-worker: %s: %s\n", phase.c_str(), message.c_str());
+    std::exit(code);
+}
+
+// The parent reads the last phase from stderr to say where a crash happened.
+void phase(const char *name)
+{
+    std::fprintf(stderr, "beamscope-bench-worker: phase %s\n", name);
+    std::fflush(stderr);
+}
+
+void printHalideError(void *, const char *message)
+{
+    std::fprintf(stderr, "%s\n", message);
+    std::fflush(stderr);
+}
+
+struct Library {
+    void *handle = nullptr;
+    int (*argv)(void **) = nullptr;
+    const halide_filter_metadata_t *metadata = nullptr;
+    int (*deviceSync)(void *, halide_buffer_t *) = nullptr;
+    int (*copyToHost)(void *, halide_buffer_t *) = nullptr;
+    int (*deviceFree)(void *, halide_buffer_t *) = nullptr;
+};
+
+template <typename F> F symbol(void *handle, const std::string &name)
+{
+    return reinterpret_cast<F>(dlsym(handle, name.c_str()));
+}
+
+Library load(const std::string &path, const std::string &function, const char *role)
+{
+    Library lib;
+    // RTLD_LOCAL: candidate and reference each carry their own copy of the
+    // Halide runtime, and each must keep using its own.
+    // A name without a slash would be searched for on the library path.
+    const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+    lib.handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib.handle)
+        fail(kLoadFailed, std::string("load ") + role, dlerror());
+    lib.argv = symbol<int (*)(void **)>(lib.handle, function + "_argv");
+    auto meta = symbol<const halide_filter_metadata_t *(*)()>(lib.handle, function + "_metadata");
+    if (!lib.argv || !meta)
+        fail(kLoadFailed, std::string("load ") + role,
+             path + " has no " + function + "_argv / " + function + "_metadata entry point");
+    lib.metadata = meta();
+    lib.deviceSync = symbol<int (*)(void *, halide_buffer_t *)>(lib.handle, "halide_device_sync");
+    lib.copyToHost = symbol<int (*)(void *, halide_buffer_t *)>(lib.handle, "halide_copy_to_host");
+    lib.deviceFree = symbol<int (*)(void *, halide_buffer_t *)>(lib.handle, "halide_device_free");
+    // The runtime's default handler aborts after printing; ours prints and
+    // returns, so the pipeline returns its error code and we report it.
+    using Handler = void (*)(void *, const char *);
+    if (auto setHandler = symbol<Handler (*)(Handler)>(lib.handle, "halide_set_error_handler"))
+        setHandler(&printHalideError);
+    return lib;
+}
+
+// The GPU runtimes inside the generated code dlopen the driver library by
+// its development name (libcuda.so, libOpenCL.so), which machines without
+// the -dev packages lack; making the versioned one global first lets the
+// runtime find its symbols either way.
+void preloadDriver(const std::string &target)
+{
+    if (target.find("opencl") != std::string::npos)
+        dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (target.find("cuda") != std::string::npos)
+        dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+}
+
+bool sameSignature(const halide_filter_metadata_t *a, const halide_filter_metadata_t *b, std::string &why)
+{
+    if (a->num_arguments != b->num_arguments) {
+        why = "argument counts differ (" + std::to_string(a->num_arguments) + " vs " +
+              std::to_string(b->num_arguments) + ")";
+        return false;
+    }
+    for (int i = 0; i < a->num_arguments; ++i) {
+        const auto &x = a->arguments[i], &y = b->arguments[i];
+        if (x.kind != y.kind || x.dimensions != y.dimensions || x.type.code != y.type.code ||
+            x.type.bits != y.type.bits || x.type.lanes != y.type.lanes) {
+            why = std::string("argument ") + std::to_string(i) + " ('" + x.name + "' vs '" + y.name +
+                  "') differs in kind, type or dimensions";
+            return false;
+        }
+    }
+    return true;
+}
+
+// Everything one call of <function>_argv needs.
+struct Arguments {
+    std::vector<halide_scalar_value_t> scalars;
+    std::vector<std::unique_ptr<HostBuffer>> buffers; // one per argument; null for scalars
+    std::vector<void *> argv;
+
+    void bind(const halide_filter_metadata_t *m)
+    {
+        argv.assign(static_cast<size_t>(m->num_arguments), nullptr);
+        for (int i = 0; i < m->num_arguments; ++i)
+            argv[static_cast<size_t>(i)] = buffers[static_cast<size_t>(i)]
+                                               ? static_cast<void *>(buffers[static_cast<size_t>(i)]->raw())
+                                               : static_cast<void *>(&scalars[static_cast<size_t>(i)]);
+    }
+};
+
+halide_scalar_value_t scalarValue(const halide_filter_argument_t &arg)
+{
+    halide_scalar_value_t v;
+    std::memset(static_cast<void *>(&v), 0, sizeof v);
+    if (arg.scalar_estimate)
+        v = *arg.scalar_estimate;
+    else if (arg.scalar_def)
+        v = *arg.scalar_def;
+    else if (arg.scalar_min)
+        v = *arg.scalar_min;
+    return v;
+}
+
+// The scaled estimate of a buffer's shape; false when some dimension has none.
+bool estimatedShape(const halide_filter_argument_t &arg, double scale, std::vector<int64_t> &mins,
+                    std::vector<int64_t> &extents)
+{
+    mins.assign(static_cast<size_t>(arg.dimensions), 0);
+    extents.assign(static_cast<size_t>(arg.dimensions), 0);
+    if (!arg.buffer_estimates)
+        return false;
+    for (int d = 0; d < arg.dimensions; ++d) {
+        const int64_t *mn = arg.buffer_estimates[2 * d], *ex = arg.buffer_estimates[2 * d + 1];
+        if (!mn || !ex)
+            return false;
+        mins[static_cast<size_t>(d)] = *mn;
+        extents[static_cast<size_t>(d)] = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(*ex) * scale + 0.5));
+    }
+    return true;
+}
+
+std::string shapeText(const std::vector<int64_t> &extents)
+{
+    std::string s;
+    for (size_t i = 0; i < extents.size(); ++i)
+        s += (i ? "x" : "") + std::to_string(extents[i]);
+    return s;
+}
+
+// Asks a compiled pipeline which input region it reads for the given outputs
+// (Halide's bounds-query protocol: input buffers with no host or device
+// pointer get their required shape written into them). Grows mins/extents to
+// cover what this library needs.
+void boundsQuery(const Library &lib, const Arguments &real, std::vector<std::vector<int64_t>> &mins,
+                 std::vector<std::vector<int64_t>> &extents, const char *role)
+{
+    const auto *m = lib.metadata;
+    Arguments query;
+    query.scalars = real.scalars;
+    for (int i = 0; i < m->num_arguments; ++i) {
+        const auto &arg = m->arguments[i];
+        const auto idx = static_cast<size_t>(i);
+        if (arg.kind == halide_argument_kind_input_buffer) {
+            auto b = std::make_unique<HostBuffer>(arg.type, arg.dimensions);
+            b->setShape(mins[idx], extents[idx]);
+            query.buffers.push_back(std::move(b));
+        } else if (arg.kind == halide_argument_kind_output_buffer) {
+            auto b = std::make_unique<HostBuffer>(arg.type, arg.dimensions);
+            b->shareHostOf(*real.buffers[idx]);
+            query.buffers.push_back(std::move(b));
+        } else {
+            query.buffers.push_back(nullptr);
+        }
+    }
+    query.bind(m);
+    const int rc = lib.argv(query.argv.data());
+    if (rc != 0)
+        fail(kPipelineError, std::string("bounds query ") + role, "returned Halide error " + std::to_string(rc));
+    for (int i = 0; i < m->num_arguments; ++i) {
+        const auto idx = static_cast<size_t>(i);
+        if (m->arguments[i].kind != halide_argument_kind_input_buffer)
+            continue;
+        const auto qm = query.buffers[idx]->mins(), qe = query.buffers[idx]->extents();
+        for (size_t d = 0; d < qm.size(); ++d) {
+            const int64_t lo = std::min(mins[idx][d], qm[d]);
+            const int64_t hi = std::max(mins[idx][d] + extents[idx][d], qm[d] + qe[d]);
+            mins[idx][d] = lo;
+            extents[idx][d] = hi - lo;
+        }
+    }
+}
+
+int parseOptions(int argc, char **argv, Options &o)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "beamscope-bench-worker: option %s needs a value\n", a.c_str());
+            return kUsage;
+        }
+        const std::string v = argv[++i];
+        if (a == "--candidate") o.candidate = v;
+        else if (a == "--function") o.function = v;
+        else if (a == "--reference") o.reference = v;
+        else if (a == "--reference-function") o.referenceFunction = v;
+        else if (a == "--reps") o.reps = std::atoi(v.c_str());
+        else if (a == "--warmup") o.warmup = std::atoi(v.c_str());
+        else if (a == "--scale") o.scale = std::atof(v.c_str());
+        else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
+        else {
+            std::fprintf(stderr, "beamscope-bench-worker: unknown option %s\n", a.c_str());
+            return kUsage;
+        }
+    }
+    if (o.candidate.empty() || o.function.empty() || o.reps < 1 || o.warmup < 0 || !(o.scale > 0)) {
+        std::fprintf(stderr, "usage: beamscope-bench-worker --candidate SO --function NAME [--reference SO "
+                             "[--reference-function NAME]] [--reps N>=1] [--warmup N>=0] [--scale S>0] [--seed N]\n");
+        return kUsage;
+    }
+    if (o.referenceFunction.empty())
+        o.referenceFunction = o.function;
+    return kMeasured;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Options opt;
+    if (const int rc = parseOptions(argc, argv, opt); rc != kMeasured)
+        return rc;
+
+    phase("load");
+    const Library cand = load(opt.candidate, opt.function, "candidate");
+    const auto *meta = cand.metadata;
+    preloadDriver(meta->target ? meta->target : "");
+    Library ref;
+    if (!opt.reference.empty()) {
+        ref = load(opt.reference, opt.referenceFunction, "reference");
+        std::string why;
+        if (!sameSignature(meta, ref.metadata, why))
+            fail(kSetupFailed, "setup", "candidate and reference take different arguments: " + why);
+    }
+
+    // Outputs take their scaled estimates; inputs start from theirs (when
+    // present) and grow to what both libraries' bounds queries ask for.
+    phase("setup");
+    Arguments args;
+    const auto n = static_cast<size_t>(meta->num_arguments);
+    std::vector<std::vector<int64_t>> mins(n), extents(n);
+    bool anyInput = false;
+    for (size_t i = 0; i < n; ++i) {
+        const auto &arg = meta->arguments[i];
+        args.scalars.push_back(arg.kind == halide_argument_kind_input_scalar ? scalarValue(arg)
+                                                                               : halide_scalar_value_t{});
+        if (arg.kind == halide_argument_kind_input_scalar) {
+            args.buffers.push_back(nullptr);
+            continue;
+        }
+        const bool estimated = estimatedShape(arg, opt.scale, mins[i], extents[i]);
+        auto b = std::make_unique<HostBuffer>(arg.type, arg.dimensions);
+        if (arg.kind == halide_argument_kind_output_buffer) {
+            if (!estimated)
+                fail(kSetupFailed, "setup", std::string("output '") + arg.name + "' has no estimate for every dimension");
+            b->setShape(mins[i], extents[i]);
+            if (!b->allocate())
+                fail(kSetupFailed, "setup", std::string("cannot allocate output '") + arg.name + "'");
+        } else {
+            anyInput = true;
+        }
+        args.buffers.push_back(std::move(b));
+    }
+    if (anyInput) {
+        phase("bounds query");
+        if (ref.handle)
+            boundsQuery(ref, args, mins, extents, "reference");
+        boundsQuery(cand, args, mins, extents, "candidate");
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (meta->arguments[i].kind != halide_argument_kind_input_buffer)
+            continue;
+        args.buffers[i]->setShape(mins[i], extents[i]);
+        if (!args.buffers[i]->allocate())
+            fail(kSetupFailed, "setup", std::string("cannot allocate input '") + meta->arguments[i].name + "' of " +
+                                            shapeText(extents[i]));
+        fillDeterministic(*args.buffers[i], opt.seed, i);
+        // Written on the host: a GPU pipeline copies an input to the device
+        // only when it is marked so (Halide::Runtime::Buffer does this on writes).
+        args.buffers[i]->raw()->flags |= halide_buffer_flag_host_dirty;
+    }
+    args.bind(meta);
+
+    // The reference gets its own buffer structs over the same input memory, so
+    // it never sees the device allocations the candidate's runtime attaches.
+    Arguments refArgs;
+    if (ref.handle) {
+        phase("reference");
+        refArgs.scalars = args.scalars;
+        for (size_t i = 0; i < n; ++i) {
+            const auto &arg = meta->arguments[i];
+            if (arg.kind == halide_argument_kind_input_scalar) {
+                refArgs.buffers.push_back(nullptr);
+                continue;
+            }
+            auto b = std::make_unique<HostBuffer>(arg.type, arg.dimensions);
+            if (arg.kind == halide_argument_kind_input_buffer) {
+                b->shareHostOf(*args.buffers[i]);
+            } else {
+                b->setShape(args.buffers[i]->mins(), args.buffers[i]->extents());
+                if (!b->allocate())
+                    fail(kSetupFailed, "setup", "cannot allocate the reference's outputs");
+            }
+            refArgs.buffers.push_back(std::move(b));
+        }
+        refArgs.bind(ref.metadata);
+        if (const int rc = ref.argv(refArgs.argv.data()); rc != 0)
+            fail(kPipelineError, "reference", "returned Halide error " + std::to_string(rc));
+    }
+
+    // Each repetition ends with a device sync of every output, so GPU targets
+    // are timed to completion of their kernels, not to their launch.
+    auto runOnce = [&](const char *what) {
+        if (const int rc = cand.argv(args.argv.data()); rc != 0)
+            fail(kPipelineError, what, "returned Halide error " + std::to_string(rc));
+        for (size_t i = 0; i < n; ++i)
+            if (meta->arguments[i].kind == halide_argument_kind_output_buffer && cand.deviceSync &&
+                args.buffers[i]->raw()->device_interface)
+                if (const int rc = cand.deviceSync(nullptr, args.buffers[i]->raw()); rc != 0)
+                    fail(kPipelineError, what, "halide_device_sync returned " + std::to_string(rc));
+    };
+    phase("warmup");
+    for (int r = 0; r < opt.warmup; ++r)
+        runOnce("warmup");
+    phase("timing");
+    std::vector<double> times;
+    for (int r = 0; r < opt.reps; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        runOnce("timing");
+        const auto t1 = std::chrono::steady_clock::now();
+        times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+
+    phase("compare");
+    std::string outputsJson = "[";
+    std::string inputsJson = "[";
+    size_t values = 0, mismatches = 0;
+    double maxAbs = 0, maxRel = 0;
+    std::string firstMismatch;
+    for (size_t i = 0; i < n; ++i) {
+        const auto &arg = meta->arguments[i];
+        if (arg.kind == halide_argument_kind_input_scalar)
+            continue;
+        const std::string item = JsonObject()
+                                     .str("name", arg.name)
+                                     .str("type", typeName(arg.type))
+                                     .raw("extents", jsonArray(args.buffers[i]->extents()))
+                                     .dump();
+        if (arg.kind == halide_argument_kind_input_buffer) {
+            inputsJson += (inputsJson.size() > 1 ? "," : "") + item;
+            continue;
+        }
+        outputsJson += (outputsJson.size() > 1 ? "," : "") + item;
+        if (cand.copyToHost)
+            if (const int rc = cand.copyToHost(nullptr, args.buffers[i]->raw()); rc != 0)
+                fail(kPipelineError, "copy to host", "halide_copy_to_host returned " + std::to_string(rc));
+        if (!ref.handle)
+            continue;
+        const Comparison c = compareBuffers(*args.buffers[i], *refArgs.buffers[i]);
+        values += c.values;
+        if (c.mismatches && firstMismatch.empty())
+            firstMismatch = std::string("output '") + arg.name + "' at " + c.firstMismatch;
+        mismatches += c.mismatches;
+        maxAbs = std::max(maxAbs, c.maxAbsError);
+        maxRel = std::max(maxRel, c.maxRelError);
+    }
+    outputsJson += "]";
+    inputsJson += "]";
+    if (cand.deviceFree)
+        for (auto &b : args.buffers)
+            if (b && b->raw()->device_interface)
+                cand.deviceFree(nullptr, b->raw());
+
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                            : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+    JsonObject correct;
+    correct.boolean("checked", ref.handle != nullptr);
+    if (ref.handle) {
+        correct.boolean("matches", mismatches == 0)
+            .num("values", static_cast<double>(values))
+            .num("mismatches", static_cast<double>(mismatches))
+            .num("max_abs_error", maxAbs)
+            .num("max_rel_error", maxRel)
+            .str("first_mismatch", firstMismatch)
+            .str("reference_target", ref.metadata->target ? ref.metadata->target : "");
+    }
+    JsonObject result;
+    result.boolean("ok", true)
+        .str("function", opt.function)
+        .str("target", meta->target ? meta->target : "")
+        .raw("inputs", inputsJson)
+        .raw("outputs", outputsJson)
+        .num("warmup", opt.warmup)
+        .raw("times_ms", jsonArray(times))
+        .num("min_ms", sorted.front())
+        .num("median_ms", median)
+        .raw("correct", correct.dump());
+    std::printf("%s\n", result.dump().c_str());
+    std::fflush(stdout);
+    phase("done");
+    return kMeasured;
+}
