@@ -16,7 +16,7 @@ const QString kOtherFile = QStringLiteral("\x01other");
 WeightsComboBox::WeightsComboBox(AppSettings &settings, QWidget *parent) : QComboBox(parent), m_settings(settings)
 {
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    setMinimumContentsLength(22);
+    setMinimumContentsLength(18);
     addItem(tr("Scanning the library…"));
     setEnabled(false);
     connect(this, &QComboBox::activated, this, &WeightsComboBox::onActivated);
@@ -65,7 +65,7 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
         }
         for (const QString &file : m_extraFiles)
             if (!listed.contains(file)) {
-                addItem(QFileInfo(file).fileName(), file);
+                addItem(QFileInfo(file).completeBaseName(), file);
                 setItemData(count() - 1, file, Qt::ToolTipRole);
             }
         for (const auto &[text, value] : m_special)
@@ -101,9 +101,13 @@ void WeightsComboBox::setPath(const QString &path)
     int index = findData(normal, PathRole);
     if (index < 0) {
         m_extraFiles.append(normal);
-        insertItem(0, QFileInfo(normal).fileName(), normal);
+        insertItem(0, QFileInfo(normal).completeBaseName(), normal);
         setItemData(0, normal, Qt::ToolTipRole);
         index = 0;
+        setCurrentIndex(index);
+        m_wanted = normal;
+        rescan(); // to name its library group, as for every other entry
+        return;
     }
     setCurrentIndex(index);
 }

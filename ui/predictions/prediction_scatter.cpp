@@ -23,7 +23,8 @@ void setDecades(QLogValueAxis *axis, double low, double high)
     double b = std::pow(10.0, std::ceil(std::log10(high)));
     if (b <= a)
         b = a * 10;
-    axis->setRange(a, b);
+    // A hair of slack keeps the labels of the end decades (rounding drops them otherwise).
+    axis->setRange(a * 0.999, b * 1.001);
 }
 
 QString figure(double v)
@@ -45,7 +46,7 @@ QColor PredictionScatter::pipelineColor(int index)
 PredictionScatter::PredictionScatter(QWidget *parent) : QChartView(parent)
 {
     auto *chart = new QChart;
-    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     m_x = new QLogValueAxis(chart);
     m_x->setTitleText(tr("Measured runtime (ms, log)"));
@@ -119,12 +120,12 @@ void PredictionScatter::setResult(const PredictionResult &result, int weightsInd
     }
     setDecades(m_x, xLow, xHigh);
     setDecades(m_y, yLow, yHigh);
-    QString title = tr("<b>%1</b> — mean Spearman %2, Kendall τ %3, pairwise %4")
+    QString title = tr("<p align=\"center\"><b>%1</b><br>mean Spearman %2, Kendall τ %3, pairwise %4")
                         .arg(w.name, figure(w.summary.spearman), figure(w.summary.kendall),
                              figure(w.summary.pairwiseAccuracy));
     if (m_hidden > 0)
         title += tr("<br>%n point(s) with a non-positive value are not drawn (log axes)", nullptr, m_hidden);
-    chart()->setTitle(title);
+    chart()->setTitle(title + QStringLiteral("</p>"));
     chart()->legend()->setVisible(true);
 }
 

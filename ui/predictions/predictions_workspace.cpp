@@ -28,6 +28,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cmath>
 
 namespace beamscope::ui {
@@ -137,14 +138,16 @@ QWidget *PredictionsWorkspace::buildForm()
     });
     connect(m_cores, &QSpinBox::valueChanged, this, &PredictionsWorkspace::scheduleEvaluation);
     scroll->setWidget(form);
-    scroll->setMinimumWidth(320);
+    scroll->setMinimumWidth(form->sizeHint().width() + 12);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     return scroll;
 }
 
 QWidget *PredictionsWorkspace::buildResults()
 {
     m_resultsSplitter = new QSplitter(Qt::Vertical, this);
-    auto *charts = new QSplitter(Qt::Horizontal, m_resultsSplitter);
+    m_charts = new QSplitter(Qt::Horizontal, m_resultsSplitter);
+    auto *charts = m_charts;
     m_scatterA = new PredictionScatter(charts);
     m_scatterB = new PredictionScatter(charts);
     m_scatterB->hide();
@@ -171,6 +174,7 @@ QWidget *PredictionsWorkspace::buildResults()
     m_resultsSplitter->addWidget(m_tabs);
     m_resultsSplitter->setStretchFactor(0, 3);
     m_resultsSplitter->setStretchFactor(1, 1);
+    m_resultsSplitter->setSizes({640, 240});
     return m_resultsSplitter;
 }
 
@@ -293,8 +297,11 @@ void PredictionsWorkspace::onFinished(const PredictionResult &result)
     m_scatterA->setResult(result, 0);
     const bool two = result.weights.size() > 1;
     m_scatterB->setVisible(two);
-    if (two)
+    if (two) {
         m_scatterB->setResult(result, 1);
+        const int half = std::max(1, m_charts->width() / 2);
+        m_charts->setSizes({half, half}); // side by side, the same size
+    }
     m_skipped->clear();
     for (const auto &skip : result.skipped)
         m_skipped->addTopLevelItem(new QTreeWidgetItem(QStringList{QFileInfo(skip.file).fileName(), skip.reason}));

@@ -96,6 +96,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     QSplitter *m_splitter = nullptr;
     QSplitter *m_resultsSplitter = nullptr;
+    QSplitter *m_charts = nullptr;
 };
 
 } // namespace beamscope::ui

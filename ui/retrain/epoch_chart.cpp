@@ -138,10 +138,15 @@ void EpochChart::fitAxes()
     }
     if (m_log) {
         // Whole decades keep the labels readable.
-        m_y->setRange(std::pow(10.0, std::floor(std::log10(low))), std::pow(10.0, std::ceil(std::log10(high))));
+        const double bottom = std::pow(10.0, std::floor(std::log10(low)));
+        const double top = std::pow(10.0, std::ceil(std::log10(high)));
+        // A hair of slack keeps the labels of the end decades (rounding drops them otherwise).
+        m_y->setRange(bottom * 0.999, (top > bottom ? top : bottom * 10) * 1.001);
     } else {
         const double pad = high > low ? 0.05 * (high - low) : std::max(1e-6, std::abs(high) * 0.1);
         m_y->setRange(m_fixedRange ? low : low - pad, m_fixedRange ? high : high + pad);
+        if (m_fixedRange && low == m_low && high == m_high)
+            static_cast<QValueAxis *>(m_y)->setTickCount(5); // e.g. -1, -0.5, 0, 0.5, 1
     }
 }
 

@@ -174,7 +174,8 @@ QWidget *RetrainWorkspace::buildForm()
     layout->addLayout(buttons);
     layout->addStretch(1);
     scroll->setWidget(form);
-    scroll->setMinimumWidth(340);
+    scroll->setMinimumWidth(form->sizeHint().width() + 12);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     return scroll;
 }
 
@@ -204,7 +205,7 @@ QWidget *RetrainWorkspace::buildResults()
     connect(m_logScale, &QCheckBox::toggled, m_lossChart, &EpochChart::setLogScale);
     m_rankChart = new EpochChart(tr("Validation ranking per epoch"), tr("Rank agreement"),
                                  {tr("Spearman"), tr("Kendall τ"), tr("Pairwise accuracy")}, panel);
-    m_rankChart->setFixedYRange(0, 1);
+    m_rankChart->setFixedYRange(-1, 1);
     m_epochModel = new EpochTableModel(this);
     m_epochView = new QTableView(panel);
     m_epochView->setModel(m_epochModel);
@@ -493,10 +494,12 @@ void RetrainWorkspace::onFinished(const RetrainOutcome &outcome)
                               .arg(outcome.output));
         Q_EMIT statusMessage(tr("Trained %1").arg(outcome.output), 10000);
         // The library lists the new file: this workspace's picker and the Weights workspace.
-        m_initial->rescan();
-        if (QWidget *top = window())
+        if (QWidget *top = window()) {
+            for (auto *picker : top->findChildren<WeightsComboBox *>()) // this one's and the Predictions workspace's
+                picker->rescan();
             for (auto *weights : top->findChildren<WeightsWorkspace *>())
                 weights->rescanLibrary();
+        }
         if (!m_outputEdited || outcome.output == output())
             m_output->setText(defaultOutput()); // the next run must not replace this one by accident
         m_outputEdited = false;
