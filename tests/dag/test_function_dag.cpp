@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
 
 using namespace beamscope;
@@ -20,6 +22,21 @@ namespace {
 // ("output" -> "output$3"); the golden data names the first copy.
 QString baseName(const std::string &name) {
     return QString::fromStdString(name.substr(0, name.find('$')));
+}
+
+// The same renaming inside printed expressions: drops "$<digits>" (but keeps
+// RDom names such as "r$x").
+std::string unnumbered(const std::string &text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); i++) {
+        if (text[i] == '$' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+            while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))
+                i++;
+            continue;
+        }
+        out += text[i];
+    }
+    return out;
 }
 
 // Every differing element, "stage row type: ours vs golden", one per line.
@@ -73,6 +90,57 @@ private Q_SLOTS:
         if (!differences.empty())
             qWarning("%s", (pipeline + " differs from Halide's features:\n" + differences + dag.dump()).c_str());
         QVERIFY2(differences.empty(), differences.c_str());
+    }
+
+    void goldenEdges_data() { goldenFeatures_data(); }
+
+    // Footprints as printed expressions (Halide 14's printer gives the same text
+    // as v19's for these pipelines) and load Jacobians, edge by edge.
+    void goldenEdges() {
+        QFETCH(QString, name);
+        const std::string pipeline = name.toStdString();
+        BEAMSCOPE_REQUIRE_SHARED(file, "golden/pipelines/" + pipeline + "/dag_dump.txt");
+        const auto golden = test::readGoldenEdges(file);
+        const dag::FunctionDAG dag(pipelines::findPipeline(pipeline)->build().outputs);
+        QCOMPARE(dag.edges.size(), golden.size());
+        for (const dag::Edge &e : dag.edges) {
+            const dag::Node &consumer = dag.nodes[e.consumerNode];
+            const std::string producerName = unnumbered(dag.nodes[e.producer].name);
+            std::string consumerName = unnumbered(consumer.name);
+            if (e.consumerStage > 0)
+                consumerName += ".update(" + std::to_string(e.consumerStage - 1) + ")";
+            const test::GoldenEdge *g = nullptr;
+            for (const auto &candidate : golden)
+                if (candidate.producer == producerName && candidate.consumer == consumerName)
+                    g = &candidate;
+            QVERIFY2(g, (producerName + " -> " + consumerName + " is not in the golden DAG").c_str());
+            std::vector<std::string> footprint;
+            for (size_t d = 0; d < e.bounds.size(); d++) {
+                std::ostringstream mn, mx;
+                mn << e.bounds[d].first;
+                mx << e.bounds[d].second;
+                footprint.push_back("Min " + std::to_string(d) + ": " + unnumbered(mn.str()));
+                footprint.push_back("Max " + std::to_string(d) + ": " + unnumbered(mx.str()));
+            }
+            QCOMPARE(footprint, g->footprint);
+            std::vector<std::string> jacobians;
+            for (const dag::LoadJacobian &j : e.loadJacobians) {
+                std::string text = std::to_string(j.count) + ":";
+                for (const auto &row : j.matrix) {
+                    text += " [";
+                    for (const dag::JacobianEntry &c : row)
+                        text += " " + (!c.known ? std::string("_")
+                                                : c.denominator == 1 ? std::to_string(c.numerator)
+                                                                     : std::to_string(c.numerator) + "/" + std::to_string(c.denominator));
+                    text += " ]";
+                }
+                jacobians.push_back(text);
+            }
+            auto expected = g->jacobians;
+            std::sort(jacobians.begin(), jacobians.end());
+            std::sort(expected.begin(), expected.end());
+            QCOMPARE(jacobians, expected);
+        }
     }
 
     // Hand-counted features of box_blur's blur_x (no shared data needed):
