@@ -1,9 +1,12 @@
 #include "ui/predictions/prediction_scatter.h"
 
 #include <QChart>
+#include <QCursor>
+#include <QFileInfo>
 #include <QLegendMarker>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -113,6 +116,25 @@ void PredictionScatter::setResult(const PredictionResult &result, int weightsInd
             yHigh = std::max(yHigh, y);
         }
         series->replace(points);
+        // Hovering a point names its schedule: file, runtime and prediction.
+        connect(series, &QScatterSeries::hovered, this,
+                [this, name = series->name(), files = measured.files, runtimes = measured.runtimesMs,
+                 predictions = predicted.predictions](const QPointF &point, bool entered) {
+                    if (!entered) {
+                        QToolTip::hideText();
+                        return;
+                    }
+                    for (size_t i = 0; i < runtimes.size(); ++i)
+                        if (qFuzzyCompare(double(runtimes[i]), point.x()) && qFuzzyCompare(double(predictions[i]), point.y())) {
+                            QToolTip::showText(QCursor::pos(),
+                                               tr("%1\n%2\nmeasured %3 ms, predicted %4")
+                                                   .arg(name, QFileInfo(files.value(static_cast<qsizetype>(i))).fileName())
+                                                   .arg(double(runtimes[i]), 0, 'g', 4)
+                                                   .arg(double(predictions[i]), 0, 'g', 4),
+                                               this);
+                            return;
+                        }
+                });
         chart()->addSeries(series);
         series->attachAxis(m_x);
         series->attachAxis(m_y);

@@ -25,6 +25,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeWidget>
+#include <QThread>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -289,6 +290,7 @@ void PredictionsWorkspace::evaluate()
 
 void PredictionsWorkspace::onFinished(const PredictionResult &result)
 {
+    Q_ASSERT(QThread::currentThread() == thread()); // results reach views on the GUI thread only
     m_running = false;
     m_relay.reset();
     m_progress->setValue(m_progress->maximum());

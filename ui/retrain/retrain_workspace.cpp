@@ -31,6 +31,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QThread>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -472,6 +473,7 @@ void RetrainWorkspace::onReport(double fraction, const QString &message)
 
 void RetrainWorkspace::onEpoch(const samples::EpochRecord &record)
 {
+    Q_ASSERT(QThread::currentThread() == thread()); // results reach views on the GUI thread only
     m_epochModel->addEpoch(record);
     m_lossChart->addEpoch(record.epoch, {record.trainingLoss, record.validationLoss});
     m_rankChart->addEpoch(record.epoch, {record.validation.spearman, record.validation.kendall,
@@ -481,6 +483,7 @@ void RetrainWorkspace::onEpoch(const samples::EpochRecord &record)
 
 void RetrainWorkspace::onFinished(const RetrainOutcome &outcome)
 {
+    Q_ASSERT(QThread::currentThread() == thread()); // results reach views on the GUI thread only
     m_running = false;
     m_relay.reset();
     m_outcome = outcome;
