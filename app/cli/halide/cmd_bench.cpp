@@ -135,8 +135,9 @@ int runBench(const std::vector<std::string> &rawArgs)
     }
 
     std::cout << *app << "  schedule " << m.schedule << "  target " << m.target << "\n";
-    std::cout << "compile: " << (m.cacheHit ? "cached" : "compiled") << " in "
-              << ms(m.compileSeconds * 1000.0) << "\n";
+    if (m.failure != Failure::Compile)
+        std::cout << "compile: " << (m.cacheHit ? "cached" : "compiled") << " in "
+                  << ms(m.compileSeconds * 1000.0) << "\n";
     if (!m.timesMs.empty())
         std::cout << "times over " << m.timesMs.size() << " reps (after " << run.warmup << " warm-up): min "
                   << ms(m.minMs) << ", median " << ms(m.medianMs) << "\n";
