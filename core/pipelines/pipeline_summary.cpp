@@ -6,6 +6,7 @@
 #include <Halide.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <sstream>
 
@@ -17,7 +18,7 @@ using Halide::Internal::Function;
 
 // Stages the cost model sees, counted from the Funcs alone: every definition
 // of every Func except the wrappers Halide puts around inputs (FunctionDAG
-// treats those as inputs too).
+// treats those as inputs too: a wrapper that calls no other Func).
 int countStages(const PipelineInstance &instance)
 {
     std::vector<Function> outputs;
@@ -27,18 +28,39 @@ int countStages(const PipelineInstance &instance)
     int count = 0;
     for (const auto &entry : env) {
         const Function &f = entry.second;
-        if (f.is_wrapper() && !f.has_update_definition())
+        if (f.is_wrapper() && !f.has_update_definition() && Halide::Internal::find_direct_calls(f).empty())
             continue;
         count += 1 + static_cast<int>(f.updates().size());
     }
     return count;
 }
 
+} // namespace
+
+std::string displayName(const std::string &text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        const bool suffix = text[i] == '$' && i > 0 && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
+                            (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
+        if (!suffix) {
+            out += text[i];
+            continue;
+        }
+        while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))
+            ++i;
+    }
+    return out;
+}
+
+namespace {
+
 std::string definitionText(const Function &func, int definition)
 {
     const Halide::Internal::Definition &def = definition == 0 ? func.definition() : func.update(definition - 1);
     std::ostringstream os;
-    os << func.name() << "(";
+    os << displayName(func.name()) << "(";
     for (size_t i = 0; i < def.args().size(); i++)
         os << (i ? ", " : "") << def.args()[i];
     os << ") = ";
@@ -55,7 +77,7 @@ std::string definitionText(const Function &func, int definition)
         os << "\n  where " << def.predicate();
     for (const auto &rv : def.schedule().rvars())
         os << "\n  " << rv.var << " in [" << rv.min << ", " << rv.min << " + " << rv.extent << ")";
-    return os.str();
+    return displayName(os.str());
 }
 
 } // namespace
@@ -98,8 +120,8 @@ PipelineSummary summarizePipeline(const std::string &registryName)
             firstStage[static_cast<size_t>(n.id)] = static_cast<int>(s.stages.size());
             for (const dag::Stage &st : n.stages) {
                 StageSummary ss;
-                ss.name = st.name;
-                ss.func = n.name;
+                ss.name = displayName(st.name);
+                ss.func = displayName(n.name);
                 ss.definition = st.index;
                 ss.updateCount = static_cast<int>(n.stages.size()) - 1;
                 ss.isInput = n.isInput;

@@ -27,8 +27,8 @@ struct PipelineListing {
 std::vector<PipelineListing> listPipelines();
 
 struct StageSummary {
-    std::string name;         // "<func>_s<definition>", as the DAG names stages
-    std::string func;
+    std::string name;         // "<func>_s<definition>", as the DAG names stages (displayName)
+    std::string func;         // displayName of the Func
     int definition = 0;       // 0 = pure definition, k = update k-1
     int updateCount = 0;      // updates of the stage's Func
     bool isInput = false;     // an input wrapper (no features of its own)
@@ -58,6 +58,12 @@ class SummaryError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// A Func or stage name without the "$N" Halide appends when a name is used
+// again in one process ("blur_x$2_s0" -> "blur_x_s0"): every build() of a
+// registry entry makes fresh Funcs with the same names, and the explorer
+// builds them many times. Also applied to definition text.
+std::string displayName(const std::string &text);
 
 // Builds the pipeline named in the registry and its FunctionDAG. Throws
 // SummaryError with a readable message (unknown name, missing estimates,

@@ -1,0 +1,130 @@
+// The Device panel offscreen: the reference column holds core's profile
+// figures (V100 by default, others on request), the search-parameter table
+// holds core's searchParametersFor() of each, and the local column is either
+// the device the CUDA runtime reports or, without one, the clear no-device
+// state with core's status text.
+
+#include "core/gpu/device_facts.h"
+#include "core/gpu/search_parameters.h"
+#include "ui/common/app_settings.h"
+#include "ui/device/device_comparison_model.h"
+#include "ui/device/device_workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace beamscope;
+using namespace beamscope::ui;
+
+namespace {
+
+QString cell(const DeviceComparisonModel *model, const QString &property, int column)
+{
+    const int row = model->rowOf(property);
+    return row < 0 ? QStringLiteral("<no row %1>").arg(property) : model->index(row, column).data().toString();
+}
+
+} // namespace
+
+class TestUiDevice : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_settingsDir.isValid());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+    }
+
+    void showsReferenceAndLocalDevice()
+    {
+        AppSettings settings;
+        DeviceWorkspace workspace(settings);
+        QAbstractItemModelTester factsTester(workspace.factsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester searchTester(workspace.searchModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy queried(&workspace, &DeviceWorkspace::deviceQueried);
+        workspace.resize(900, 700);
+        workspace.show(); // the query starts on first show
+        QTRY_COMPARE_WITH_TIMEOUT(queried.count(), 1, 30000);
+        QCOMPARE(workspace.profile(), QStringLiteral("V100"));
+
+        const auto v100 = gpu::findProfile("V100");
+        QVERIFY(v100);
+        const auto *facts = workspace.factsModel();
+        const auto *search = workspace.searchModel();
+        QCOMPARE(facts->headerData(DeviceComparisonModel::ReferenceColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("V100 (reference)"));
+        QCOMPARE(cell(facts, QStringLiteral("name"), DeviceComparisonModel::ReferenceColumn),
+                 QString::fromStdString(v100->name));
+        QVERIFY(cell(facts, QStringLiteral("name"), DeviceComparisonModel::ReferenceColumn).contains(QStringLiteral("V100")));
+        QCOMPARE(cell(facts, QStringLiteral("SMs"), DeviceComparisonModel::ReferenceColumn), QString::number(v100->smCount));
+        QCOMPARE(cell(facts, QStringLiteral("compute capability"), DeviceComparisonModel::ReferenceColumn),
+                 QStringLiteral("%1.%2").arg(v100->computeMajor).arg(v100->computeMinor));
+        QCOMPARE(cell(facts, QStringLiteral("shared memory / SM"), DeviceComparisonModel::ReferenceColumn),
+                 QStringLiteral("%1 KiB").arg(v100->sharedMemoryPerSmBytes / 1024));
+        const gpu::DeviceSearchParameters p = gpu::searchParametersFor(*v100);
+        QCOMPARE(cell(search, QStringLiteral("parallelism"), DeviceComparisonModel::ReferenceColumn),
+                 QString::number(p.parallelism));
+        QCOMPARE(cell(search, QStringLiteral("shared_memory_limit_kb"), DeviceComparisonModel::ReferenceColumn),
+                 QString::number(p.sharedMemoryLimitKb));
+        QCOMPARE(cell(search, QStringLiteral("active_warp_limit"), DeviceComparisonModel::ReferenceColumn),
+                 QString::number(p.activeWarpLimit));
+        QCOMPARE(facts->rowCount(), static_cast<int>(DeviceComparisonModel::factNames().size()));
+
+        // The local column: what core's query says, here and now.
+        const gpu::LocalDeviceQuery local = gpu::queryLocalDevice();
+        QCOMPARE(workspace.localQuery().device.has_value(), local.device.has_value());
+        const QString status = workspace.statusLabel()->text();
+        if (!local.device) {
+            QVERIFY2(status.contains(QStringLiteral("No CUDA device")), qPrintable(status));
+            QVERIFY2(status.contains(QString::fromStdString(local.status).toHtmlEscaped()), qPrintable(status));
+            for (int row = 0; row < facts->rowCount(); ++row)
+                QCOMPARE(facts->index(row, DeviceComparisonModel::LocalColumn).data().toString(), QStringLiteral("—"));
+            QCOMPARE(cell(search, QStringLiteral("parallelism"), DeviceComparisonModel::LocalColumn), QStringLiteral("—"));
+        } else {
+            QCOMPARE(cell(facts, QStringLiteral("name"), DeviceComparisonModel::LocalColumn),
+                     QString::fromStdString(local.device->name));
+            QCOMPARE(cell(facts, QStringLiteral("SMs"), DeviceComparisonModel::LocalColumn),
+                     QString::number(local.device->smCount));
+            QCOMPARE(cell(search, QStringLiteral("parallelism"), DeviceComparisonModel::LocalColumn),
+                     QString::number(gpu::searchParametersFor(*local.device).parallelism));
+            QVERIFY2(status.contains(QString::fromStdString(local.device->name).toHtmlEscaped()), qPrintable(status));
+        }
+    }
+
+    void otherProfilesSelectable()
+    {
+        AppSettings settings;
+        DeviceWorkspace workspace(settings);
+        QAbstractItemModelTester factsTester(workspace.factsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(workspace.profileBox()->count(), static_cast<int>(gpu::profileNames().size()));
+        for (const std::string &name : gpu::profileNames()) {
+            workspace.setProfile(QString::fromStdString(name));
+            const auto facts = gpu::findProfile(name);
+            QVERIFY(facts);
+            QCOMPARE(workspace.profile(), QString::fromStdString(name));
+            QCOMPARE(cell(workspace.factsModel(), QStringLiteral("name"), DeviceComparisonModel::ReferenceColumn),
+                     QString::fromStdString(facts->name));
+            QCOMPARE(cell(workspace.factsModel(), QStringLiteral("SMs"), DeviceComparisonModel::ReferenceColumn),
+                     QString::number(facts->smCount));
+            QCOMPARE(cell(workspace.searchModel(), QStringLiteral("parallelism"), DeviceComparisonModel::ReferenceColumn),
+                     QString::number(gpu::searchParametersFor(*facts).parallelism));
+        }
+        // A100 and V100 differ in SM count: the table must have changed with the choice.
+        workspace.setProfile(QStringLiteral("a100"));
+        QCOMPARE(workspace.profile(), QStringLiteral("A100"));
+        QVERIFY(cell(workspace.factsModel(), QStringLiteral("SMs"), DeviceComparisonModel::ReferenceColumn) !=
+                QString::number(gpu::findProfile("V100")->smCount));
+    }
+
+private:
+    QTemporaryDir m_settingsDir;
+};
+
+QTEST_MAIN(TestUiDevice)
+#include "tst_ui_device.moc"

@@ -1,0 +1,127 @@
+#include "ui/device/device_workspace.h"
+
+#include "ui/device/device_comparison_model.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace beamscope::ui {
+
+namespace {
+QTableView *comparisonView(DeviceComparisonModel *model)
+{
+    auto *view = new QTableView;
+    view->setModel(model);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    view->horizontalHeader()->setSectionResizeMode(DeviceComparisonModel::PropertyColumn, QHeaderView::ResizeToContents);
+    view->setSelectionMode(QAbstractItemView::NoSelection);
+    view->setAlternatingRowColors(true);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    return view;
+}
+} // namespace
+
+DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
+    : Workspace(settings, parent), m_facts(new DeviceComparisonModel(DeviceComparisonModel::Kind::Facts, this)),
+      m_search(new DeviceComparisonModel(DeviceComparisonModel::Kind::SearchParameters, this))
+{
+    setObjectName(QStringLiteral("device"));
+    m_profile = new QComboBox;
+    for (const std::string &name : gpu::profileNames()) {
+        const auto facts = gpu::findProfile(name);
+        m_profile->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(name),
+                                                          QString::fromStdString(facts ? facts->name : name)),
+                           QString::fromStdString(name));
+    }
+    m_profile->setToolTip(tr("Reference profile from the vendor's public specifications. The shipped weights were "
+                             "trained on a V100."));
+    auto *refresh = new QPushButton(tr("Query again"));
+    m_status = new QLabel(tr("Asking the CUDA runtime…"));
+    m_status->setObjectName(QStringLiteral("deviceStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::RichText);
+    m_factsView = comparisonView(m_facts);
+    m_searchView = comparisonView(m_search);
+    m_searchView->setMaximumHeight(m_searchView->horizontalHeader()->sizeHint().height() +
+                                   6 * (m_searchView->verticalHeader()->defaultSectionSize()) + 4);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Compare with")));
+    top->addWidget(m_profile);
+    top->addStretch();
+    top->addWidget(refresh);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_status);
+    layout->addWidget(new QLabel(tr("<b>Device facts</b>")));
+    layout->addWidget(m_factsView, 1);
+    layout->addWidget(new QLabel(tr("<b>Search parameters each device implies</b> (Anderson2021's device-dependent "
+                                    "parameters: parallelism = SM count, shared memory limits, resident blocks and "
+                                    "warps per SM)")));
+    layout->addWidget(m_searchView);
+
+    connect(m_profile, &QComboBox::currentIndexChanged, this, [this] { updateTables(); });
+    connect(refresh, &QPushButton::clicked, this, &DeviceWorkspace::refresh);
+    updateTables();
+}
+
+void DeviceWorkspace::showEvent(QShowEvent *event)
+{
+    Workspace::showEvent(event);
+    if (!m_queried && !m_job.pending())
+        refresh(); // lazily: a CUDA runtime takes a moment to start
+}
+
+void DeviceWorkspace::setProfile(const QString &shortName)
+{
+    const int i = m_profile->findData(shortName, Qt::UserRole, Qt::MatchFixedString);
+    if (i >= 0)
+        m_profile->setCurrentIndex(i);
+}
+
+QString DeviceWorkspace::profile() const
+{
+    return m_profile->currentData().toString();
+}
+
+void DeviceWorkspace::refresh()
+{
+    m_job.start(this, [] { return gpu::queryLocalDevice(); },
+                [this](gpu::LocalDeviceQuery local) {
+                    m_local = std::move(local);
+                    m_queried = true;
+                    updateTables();
+                    Q_EMIT deviceQueried();
+                });
+}
+
+void DeviceWorkspace::updateTables()
+{
+    const auto reference = gpu::findProfile(profile().toStdString());
+    if (!reference)
+        return;
+    m_facts->setDevices(m_local.device, *reference, profile());
+    m_search->setDevices(m_local.device, *reference, profile());
+    if (!m_queried)
+        return;
+    const QString status = QString::fromStdString(m_local.status).toHtmlEscaped();
+    if (m_local.device) {
+        m_status->setText(tr("<b>Local device:</b> %1 (%2)")
+                              .arg(QString::fromStdString(m_local.device->name).toHtmlEscaped(), status));
+        m_status->setStyleSheet({});
+    } else {
+        m_status->setText(tr("<b>No CUDA device.</b> %1<br>The local column stays empty; GPU schedules can still be "
+                             "checked for correctness on OpenCL (PoCL) in the Pipeline workspace.")
+                              .arg(status));
+        m_status->setStyleSheet(QStringLiteral("QLabel { background: #fff4e5; border: 1px solid #f0b46a; "
+                                               "padding: 6px; }"));
+    }
+}
+
+} // namespace beamscope::ui

@@ -1,0 +1,57 @@
+#pragma once
+// The Device panel: the local GPU as the CUDA runtime reports it (or the clear
+// "no CUDA device" state and why) beside a reference profile — the V100 the
+// shipped weights were trained on by default, or A100 / H100 / H200 — as a
+// two-column comparison, plus the search parameters each device implies.
+// The same core calls as `beamscope-cli device`; the query runs off the GUI thread.
+
+#include "core/gpu/device_facts.h"
+#include "ui/common/latest_job.h"
+#include "ui/mainwindow/workspace.h"
+
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace beamscope::ui {
+
+class DeviceComparisonModel;
+
+class DeviceWorkspace : public Workspace {
+    Q_OBJECT
+public:
+    DeviceWorkspace(AppSettings &settings, QWidget *parent = nullptr);
+
+    void setProfile(const QString &shortName); // "V100", "A100", ...
+    QString profile() const;
+    void refresh();                            // asks the CUDA runtime again
+
+    bool isQuerying() const { return m_job.pending(); }
+    bool hasQueried() const { return m_queried; }
+    const gpu::LocalDeviceQuery &localQuery() const { return m_local; }
+    DeviceComparisonModel *factsModel() const { return m_facts; }
+    DeviceComparisonModel *searchModel() const { return m_search; }
+    QLabel *statusLabel() const { return m_status; }
+    QComboBox *profileBox() const { return m_profile; }
+
+Q_SIGNALS:
+    void deviceQueried();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void updateTables();
+
+    QComboBox *m_profile = nullptr;
+    QLabel *m_status = nullptr;
+    QTableView *m_factsView = nullptr;
+    QTableView *m_searchView = nullptr;
+    DeviceComparisonModel *m_facts = nullptr;
+    DeviceComparisonModel *m_search = nullptr;
+    LatestJob m_job;
+    gpu::LocalDeviceQuery m_local;
+    bool m_queried = false;
+};
+
+} // namespace beamscope::ui
