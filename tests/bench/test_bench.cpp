@@ -143,6 +143,23 @@ private Q_SLOTS:
         QCOMPARE(results[1].schedule, std::string("gpu"));
     }
 
+    void pipelineErrorIsARecord()
+    {
+        // 16 x 8 GPU tiles cannot cover a 3 x 1 output: Halide's runtime check
+        // fails and the pipeline returns an error (the worker's error handler
+        // keeps the runtime from aborting), reported with Halide's message.
+        RunOptions ro = runOptions();
+        ro.scale = 0.01;
+        const Measurement m = benchmark(
+            {[] { return boxBlur(); }, Schedule::gpu(), benchTarget(TargetKind::OpenCL, 0), true, {}, {}, {}},
+            compileOptions(), ro);
+        QVERIFY(!m.ok);
+        QVERIFY2(m.failure == Failure::PipelineError, m.message.c_str());
+        QVERIFY2(m.message.find("Halide error") != std::string::npos, m.message.c_str());
+        QVERIFY2(m.message.find("it said:") != std::string::npos, m.message.c_str());
+        qInfo("%s", m.message.c_str());
+    }
+
     void cudaCompilesToPtxWithoutAGpu()
     {
         const CompiledLibrary lib = compilePipeline(
