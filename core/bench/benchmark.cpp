@@ -1,5 +1,6 @@
 #include "core/bench/benchmark.h"
 
+#include "core/pipelines/host_target.h"
 #include "core/util/progress.h"
 
 namespace beamscope::bench {
@@ -18,7 +19,7 @@ std::vector<Measurement> benchmarkAll(const std::vector<BenchRequest> &requests,
             continue;
         referenceIndex[i] = jobs.size();
         jobs.push_back({r.referenceBuild ? r.referenceBuild : r.build, Schedule::computeRoot(),
-                        Halide::get_host_target(), r.extraSources, r.extraCompilerFlags});
+                        pipelines::hostTarget(), r.extraSources, r.extraCompilerFlags});
     }
     if (progress)
         progress->report(0, "compiling " + std::to_string(jobs.size()) + " libraries");

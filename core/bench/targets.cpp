@@ -1,5 +1,7 @@
 #include "core/bench/targets.h"
 
+#include "core/pipelines/host_target.h"
+
 namespace beamscope::bench {
 
 std::optional<TargetKind> parseTargetKind(const std::string &name)
@@ -50,7 +52,8 @@ Halide::Target::Feature capabilityFeature(int capability)
 
 Halide::Target benchTarget(TargetKind kind, int cudaCapability)
 {
-    Halide::Target t = Halide::get_host_target();
+    // Halide 14 can report CPU features this CPU lacks (see host_target.h).
+    Halide::Target t = pipelines::hostTarget();
     switch (kind) {
     case TargetKind::Host: break;
     case TargetKind::OpenCL: t = t.with_feature(Halide::Target::OpenCL); break;
