@@ -30,7 +30,14 @@ void applyStage(Halide::Func func, Halide::Stage stage, const StagePlan &plan,
         switch (d.kind) {
         case Kind::ComputeRoot: func.compute_root(); break;
         case Kind::ComputeAt:
-            func.compute_at(Halide::LoopLevel(lookup(funcs, d.consumer), v[0], d.consumerStage));
+        {
+            // Halide 14 checks the location against LoopLevels made without a
+            // stage index (which stands for the last stage); name one only for an earlier stage.
+            const Halide::Func &consumer = lookup(funcs, d.consumer);
+            const int last = static_cast<int>(consumer.function().updates().size());
+            func.compute_at(d.consumerStage == last ? Halide::LoopLevel(consumer, v[0])
+                                                    : Halide::LoopLevel(consumer, v[0], d.consumerStage));
+        }
             break;
         case Kind::StoreIn: func.store_in(d.memory); break;
         case Kind::Split:
@@ -78,7 +85,16 @@ void applyPlan(const SchedulePlan &plan, const std::map<std::string, Halide::Fun
 }
 
 void applySchedule(const search::State &state, const std::vector<Halide::Func> &outputs) {
-    applyPlan(planSchedule(state), funcsByName(outputs));
+    const dag::FunctionDAG &searched = state.dag().dag();
+    bool sameFuncs = !outputs.empty() && outputs.size() == searched.outputNodes.size();
+    for (size_t i = 0; sameFuncs && i < outputs.size(); i++)
+        sameFuncs = searched.nodes[static_cast<size_t>(searched.outputNodes[i])].func.same_as(outputs[i].function());
+    if (sameFuncs) {
+        applyPlan(planSchedule(state), funcsByName(outputs));
+        return;
+    }
+    const dag::FunctionDAG fresh(outputs);
+    applyPlan(planSchedule(state, &fresh), funcsByName(outputs));
 }
 
 } // namespace beamscope::schedule

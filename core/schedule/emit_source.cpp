@@ -135,7 +135,6 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
     }
 
     for (const StagePlan &p : plan.stages) {
-        const dag::Node &n = sd.node(p.node);
         os << "\n// " << p.func << ".s" << p.stage;
         const int slot = sd.stageSlot(p.node, p.stage);
         if (options.stageCosts && slot >= 0 && static_cast<size_t>(slot) < options.stageCosts->size())
@@ -155,15 +154,12 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
             switch (d.kind) {
             case Kind::ComputeRoot: os << ".compute_root()"; break;
             case Kind::ComputeAt: {
-                const size_t consumerStages = sd.node(sd.node(p.node).id).stages.size();
-                (void)consumerStages;
                 int consumerNode = -1;
                 for (int i = 0; i < sd.nodeCount(); i++)
                     if (sd.node(i).name == d.consumer)
                         consumerNode = i;
-                const bool lastStage = consumerNode < 0 ||
-                                       d.consumerStage + 1 == static_cast<int>(sd.node(consumerNode).stages.size());
-                if (lastStage && d.consumerStage == 0)
+                // Func::compute_at(Func, Var) names no stage; spell the stage out when the consumer has updates.
+                if (consumerNode >= 0 && sd.node(consumerNode).stages.size() == 1)
                     os << ".compute_at(" << funcIds.at(d.consumer) << ", " << ids.at(d.vars[0]) << ")";
                 else
                     os << ".compute_at(::Halide::LoopLevel(" << funcIds.at(d.consumer) << ", " << ids.at(d.vars[0])
@@ -183,7 +179,6 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
             }
         }
         os << ";\n";
-        (void)n;
     }
     return os.str();
 }

@@ -162,18 +162,29 @@ std::string innermostLoopOfKind(const StagePlan &stage, Directive::Kind kind) {
     return {};
 }
 
-SchedulePlan planSchedule(const search::State &state) {
+SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *namesFrom) {
     if (!state.complete())
         throw std::invalid_argument("planSchedule: the state is incomplete (" + std::to_string(state.numScheduled()) +
                                     " of " + std::to_string(state.dag().scheduleOrder().size()) + " Funcs scheduled)");
     const search::SearchDag &sd = state.dag();
+    const dag::FunctionDAG &names = namesFrom ? *namesFrom : sd.dag();
+    if (namesFrom) {
+        bool same = names.nodes.size() == static_cast<size_t>(sd.nodeCount());
+        for (size_t i = 0; same && i < names.nodes.size(); i++) {
+            same = names.nodes[i].stages.size() == sd.node(static_cast<int>(i)).stages.size();
+            for (size_t s = 0; same && s < names.nodes[i].stages.size(); s++)
+                same = names.nodes[i].stages[s].loop.size() == sd.node(static_cast<int>(i)).stages[s].loop.size();
+        }
+        if (!same)
+            throw std::invalid_argument("planSchedule: the pipeline's Funcs do not have the shape of the searched one");
+    }
     SchedulePlan out;
     // Plans by (node, stage), filled in scheduling order: a consumer is always
     // planned before the Funcs computed inside it.
     std::vector<std::vector<int>> planIndex(static_cast<size_t>(sd.nodeCount()));
     for (int node : sd.scheduleOrder()) {
         const FuncSchedule *f = state.scheduleOf(node);
-        const dag::Node &n = sd.node(node);
+        const dag::Node &n = names.nodes[static_cast<size_t>(node)];
         if (f->location == ComputeLocation::Inlined) {
             out.inlined.push_back(n.name);
             continue;
@@ -209,7 +220,7 @@ SchedulePlan planSchedule(const search::State &state) {
                     p.directives.push_back(withVars(Kind::ComputeRoot, {}));
                 } else {
                     Directive at = withVars(Kind::ComputeAt, {attachTo});
-                    at.consumer = sd.node(f->consumer).name;
+                    at.consumer = names.nodes[static_cast<size_t>(f->consumer)].name;
                     at.consumerStage = f->consumerStage;
                     p.directives.push_back(at);
                     const bool registers = loc == ComputeLocation::ThreadLevel && n.stages.size() == 1 && t.unrolled;

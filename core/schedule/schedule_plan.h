@@ -66,8 +66,11 @@ struct SchedulePlan {
     std::vector<std::string> inlined; // Funcs left inlined
 };
 
-// The plan of a complete state; throws std::invalid_argument for an incomplete one.
-SchedulePlan planSchedule(const search::State &state);
+// The plan of a complete state; throws std::invalid_argument for an incomplete
+// one. Names (Funcs, loops) come from the state's own DAG, or from `namesFrom`:
+// another build of the same pipeline, whose unnamed Funcs and Vars got other
+// automatic names (f12, v40, ...); nodes are matched by position.
+SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *namesFrom = nullptr);
 
 // The name of the block-level / thread-level loop of a planned stage that
 // Funcs computed inside it attach to (empty when it has none).

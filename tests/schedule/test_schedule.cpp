@@ -1,0 +1,186 @@
+// core/schedule on hand-made states: the exact source emitted for a known
+// box_blur state, the same plan applied to the real Funcs (checked through
+// Halide's own view of the schedule and by compiling PTX), names taken from
+// another build of the pipeline, and errors for incomplete states.
+
+#include "core/schedule/apply_schedule.h"
+#include "core/schedule/emit_source.h"
+#include "tests/search/search_test_support.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace beamscope;
+using search::ComputeLocation;
+using search::FuncSchedule;
+
+namespace {
+
+// Halide 14 makes Func names unique per process: a second build of box_blur
+// has "output$1". Nodes are found by the name the pipeline gave.
+int nodeOf(const test::BuiltPipeline &p, const std::string &base) {
+    for (const dag::Node &n : p.dag->nodes)
+        if (n.name == base || n.name.starts_with(base + "$"))
+            return n.id;
+    return -1;
+}
+
+// box_blur (golden pipeline): output 16 x 16 tiles of 16 x 8 threads with 2
+// serial rows; blur_x per block in shared memory: the block needs 16 x 18 of
+// it (3-row stencil), covered by 16 x 6 threads x 3 rows.
+search::State knownBoxBlurState(const test::BuiltPipeline &p) {
+    search::State s(*p.searchDag);
+    FuncSchedule out;
+    out.node = nodeOf(p, "output");
+    out.location = ComputeLocation::Root;
+    out.stages = {test::tiling({16, 8}, {1, 2}, false)};
+    s.add(out);
+    FuncSchedule bx;
+    bx.node = nodeOf(p, "blur_x");
+    bx.location = ComputeLocation::BlockLevel;
+    bx.consumer = out.node;
+    bx.stages = {test::tiling({16, 6}, {1, 3}, false)};
+    s.add(bx);
+    return s;
+}
+
+const char *const kExpectedBoxBlur = R"(// Beamscope GPU schedule for box_blur (predicted cost 1.75)
+Func output = pipeline.get_func(2);
+Func blur_x = pipeline.get_func(1);
+Var x("x");
+Var y("y");
+Var xi("xi");
+Var yi("yi");
+Var yii("yii");
+
+// output.s0: predicted cost 1.5
+output
+    .compute_root()
+    .split(x, x, xi, 16, TailStrategy::GuardWithIf)
+    .split(y, y, yi, 16, TailStrategy::GuardWithIf)
+    .split(yi, yi, yii, 2, TailStrategy::GuardWithIf)
+    .reorder(yii, xi, yi, x, y)
+    .gpu_blocks(x, y)
+    .gpu_threads(xi, yi);
+
+// blur_x.s0: predicted cost 0.25
+blur_x
+    .compute_at(output, x)
+    .store_in(MemoryType::GPUShared)
+    .split(y, y, yii, 3, TailStrategy::GuardWithIf)
+    .reorder(yii, x, y)
+    .gpu_threads(x, y);
+)";
+
+std::string dimsOf(const Halide::Func &f) {
+    std::string out;
+    // Halide names split loops by their path ("y.yi.yii"); the last part is the Var.
+    for (const auto &d : f.get_schedule().dims())
+        out += d.var.substr(d.var.rfind('.') + 1) + (d.for_type == Halide::Internal::ForType::GPUBlock    ? ":block "
+                        : d.for_type == Halide::Internal::ForType::GPUThread ? ":thread "
+                                                                  : " ");
+    return out;
+}
+
+// Halide only answers questions about a LoopLevel once it is locked (as lowering does).
+Halide::LoopLevel computeLevel(const Halide::Func &f) {
+    Halide::LoopLevel l = f.function().schedule().compute_level();
+    l.lock();
+    return l;
+}
+
+} // namespace
+
+class TestSchedule : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // First in the class: the process's first box_blur build has the plain names.
+    void boxBlurSourceIsExact()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("box_blur");
+        const search::State s = knownBoxBlurState(p);
+        QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
+        QCOMPARE(s.computedRegion(nodeOf(p, "blur_x"))[1].extent(), 18); // the premise of the blur_x tiling
+        const std::vector<float> costs = {1.5f, 0.25f};                // cost-model order: output, blur_x
+        schedule::EmitOptions o;
+        o.pipeline = "box_blur";
+        o.stageCosts = &costs;
+        o.totalCost = 1.75;
+        const std::string source = schedule::emitSource(s, p.outputs, o);
+        QCOMPARE(QString::fromStdString(source), QString::fromUtf8(kExpectedBoxBlur));
+    }
+
+    void applyMatchesThePlanAndCompilesForCuda()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("box_blur");
+        const search::State s = knownBoxBlurState(p);
+        schedule::applySchedule(s, p.outputs);
+        const auto funcs = schedule::funcsByName(p.outputs);
+        const std::string outName = p.dag->nodes[static_cast<size_t>(nodeOf(p, "output"))].name;
+        const Halide::Func &out = funcs.at(outName),
+                           &bx = funcs.at(p.dag->nodes[static_cast<size_t>(nodeOf(p, "blur_x"))].name);
+        QCOMPARE(QString::fromStdString(dimsOf(out)), QString("yii xi:thread yi:thread x:block y:block __outermost "));
+        QCOMPARE(QString::fromStdString(dimsOf(bx)), QString("yii x:thread y:thread __outermost "));
+        QVERIFY(computeLevel(out).is_root());
+        QCOMPARE(QString::fromStdString(computeLevel(bx).var().name()), QString("x"));
+        QCOMPARE(computeLevel(bx).func(), outName);
+        QVERIFY(bx.function().schedule().memory_type() == Halide::MemoryType::GPUShared);
+        // PTX generation needs no GPU: lowering and codegen reject an illegal GPU schedule.
+        const Halide::Target cuda("x86-64-linux-cuda-cuda_capability_70");
+        Halide::Pipeline pipeline(p.outputs);
+        QTemporaryDir dir;
+        const std::string ll = dir.filePath("box_blur.ll").toStdString();
+        pipeline.compile_to_llvm_assembly(ll, pipeline.infer_arguments(), "box_blur_test", cuda);
+        std::ifstream in(ll);
+        std::stringstream text;
+        text << in.rdbuf();
+        // The PTX kernel is embedded in the host module as a string.
+        QVERIFY(text.str().find(".target sm_70") != std::string::npos);
+        QVERIFY(text.str().find("bar.sync") != std::string::npos); // the shared-memory stage needs barriers
+    }
+
+    void anotherBuildIsMatchedByPosition()
+    {
+        // Funcs and Vars without explicit names get new automatic names in every build.
+        auto make = [] {
+            Halide::ImageParam in(Halide::Float(32), 2);
+            Halide::Var x, y;
+            Halide::Func a, b;
+            a(x, y) = in(x, y) * 2.0f;
+            b(x, y) = a(x, y) + a(x + 1, y);
+            b.set_estimates({{0, 256}, {0, 256}});
+            return std::vector<Halide::Func>{b};
+        };
+        const test::BuiltPipeline p = test::fromOutputs("auto_names", make());
+        search::State s(*p.searchDag);
+        FuncSchedule root;
+        root.node = p.dag->outputNodes[0];
+        root.stages = {test::tiling({32, 4}, {1, 2}, true)};
+        s.add(root);
+        while (!s.complete()) {
+            FuncSchedule f;
+            f.node = s.nextNode();
+            f.location = ComputeLocation::Inlined;
+            s.add(f);
+        }
+        const std::vector<Halide::Func> other = make();
+        QVERIFY(other[0].name() != p.outputs[0].name());
+        schedule::applySchedule(s, other);
+        QVERIFY(computeLevel(other[0]).is_root());
+        QVERIFY(dimsOf(other[0]).find(":block") != std::string::npos);
+        QVERIFY(dimsOf(p.outputs[0]).find(":block") == std::string::npos); // the searched build is untouched
+    }
+
+    void incompleteStateIsRefused()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("box_blur");
+        search::State s(*p.searchDag);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, schedule::planSchedule(s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSchedule)
+#include "test_schedule.moc"
