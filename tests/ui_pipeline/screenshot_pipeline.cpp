@@ -2,7 +2,7 @@
 // Pipeline workspace (an app with a stage selected) and then the Device
 // panel, and saves each as a PNG for the documentation:
 //
-//   xvfb-run -s "-screen 0 1600x1000x24" build/.../beamscope-screenshots-pipeline \
+//   xvfb-run -s "-screen 0 1600x1000x24" build/.../beamscope-screenshots-pipeline
 //       --out docs/screenshots [--app local_laplacian] [--stage NAME] [--size 1600x1000]
 //
 // Fresh settings (a temporary folder), so the pictures do not depend on what

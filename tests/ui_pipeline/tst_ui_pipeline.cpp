@@ -124,11 +124,13 @@ private Q_SLOTS:
         QCOMPARE(m_workspace->graphView()->nodeCount(), expected.nodes);
         QCOMPARE(m_workspace->graphView()->edgeCount(), expected.edges);
         QCOMPARE(m_workspace->stageModel()->rowCount(), expected.nodes);
-        // Layered from inputs to the output: input left of blur_x left of output.
+        // Layered from inputs to the output: input before blur_x before output.
         const auto &stages = m_workspace->summary()->stages;
         double xInput = 0, xBlur = 0, xOutput = 0;
+        const bool vertical = m_workspace->graphView()->isVertical();
         for (size_t i = 0; i < stages.size(); ++i) {
-            const double x = m_workspace->graphView()->nodeCentre(static_cast<int>(i)).x();
+            const QPointF centre = m_workspace->graphView()->nodeCentre(static_cast<int>(i));
+            const double x = vertical ? centre.y() : centre.x();
             (stages[i].isInput ? xInput : stages[i].func == "blur_x" ? xBlur : xOutput) = x;
         }
         QVERIFY(xInput < xBlur);

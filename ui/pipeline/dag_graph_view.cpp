@@ -22,6 +22,8 @@ constexpr double kNodeWidth = 150;
 constexpr double kNodeHeight = 40;
 constexpr double kColumnGap = 70;
 constexpr double kRowGap = 16;
+constexpr double kMinFitZoom = 0.8;
+constexpr double kLayerGapVertical = 34;
 } // namespace
 
 class StageNodeItem : public QGraphicsItem {
@@ -148,27 +150,42 @@ void DagGraphView::setSummary(const pipelines::PipelineSummary &summary)
         column = sorted;
     }
 
+    // Layers run left to right or top to bottom, whichever lets the whole graph
+    // show larger in this view: long chains (camera_pipe) read best top-down,
+    // wide ones left to right.
+    const double layers = double(columns.size()), across = double(std::max<size_t>(tallest, 1));
+    const QSizeF view = viewport()->size().isEmpty() ? QSizeF(800, 600) : QSizeF(viewport()->size());
+    const double horizontalFit = std::min(view.width() / (layers * (kNodeWidth + kColumnGap)),
+                                          view.height() / (across * (kNodeHeight + kRowGap)));
+    const double verticalFit = std::min(view.width() / (across * (kNodeWidth + kRowGap)),
+                                        view.height() / (layers * (kNodeHeight + kLayerGapVertical)));
+    m_vertical = verticalFit > horizontalFit;
+
     m_nodes.assign(static_cast<size_t>(n), nullptr);
     for (size_t c = 0; c < columns.size(); ++c)
         for (int s : columns[c]) {
             auto *item = new StageNodeItem(s, summary.stages[static_cast<size_t>(s)]);
-            item->setPos(double(c) * (kNodeWidth + kColumnGap), rowOf[static_cast<size_t>(s)] * (kNodeHeight + kRowGap));
+            const double row = rowOf[static_cast<size_t>(s)];
+            item->setPos(m_vertical ? QPointF(row * (kNodeWidth + kRowGap), double(c) * (kNodeHeight + kLayerGapVertical))
+                                    : QPointF(double(c) * (kNodeWidth + kColumnGap), row * (kNodeHeight + kRowGap)));
             m_scene->addItem(item);
             m_nodes[static_cast<size_t>(s)] = item;
         }
 
     for (const auto &e : summary.edges) {
-        const QPointF from = m_nodes[static_cast<size_t>(e.producer)]->pos() + QPointF(kNodeWidth / 2, 0);
-        const QPointF to = m_nodes[static_cast<size_t>(e.consumer)]->pos() - QPointF(kNodeWidth / 2, 0);
+        const QPointF exit = m_vertical ? QPointF(0, kNodeHeight / 2) : QPointF(kNodeWidth / 2, 0);
+        const QPointF from = m_nodes[static_cast<size_t>(e.producer)]->pos() + exit;
+        const QPointF to = m_nodes[static_cast<size_t>(e.consumer)]->pos() - exit;
         QPainterPath path(from);
-        const double dx = std::max(30.0, (to.x() - from.x()) / 2);
-        path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
+        const QPointF bend = m_vertical ? QPointF(0, std::max(20.0, (to.y() - from.y()) / 2))
+                                        : QPointF(std::max(30.0, (to.x() - from.x()) / 2), 0);
+        path.cubicTo(from + bend, to - bend, to);
         // Arrow head along the curve's end direction (horizontal into the node).
         const QPointF tip = to;
         QPainterPath head;
         head.moveTo(tip);
-        head.lineTo(tip + QPointF(-9, -4.5));
-        head.lineTo(tip + QPointF(-9, 4.5));
+        head.lineTo(tip + (m_vertical ? QPointF(-4.5, -9) : QPointF(-9, -4.5)));
+        head.lineTo(tip + (m_vertical ? QPointF(4.5, -9) : QPointF(-9, 4.5)));
         head.closeSubpath();
         const QColor colour = e.sameFunc ? QColor(150, 110, 40) : QColor(90, 100, 115);
         QPen pen(colour, e.sameFunc ? 1.4 : 1.2);
@@ -237,6 +254,16 @@ void DagGraphView::fitAll()
     // Small graphs would be blown up: keep text at most at its natural size.
     if (zoom() > 1.0)
         setTransform(QTransform());
+    // Deep pipelines (local_laplacian has 30 layers) would shrink to unreadable
+    // boxes: stop at a size where names still read, around the selected stage
+    // (or the output), and let the user pan or zoom out for the rest.
+    if (zoom() < kMinFitZoom) {
+        setTransform(QTransform::fromScale(kMinFitZoom, kMinFitZoom));
+        if (m_selected >= 0)
+            centerOn(m_nodes[static_cast<size_t>(m_selected)]);
+        else if (!m_nodes.empty())
+            centerOn(m_nodes.front()); // the output's stage comes first
+    }
     m_userZoomed = false;
 }
 

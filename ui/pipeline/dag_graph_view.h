@@ -1,6 +1,7 @@
 #pragma once
-// A pipeline's stages as a graph: one node per stage, laid out in columns by
-// depth (inputs on the left, the output on the right), producer -> consumer
+// A pipeline's stages as a graph: one node per stage, laid out in layers by
+// depth (inputs first, the output last; left to right, or top to bottom when
+// that fits the view better), producer -> consumer
 // edges as arrows (dashed from a definition to its Func's next update), input
 // wrappers drawn apart. Wheel zooms, dragging pans, fitAll() shows everything.
 // Items are plain QGraphicsItems (no widgets in the scene), so large apps stay cheap.
@@ -28,6 +29,8 @@ public:
     // Scene position of a stage's node (for tests and screenshots).
     QPointF nodeCentre(int stage) const;
     int selectedStage() const { return m_selected; }
+    // Layers top to bottom (true) or left to right, chosen per graph to fit the view.
+    bool isVertical() const { return m_vertical; }
 
     void zoomBy(double factor);
     double zoom() const;
@@ -51,6 +54,7 @@ private:
     int m_edgeCount = 0;
     int m_selected = -1;
     bool m_userZoomed = false;
+    bool m_vertical = false;
 };
 
 } // namespace beamscope::ui

@@ -7,6 +7,8 @@
 #include <QPainter>
 #include <QStyledItemDelegate>
 
+#include <algorithm>
+
 namespace beamscope::ui {
 
 namespace {
@@ -81,6 +83,10 @@ FeatureHeatmapView::FeatureHeatmapView(FeatureMatrixModel *model, QWidget *paren
     vertical->setSectionResizeMode(QHeaderView::Fixed);
     vertical->setDefaultSectionSize(QFontMetrics(small).height() + 2);
     vertical->setMinimumSectionSize(10);
+    int labelWidth = 0;
+    for (int row = 0; row < dag::kFeatureRows; ++row)
+        labelWidth = std::max(labelWidth, QFontMetrics(small).horizontalAdvance(QString::fromStdString(dag::featureRowName(row))));
+    vertical->setFixedWidth(labelWidth + 14);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     horizontalHeader()->setMinimumSectionSize(44);
     setShowGrid(false);

@@ -58,7 +58,8 @@ PipelineWorkspace::PipelineWorkspace(AppSettings &settings, QWidget *parent)
     m_picker->setModel(m_pipelines);
     m_picker->setUniformRowHeights(true);
     m_picker->setAlternatingRowColors(true);
-    m_picker->header()->setSectionResizeMode(PipelineListModel::NameColumn, QHeaderView::ResizeToContents);
+    m_picker->header()->setSectionResizeMode(PipelineListModel::NameColumn, QHeaderView::Interactive);
+    m_picker->header()->resizeSection(PipelineListModel::NameColumn, 190);
     m_picker->header()->setSectionResizeMode(PipelineListModel::StagesColumn, QHeaderView::ResizeToContents);
     m_stageList = new QTableView;
     m_stageList->setModel(m_stages);
@@ -116,8 +117,8 @@ PipelineWorkspace::PipelineWorkspace(AppSettings &settings, QWidget *parent)
     graphLayout->addLayout(graphBar);
     graphLayout->addWidget(m_error);
     graphLayout->addWidget(m_graph, 1);
-    auto *legend = new QLabel(tr("<span style='color:#555'>inputs (dashed boxes) on the left, the output on the "
-                                 "right · arrows run producer → consumer · dashed arrows: a Func's next update · "
+    auto *legend = new QLabel(tr("<span style='color:#555'>layers run from the inputs (dashed boxes) to the "
+                                 "output (orange) · arrows run producer → consumer · dashed arrows: a Func's next update · "
                                  "click a stage to see its features · wheel zooms, drag pans</span>"));
     legend->setWordWrap(true);
     graphLayout->addWidget(legend);
@@ -128,8 +129,9 @@ PipelineWorkspace::PipelineWorkspace(AppSettings &settings, QWidget *parent)
     m_centreSplitter = new QSplitter(Qt::Vertical);
     m_centreSplitter->addWidget(graphBox);
     m_centreSplitter->addWidget(benchBox);
-    m_centreSplitter->setStretchFactor(0, 3);
+    m_centreSplitter->setStretchFactor(0, 4);
     m_centreSplitter->setStretchFactor(1, 1);
+    m_centreSplitter->setSizes({700, 200});
 
     // Right: the selected stage's features and definition.
     m_stageTitle = new QLabel(tr("No stage selected"));
@@ -197,6 +199,8 @@ void PipelineWorkspace::listPipelines()
         [this](std::vector<pipelines::PipelineListing> listings) {
             m_listed = true;
             m_pipelines->setListings(listings);
+            for (int g = 0; g < m_pipelines->rowCount(); ++g)
+                m_picker->setFirstColumnSpanned(g, {}, true); // group titles run across the columns
             m_picker->expandAll();
             setBusy(m_summaryJob.pending());
             Q_EMIT pipelinesListed();
@@ -288,13 +292,13 @@ void PipelineWorkspace::onSummary(SummaryResult result)
     int inputs = 0;
     for (const auto &s : m_summary->stages)
         inputs += s.isInput ? 1 : 0;
-    m_title->setText(tr("<b>%1</b> · %2 stages, %3 inputs, %4 edges")
+    m_title->setText(tr("<b>%1</b> · %2 stages · %3 · %4 arrows")
                          .arg(result.name.toHtmlEscaped())
                          .arg(static_cast<int>(m_summary->stages.size()) - inputs)
-                         .arg(inputs)
+                         .arg(inputs == 1 ? tr("1 input") : tr("%1 inputs").arg(inputs))
                          .arg(m_graph->edgeCount()));
     m_stageTitle->setText(tr("Select a stage in the graph or the list"));
-    Q_EMIT statusMessage(tr("%1: %2 stages").arg(result.name).arg(m_summary->stages.size()), 4000);
+    Q_EMIT statusMessage(tr("%1: %2 stages").arg(result.name).arg(static_cast<int>(m_summary->stages.size()) - inputs), 4000);
     Q_EMIT pipelineDisplayed(result.name);
 }
 
@@ -320,9 +324,11 @@ void PipelineWorkspace::showStage(int stage)
     m_stage = stage;
     {
         QSignalBlocker block(m_stageList->selectionModel());
-        if (stage >= 0)
+        if (stage >= 0) {
             m_stageList->selectionModel()->setCurrentIndex(
                 m_stages->index(stage, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_stageList->scrollTo(m_stages->index(stage, 0));
+        }
         else
             m_stageList->clearSelection();
     }
