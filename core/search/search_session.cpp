@@ -5,11 +5,16 @@
 #include "core/model/cost_formula.h"
 #include "core/model/cost_model.h"
 #include "core/pipelines/pipeline.h"
+#include "core/bench/benchmark.h"
+#include "core/bench/targets.h"
+#include "core/schedule/apply_schedule.h"
+#include "core/schedule/emit_source.h"
 #include "core/search/autoschedule.h"
 #include "core/search/search_dag.h"
 #include "core/weights/weights.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace beamscope::search {
 
@@ -143,6 +148,154 @@ SessionOutcome runSearchSession(const SessionOptions &options, Progress *progres
         out.error = e.what();
     }
     return out;
+}
+
+namespace {
+
+// A recorded state rebuilt on a fresh build of its pipeline (the State refers
+// to the DAGs, so they live together).
+struct RebuiltState {
+    pipelines::PipelineInstance instance;
+    std::unique_ptr<dag::FunctionDAG> dag;
+    std::unique_ptr<SearchDag> searchDag;
+    std::optional<State> state;
+};
+
+// Throws std::invalid_argument with the field at fault.
+std::unique_ptr<RebuiltState> rebuildState(const std::string &pipeline, const std::vector<Json> &decisions) {
+    const auto info = pipelines::findPipeline(pipeline);
+    if (!info)
+        throw std::invalid_argument("pipeline '" + pipeline + "' is not in the registry, so its Funcs cannot be rebuilt");
+    auto r = std::make_unique<RebuiltState>();
+    r->instance = info->build();
+    r->dag = std::make_unique<dag::FunctionDAG>(r->instance.outputs);
+    r->searchDag = std::make_unique<SearchDag>(*r->dag);
+    const SearchDag &searchDag = *r->searchDag;
+    // Halide makes the names of a second build of a pipeline in one process
+    // unique with a "$N" suffix ("output" becomes "output$2"), so names are
+    // compared without it.
+    const auto baseName = [](const std::string &name) { return name.substr(0, name.find('$')); };
+    const auto nodeNamed = [&](const std::string &name) {
+        for (int n = 0; n < searchDag.nodeCount(); n++)
+            if (baseName(searchDag.node(n).name) == baseName(name))
+                return n;
+        return -1;
+    };
+    State &state = r->state.emplace(searchDag);
+    for (size_t i = 0; i < decisions.size(); i++) {
+        const Json &d = decisions[i];
+        const std::string where = "decision " + std::to_string(i + 1);
+        const Json *func = d.isObject() ? d.find("func") : nullptr;
+        if (!func)
+            throw std::invalid_argument(where + ": field \"func\" missing");
+        FuncSchedule f;
+        f.node = nodeNamed(func->toString());
+        if (f.node < 0 || f.node != state.nextNode())
+            throw std::invalid_argument(where + ": field \"func\": expected '" +
+                                        (state.nextNode() >= 0 ? searchDag.node(state.nextNode()).name : std::string("(none)")) +
+                                        "', the next Func " + pipeline + " schedules, found '" + func->toString() + "'");
+        const std::string location = d.find("location") ? d.find("location")->toString() : "";
+        if (location == "inline")
+            f.location = ComputeLocation::Inlined;
+        else if (location == "root")
+            f.location = ComputeLocation::Root;
+        else if (location == "block")
+            f.location = ComputeLocation::BlockLevel;
+        else if (location == "thread")
+            f.location = ComputeLocation::ThreadLevel;
+        else
+            throw std::invalid_argument(where + ": field \"location\": expected inline, root, block or thread, found '" +
+                                        location + "'");
+        if (const Json *c = d.find("consumer")) {
+            f.consumer = nodeNamed(c->toString());
+            if (f.consumer < 0)
+                throw std::invalid_argument(where + ": field \"consumer\": no Func named '" + c->toString() + "'");
+            f.consumerStage = d.find("consumer_stage") ? static_cast<int>(d.find("consumer_stage")->toInt()) : 0;
+        }
+        if (const Json *stages = d.find("stages"))
+            for (const Json &st : stages->items()) {
+                StageTiling t;
+                if (const Json *th = st.find("threads"))
+                    for (const Json &v : th->items())
+                        t.threads.push_back(v.toInt());
+                if (const Json *se = st.find("serial"))
+                    for (const Json &v : se->items())
+                        t.serial.push_back(v.toInt());
+                t.vectorLoop = st.find("vector_loop") ? static_cast<int>(st.find("vector_loop")->toInt()) : 0;
+                t.unrolled = st.find("unrolled") && st.find("unrolled")->toBool();
+                f.stages.push_back(std::move(t));
+            }
+        state.add(std::move(f));
+    }
+    if (!state.complete())
+        throw std::invalid_argument("the state is partial (" + std::to_string(state.numScheduled()) + " of " +
+                                    std::to_string(searchDag.scheduleOrder().size()) +
+                                    " Funcs scheduled); only complete states have a schedule");
+    return r;
+}
+
+} // namespace
+
+std::optional<std::string> emitStateSource(const std::string &pipeline, const std::vector<Json> &decisions,
+                                           const std::vector<float> &stageCosts, double totalCost, std::string *error) {
+    try {
+        const std::unique_ptr<RebuiltState> r = rebuildState(pipeline, decisions);
+        schedule::EmitOptions options;
+        options.pipeline = pipeline;
+        options.stageCosts = stageCosts.empty() ? nullptr : &stageCosts;
+        options.totalCost = totalCost;
+        return schedule::emitSource(*r->state, r->instance.outputs, options);
+    } catch (const Halide::Error &e) {
+        if (error)
+            *error = std::string("Halide: ") + e.what();
+    } catch (const std::exception &e) {
+        if (error)
+            *error = e.what();
+    }
+    return std::nullopt;
+}
+
+StateMeasurement measureState(const std::string &pipeline, const std::vector<Json> &decisions,
+                              const std::string &target, Progress *progress) {
+    StateMeasurement m;
+    const auto kind = bench::parseTargetKind(target);
+    if (!kind) {
+        m.error = "target: expected host, opencl or cuda, found '" + target + "'";
+        return m;
+    }
+    if (*kind == bench::TargetKind::Host) {
+        m.error = "the states are GPU schedules (gpu_blocks / gpu_threads): measure on opencl or cuda";
+        return m;
+    }
+    try {
+        std::shared_ptr<RebuiltState> r = rebuildState(pipeline, decisions);
+        const auto info = pipelines::findPipeline(pipeline);
+        bench::BenchRequest request;
+        request.build = info->build;
+        // The bench builds fresh Funcs; the plan takes their names (unnamed
+        // Funcs get other automatic names per build) from that build's DAG.
+        request.schedule = bench::Schedule::custom("searched state", [r](pipelines::PipelineInstance &inst,
+                                                                         const Halide::Target &) {
+            const dag::FunctionDAG names(inst.outputs);
+            schedule::applyPlan(schedule::planSchedule(*r->state, &names), schedule::funcsByName(inst.outputs));
+        });
+        request.target = bench::benchTarget(*kind, gpu::queryLocalDevice());
+        m.target = request.target.to_string();
+        bench::RunOptions run;
+        run.reps = 5;
+        const bench::Measurement result = bench::benchmark(request, bench::CompileOptions{}, run, progress);
+        m.ok = result.ok;
+        m.error = result.message;
+        m.medianMs = result.medianMs;
+        m.minMs = result.minMs;
+        m.checked = result.checked;
+        m.matches = result.matches;
+    } catch (const Halide::Error &e) {
+        m.error = std::string("Halide: ") + e.what();
+    } catch (const std::exception &e) {
+        m.error = e.what();
+    }
+    return m;
 }
 
 std::vector<SessionApp> sessionApps() {

@@ -57,6 +57,28 @@ using NodeBatchSink = std::function<void(const SearchTrace &trace, size_t first,
 // The whole search; progress may be null; sink may be empty.
 SessionOutcome runSearchSession(const SessionOptions &options, Progress *progress, const NodeBatchSink &sink);
 
+// Halide C++ schedule source (core/schedule's emitter) of a recorded state,
+// rebuilt from the decisions on its path (each node's "detail", root first)
+// on a fresh build of the pipeline. Only complete states have a schedule: for
+// a partial one (or an unknown pipeline, or decisions that do not fit it)
+// returns nullopt and sets error.
+std::optional<std::string> emitStateSource(const std::string &pipeline, const std::vector<Json> &decisions,
+                                           const std::vector<float> &stageCosts, double totalCost, std::string *error);
+
+// Compiles a complete recorded state (rebuilt as for emitStateSource, applied
+// with core/schedule) for target "host", "opencl" or "cuda" and times it in
+// the bench worker process (core/bench), output checked against the
+// compute_root host reference. Cancellable through progress.
+struct StateMeasurement {
+    bool ok = false;
+    std::string error;   // why it was not measured, or what failed
+    std::string target;  // Halide target string
+    double medianMs = 0, minMs = 0;
+    bool checked = false, matches = false;
+};
+StateMeasurement measureState(const std::string &pipeline, const std::vector<Json> &decisions,
+                              const std::string &target, Progress *progress);
+
 // Choices the explorer offers.
 struct SessionApp {
     std::string name;

@@ -21,6 +21,7 @@
 #include "ui/weights/weights_workspace.h"
 #if BEAMSCOPE_HAVE_HALIDE
 #include "ui/pipeline/pipeline_workspace.h"
+#include "ui/search/search_workspace.h"
 #endif
 
 #include <QCoreApplication>
@@ -42,6 +43,7 @@ std::vector<WorkspaceRegistration> registeredWorkspaces()
         {QStringLiteral("predictions"), tr("Predictions"), QStringLiteral(":/icons/predictions.svg"), tr("Predicted cost against measured runtime, per pipeline, for one or two weights files"), make<PredictionsWorkspace>},
         {QStringLiteral("retrain"), tr("Retrain"), QStringLiteral(":/icons/retrain.svg"), tr("Train the cost model on samples measured on your GPU"), make<RetrainWorkspace>},
 #if BEAMSCOPE_HAVE_HALIDE
+        {QStringLiteral("search"), tr("Search"), QStringLiteral(":/icons/beamscope.svg"), tr("Run the GPU beam search and walk its tree: decisions, loop nests, features and cost terms of every state"), make<SearchWorkspace>},
         {QStringLiteral("pipeline"), tr("Pipeline"), QStringLiteral(":/icons/pipeline.svg"), tr("A pipeline's stages as a graph, each stage's 40 x 7 pipeline features, and its runtime on a target"), make<PipelineWorkspace>},
 #endif
         {QStringLiteral("device"), tr("Device"), QStringLiteral(":/icons/device.svg"), tr("The local GPU beside the V100 (or another reference profile) and the search parameters each implies"), make<DeviceWorkspace>},

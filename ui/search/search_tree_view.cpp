@@ -6,7 +6,6 @@
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -251,24 +250,26 @@ void SearchTreeView::paintEvent(QPaintEvent *)
     if (stripUsed)
         p.drawImage(0, 0, m_strip);
 
-    // Beam edges: each drawn survivor to its parent.
-    p.setRenderHint(QPainter::Antialiasing, true);
-    QPainterPath edges, pathEdges;
+    // Beam edges: each drawn survivor to its parent (line lists, not a path: a
+    // path of thousands of segments is slow to stroke).
+    std::vector<QLineF> edges, pathEdges;
     for (const Marker &m : markers) {
         if (!m.beam)
             continue;
         const auto &node = d.nodes()[static_cast<size_t>(m.id)];
         if (node.parent < 0)
             continue;
-        const QPointF from = worldToScreen(d.position(node.parent));
-        QPainterPath &target = onPath[static_cast<size_t>(m.id)] ? pathEdges : edges;
-        target.moveTo(from);
-        target.lineTo(m.at);
+        (onPath[static_cast<size_t>(m.id)] ? pathEdges : edges).emplace_back(worldToScreen(d.position(node.parent)), m.at);
     }
+    // Antialiasing only while the markers are few enough to stay quick.
+    const bool smooth = markers.size() < 1500;
+    p.setRenderHint(QPainter::Antialiasing, smooth);
     p.setPen(QPen(QColor(120, 120, 140, 110), 1));
-    p.drawPath(edges);
+    p.drawLines(edges.data(), static_cast<int>(edges.size()));
+    p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(QPen(QColor(20, 20, 20), 2.5));
-    p.drawPath(pathEdges);
+    p.drawLines(pathEdges.data(), static_cast<int>(pathEdges.size()));
+    p.setRenderHint(QPainter::Antialiasing, smooth);
 
     // Pruned markers first (small, translucent), then survivors (outlined, larger).
     p.setPen(Qt::NoPen);
@@ -283,10 +284,19 @@ void SearchTreeView::paintEvent(QPaintEvent *)
     for (const Marker &m : markers) {
         if (!m.beam)
             continue;
+        const QColor outline = onPath[static_cast<size_t>(m.id)] ? QColor(0, 0, 0) : QColor(40, 40, 50);
+        if (!smooth) {
+            // Many survivors: outlined squares (two fills each), far cheaper than ellipses.
+            const double r = markerR * 1.5;
+            p.fillRect(QRectF(m.at.x() - r, m.at.y() - r, 2 * r, 2 * r), outline);
+            p.fillRect(QRectF(m.at.x() - r + 1, m.at.y() - r + 1, 2 * r - 2, 2 * r - 2), relativeCostColor(m.rel));
+            continue;
+        }
         p.setBrush(relativeCostColor(m.rel));
-        p.setPen(QPen(onPath[static_cast<size_t>(m.id)] ? QColor(0, 0, 0) : QColor(40, 40, 50), 1.4));
+        p.setPen(QPen(outline, 1.4));
         p.drawEllipse(m.at, markerR * 1.5, markerR * 1.5);
     }
+    p.setRenderHint(QPainter::Antialiasing, true);
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(kMatchColor, 2));
     for (const Marker &m : markers)

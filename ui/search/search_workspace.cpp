@@ -29,14 +29,16 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <filesystem>
+#include <sstream>
+#include <tuple>
 
 namespace beamscope::ui {
 
 namespace {
 const QString kWorkspaceId = QStringLiteral("search");
 const char *const kMeasureWhy =
-    "Measuring a state needs core/schedule (applying a state to Halide Funcs), which is not in the tree yet; "
-    "the Pipeline workspace measures a pipeline's own schedule meanwhile.";
+    "Compiles the state (core/schedule applies it to the Funcs) for the measurement target and times it in the "
+    "bench worker, output checked against the compute_root host reference. Complete states only.";
 const char *const kContinueWhy =
     "core/search cannot start a search from a partial schedule yet (its beam search always starts from the empty "
     "schedule).";
@@ -100,7 +102,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     m_panel->measureButton()->setToolTip(tr(kMeasureWhy));
     m_panel->continueButton()->setToolTip(tr(kContinueWhy));
     m_panel->exportButton()->setToolTip(
-        tr("Saves the state's loop nest as text. Halide schedule source comes from core/schedule, not written yet."));
+        tr("Saves the state's Halide C++ schedule (core/schedule's emitter); a partial state gets its loop nest as comments."));
 
     connect(fit, &QPushButton::clicked, m_view, &SearchTreeView::fit);
     connect(m_pathOnly, &QCheckBox::toggled, this, &SearchWorkspace::setPathOnly);
@@ -121,8 +123,11 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     connect(m_panel, &StateDetailPanel::clearCompareRequested, this, [this] { compareState(-1); });
     connect(m_panel, &StateDetailPanel::pathStateActivated, this, &SearchWorkspace::selectState);
     connect(m_panel, &StateDetailPanel::exportRequested, this, &SearchWorkspace::exportSchedule);
-    connect(m_panel, &StateDetailPanel::measureRequested, this, [this] {
-        m_panel->setMeasurement(tr("Not measured: %1").arg(tr(kMeasureWhy)));
+    connect(m_panel, &StateDetailPanel::measureRequested, this, [this](qint64 id) {
+        if (m_measureProgress)
+            cancelMeasurement();
+        else
+            measureState(id);
     });
     connect(m_panel, &StateDetailPanel::continueRequested, this, [this] {
         m_panel->setMeasurement(tr("Cannot continue: %1").arg(tr(kContinueWhy)));
@@ -143,9 +148,10 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
 
 SearchWorkspace::~SearchWorkspace()
 {
-    // The worker notices at its next decision depth; nothing it posts lands here.
+    // The workers notice at their next safe point; nothing they post lands here.
     if (m_progress)
         m_progress->cancel();
+    cancelMeasurement();
 }
 
 void SearchWorkspace::buildControls(QWidget *box)
@@ -204,6 +210,14 @@ void SearchWorkspace::buildControls(QWidget *box)
         sl->addWidget(c);
     v->addWidget(space);
 
+    auto *measureBox = new QGroupBox(tr("Measure"), box);
+    auto *mf = new QFormLayout(measureBox);
+    m_measureTarget = new QComboBox(measureBox);
+    m_measureTarget->addItems({QStringLiteral("opencl"), QStringLiteral("cuda")});
+    m_measureTarget->setToolTip(tr("Where \"Measure\" compiles and times a selected state (bench worker process)"));
+    mf->addRow(tr("Target:"), m_measureTarget);
+    v->addWidget(measureBox);
+
     auto *run = new QHBoxLayout;
     m_start = new QPushButton(tr("Start"), box);
     m_start->setDefault(true);
@@ -255,6 +269,7 @@ void SearchWorkspace::setApp(const QString &name)
 }
 
 void SearchWorkspace::setWeightsPath(const QString &path) { m_weights->setPath(path); }
+void SearchWorkspace::setMeasureTarget(const QString &target) { m_measureTarget->setCurrentText(target); }
 void SearchWorkspace::setBeamSize(int beam) { m_beam->setValue(beam); }
 void SearchWorkspace::setPasses(int passes) { m_passes->setValue(passes); }
 
@@ -514,35 +529,127 @@ void SearchWorkspace::setPathOnly(bool on)
     m_view->setPathOnly(on);
 }
 
+void SearchWorkspace::measureState(qint64 id)
+{
+    const search::TraceNode *n = m_data.node(id);
+    if (!n)
+        return;
+    std::vector<Json> decisions;
+    for (int64_t p : m_data.pathTo(id))
+        decisions.push_back(m_data.node(p)->detail);
+    const quint64 generation = ++m_measureGeneration;
+    QPointer<QObject> guard(this);
+    const QString target = m_measureTarget->currentText();
+    const double predicted = n->cost;
+    auto isCurrent = [this, guard, generation] { return guard && m_measureGeneration == generation; };
+    m_measureProgress = std::make_shared<RelayProgress>(this, isCurrent, [this](double fraction, const QString &message) {
+        m_panel->setMeasurement(tr("Measuring (%1%): %2").arg(int(fraction * 100)).arg(message));
+    });
+    m_panel->measureButton()->setText(tr("Cancel measurement"));
+    m_panel->setMeasurement(tr("Compiling #%1 for %2…").arg(id).arg(target));
+    auto progress = m_measureProgress;
+    auto future = QtConcurrent::run([this, guard, generation, pipeline = m_data.pipeline().toStdString(), decisions,
+                                     target, progress, predicted, id] {
+        auto m = std::make_shared<search::StateMeasurement>(
+            search::measureState(pipeline, decisions, target.toStdString(), progress.get()));
+        const bool cancelled = progress->cancelled();
+        postToGui(guard, [this, generation, m, cancelled, predicted, id] {
+            if (generation != m_measureGeneration)
+                return;
+            m_measureProgress.reset();
+            m_panel->measureButton()->setText(tr("Measure"));
+            QString text;
+            if (cancelled)
+                text = tr("Measurement cancelled.");
+            else if (!m->ok)
+                text = tr("Not measured: %1").arg(QString::fromStdString(m->error));
+            else
+                text = tr("#%1 measured on %2: <b>%3 ms</b> median (min %4 ms) · predicted cost %5 · %6")
+                           .arg(id)
+                           .arg(QString::fromStdString(m->target))
+                           .arg(m->medianMs, 0, 'g', 4)
+                           .arg(m->minMs, 0, 'g', 4)
+                           .arg(formatNumber(predicted, 5))
+                           .arg(!m->checked ? tr("output not checked")
+                                : m->matches ? tr("output matches the reference")
+                                             : tr("<b>output differs from the reference</b>"));
+            m_panel->setMeasurement(text);
+            Q_EMIT measured(m->ok && !cancelled, m->medianMs);
+        });
+    });
+    Q_UNUSED(future);
+}
+
+void SearchWorkspace::cancelMeasurement()
+{
+    if (m_measureProgress)
+        m_measureProgress->cancel();
+}
+
 void SearchWorkspace::exportSchedule(qint64 id)
 {
     const search::TraceNode *n = m_data.node(id);
     if (!n)
         return;
-    // Pruned states have no loop nest in the trace; their parent's is the nearest one.
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the state's schedule"),
+                                                      QStringLiteral("%1_state%2.schedule.h").arg(m_data.pipeline()).arg(id),
+                                                      tr("C++ schedule (*.h *.cpp *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        exportScheduleTo(id, path);
+}
+
+void SearchWorkspace::exportScheduleTo(qint64 id, const QString &path)
+{
+    const search::TraceNode *n = m_data.node(id);
+    if (!n)
+        return;
+    std::vector<Json> decisions;
+    for (int64_t p : m_data.pathTo(id))
+        decisions.push_back(m_data.node(p)->detail);
+    // A pruned state has no loop nest in the trace; its nearest ancestor's is the fallback text.
     const search::TraceNode *withNest = n;
     while (withNest && withNest->loopNest.empty())
         withNest = m_data.node(withNest->parent);
-    if (!withNest) {
-        QMessageBox::information(this, tr("Export schedule"), tr("The trace holds no loop nest for this state or its ancestors."));
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the state's schedule"),
-                                                      QStringLiteral("%1_state%2.txt").arg(m_data.pipeline()).arg(withNest->id),
-                                                      tr("Text (*.txt);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    std::string text = "# Beamscope: loop nest of state #" + std::to_string(withNest->id) + " of " +
-                       m_data.pipeline().toStdString() + " (predicted cost " + std::to_string(withNest->cost) + ")\n" +
-                       "# Halide schedule source is emitted by core/schedule, which is not written yet; this is the\n"
-                       "# state's loop nest as text.\n# Decision path:\n";
-    for (int64_t p : m_data.pathTo(withNest->id))
-        text += "#   " + m_data.node(p)->decision + "\n";
-    text += withNest->loopNest;
-    // The file dialog already asked before replacing an existing file.
-    const WriteResult w = writeFileAtomically(path.toStdString(), std::span<const char>(text.data(), text.size()),
-                                              Overwrite::Replace);
-    Q_EMIT statusMessage(w.ok ? tr("Saved %1").arg(path) : QString::fromStdString(w.error), 0);
+    std::string fallback = withNest ? withNest->loopNest : std::string();
+    std::string heading = "state #" + std::to_string(id) + " of " + m_data.pipeline().toStdString() +
+                          " (predicted cost " + std::to_string(n->cost) + ")";
+    std::string pathText;
+    for (int64_t p : m_data.pathTo(id))
+        pathText += "//   " + m_data.node(p)->decision + "\n";
+    m_status->setText(tr("Emitting the schedule of #%1…").arg(id));
+    m_exportJob.start(
+        this,
+        [pipeline = m_data.pipeline().toStdString(), decisions, costs = n->stageCosts, cost = n->cost, fallback, heading,
+         pathText, path] {
+            std::string error;
+            const auto source = search::emitStateSource(pipeline, decisions, costs, cost, &error);
+            std::string text;
+            if (source) {
+                text = *source;
+            } else {
+                // Partial states (and pipelines the registry lacks) have no Halide schedule: say why, give the loop nest.
+                text = "// Beamscope: " + heading + "\n// No Halide schedule source: " + error +
+                       "\n// Decision path:\n" + pathText + "// Loop nest" +
+                       (fallback.empty() ? std::string(": none recorded\n") : std::string(":\n"));
+                std::istringstream in(fallback);
+                for (std::string line; std::getline(in, line);)
+                    text += "//   " + line + "\n";
+            }
+            // The file dialog already asked before replacing an existing file.
+            const WriteResult w = writeFileAtomically(path.toStdString(), std::span<const char>(text.data(), text.size()),
+                                                      Overwrite::Replace);
+            return std::make_shared<std::tuple<bool, bool, QString>>(
+                w.ok, source.has_value(), QString::fromStdString(w.ok ? error : w.error));
+        },
+        [this, path](std::shared_ptr<std::tuple<bool, bool, QString>> r) {
+            const auto &[written, asSource, why] = *r;
+            const QString message = !written  ? tr("Not saved: %1").arg(why)
+                                    : asSource ? tr("Saved the Halide schedule source to %1").arg(path)
+                                               : tr("Saved %1 (loop nest only: %2)").arg(path, why);
+            m_status->setText(message);
+            Q_EMIT statusMessage(message, 0);
+            Q_EMIT scheduleExported(path, written, asSource);
+        });
 }
 
 void SearchWorkspace::saveTrace()

@@ -58,6 +58,15 @@ public:
     // Parses a trace file off the GUI thread; traceLoaded or loadFailed follows.
     void openTrace(const QString &path);
 
+    // Writes the state's Halide schedule source (or, for a partial state, its
+    // loop nest as comments) off the GUI thread; scheduleExported follows.
+    void exportScheduleTo(qint64 id, const QString &path);
+
+    // Compiles and times a complete state off the GUI thread; measured follows.
+    void measureState(qint64 id);
+    void cancelMeasurement();
+    void setMeasureTarget(const QString &target);
+
     void selectState(qint64 id);
     void compareState(qint64 id);
     void setFuncSearch(const QString &text);
@@ -77,6 +86,8 @@ Q_SIGNALS:
     void traceLoaded();
     void loadFailed(const QString &error);
     void breakdownReady();
+    void measured(bool ok, double medianMs);
+    void scheduleExported(const QString &path, bool written, bool asSource);
 
 private:
     struct Batch;
@@ -94,11 +105,15 @@ private:
     std::optional<search::SearchTrace> m_lastTrace; // the last finished search, for "Save trace…"
     QString m_tracePath;
     quint64 m_generation = 0;
+    quint64 m_measureGeneration = 0;
+    std::shared_ptr<RelayProgress> m_measureProgress;
+    QComboBox *m_measureTarget = nullptr;
     bool m_searching = false;
     bool m_pickCompare = false;
     std::shared_ptr<RelayProgress> m_progress;
     LatestJob m_loadJob;
     LatestJob m_breakdownJob;
+    LatestJob m_exportJob;
     QString m_breakdownKey;
 
     QSplitter *m_splitter = nullptr;

@@ -176,6 +176,7 @@ void StateDetailPanel::setMeasurement(const QString &text)
 
 QString StateDetailPanel::loopNestText() const { return m_loopNest->toPlainText(); }
 QString StateDetailPanel::summaryText() const { return m_summary->text(); }
+QString StateDetailPanel::measurementText() const { return m_measured->text(); }
 
 void StateDetailPanel::showState(int64_t a, int64_t b)
 {

@@ -60,6 +60,7 @@ public:
     QListWidget *pathList() const { return m_path; }
     QString loopNestText() const;
     QString summaryText() const;
+    QString measurementText() const;
     QTabWidget *tabs() const { return m_tabs; }
     QPushButton *measureButton() const { return m_measure; }
     QPushButton *continueButton() const { return m_continue; }

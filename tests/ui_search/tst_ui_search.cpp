@@ -1,0 +1,509 @@
+// The Search workspace offscreen. Trace tests use the checked-in fixture
+// (tests/fixtures/search/box_blur_beam4.jsonl, made by
+// `beamscope-cli autoschedule --app box_blur --weights baseline.weights --beam 4 --trace FILE`);
+// live searches use Halide-style random weights made here (seeded), so they
+// run without ../shared; the cost terms of the fixture need baseline.weights
+// and skip without it.
+
+#include "core/samples/training_loop.h"
+#include "core/search/search_session.h"
+#include "core/search/search_trace.h"
+#include "core/weights/weights.h"
+#include "tests/support/test_data.h"
+#include "ui/common/app_settings.h"
+#include "ui/search/feature_table_model.h"
+#include "ui/search/search_tree_data.h"
+#include "ui/search/search_tree_view.h"
+#include "ui/search/search_workspace.h"
+#include "ui/search/stage_cost_model.h"
+#include "ui/search/state_detail_panel.h"
+
+#include <QAbstractItemModelTester>
+#include <QBarSet>
+#include <QElapsedTimer>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <map>
+#include <memory>
+
+using namespace beamscope;
+using namespace beamscope::ui;
+
+namespace {
+
+std::filesystem::path fixturePath()
+{
+    return test::sourceDir() / "tests/fixtures/search/box_blur_beam4.jsonl";
+}
+
+search::SearchTrace readFixture()
+{
+    std::string error;
+    auto t = search::SearchTrace::read(fixturePath(), &error);
+    if (!t)
+        qFatal("fixture: %s", error.c_str());
+    return std::move(*t);
+}
+
+} // namespace
+
+class TestUiSearch : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void loadTraceCountsByPassAndDepth();
+    void selectWinnerShowsDetails();
+    void breakdownSumsToStageCosts();
+    void compareTwoStates();
+    void pathToWinnerFilter();
+    void searchByFuncName();
+    void badTraceChangesNothing();
+    void exportScheduleSource();
+    void measureWinnerOnOpenCl();
+    void liveSearchGrowsAndFinishes();
+    void cancelStopsTheSearch();
+    void staleSearchNeverPaints();
+    void paintTimeOf200kStates();
+    void cleanupTestCase();
+
+private:
+    SearchWorkspace *openFixture();
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<SearchWorkspace> m_ws;
+    QString m_randomWeights;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> m_testers;
+};
+
+void TestUiSearch::initTestCase()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir->path());
+    m_settings = std::make_unique<AppSettings>();
+    m_settings->setRememberLayout(false);
+    m_ws = std::make_unique<SearchWorkspace>(*m_settings, nullptr);
+    m_ws->resize(1500, 900);
+    m_ws->show();
+    // Every item model of the workspace runs under the tester for the whole run.
+    for (QAbstractItemModel *m : {static_cast<QAbstractItemModel *>(m_ws->detailPanel()->featureModel()),
+                                  static_cast<QAbstractItemModel *>(m_ws->detailPanel()->stageCostModel())})
+        m_testers.push_back(std::make_unique<QAbstractItemModelTester>(m, QAbstractItemModelTester::FailureReportingMode::QtTest));
+
+    const std::filesystem::path w = std::filesystem::path(m_dir->path().toStdString()) / "random.weights";
+    const auto saved = weights::saveWeightsFile(samples::randomWeights(7), w, Overwrite::Replace);
+    QVERIFY2(saved.ok, saved.error.c_str());
+    m_randomWeights = QString::fromStdString(w.string());
+}
+
+void TestUiSearch::cleanupTestCase()
+{
+    m_ws->cancelSearch();
+    m_testers.clear();
+    m_ws.reset();
+}
+
+SearchWorkspace *TestUiSearch::openFixture()
+{
+    QSignalSpy loaded(m_ws.get(), &SearchWorkspace::traceLoaded);
+    m_ws->openTrace(QString::fromStdString(fixturePath().string()));
+    if (!loaded.wait(20000))
+        return nullptr;
+    return m_ws.get();
+}
+
+void TestUiSearch::loadTraceCountsByPassAndDepth()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    const SearchTreeData &d = m_ws->treeData();
+    QCOMPARE(d.nodes().size(), trace.nodes().size());
+    QCOMPARE(d.pipeline(), QStringLiteral("box_blur"));
+    std::map<std::pair<int, int>, int> count, beam;
+    int maxPass = 0, maxDepth = 0;
+    for (const auto &n : trace.nodes()) {
+        count[{n.pass, n.depth}]++;
+        beam[{n.pass, n.depth}] += n.inBeam ? 1 : 0;
+        maxPass = std::max(maxPass, n.pass);
+        maxDepth = std::max(maxDepth, n.depth);
+    }
+    QCOMPARE(d.passCount(), maxPass + 1);
+    QCOMPARE(d.maxDepth(), maxDepth);
+    for (const auto &[key, c] : count) {
+        QCOMPARE(d.countAt(key.first, key.second), c);
+        QCOMPARE(d.beamCountAt(key.first, key.second), beam[key]);
+        QVERIFY(beam[key] <= 4); // beam 4
+    }
+    QCOMPARE(d.countAt(maxPass + 1, 1), 0);
+    QCOMPARE(d.winner(), trace.summary.bestId);
+    QVERIFY(m_ws->countsLabel()->text().contains(QString::number(trace.nodes().size())));
+    // The layout is the hit-test index: every node is found at its own position.
+    for (const auto &n : trace.nodes())
+        QCOMPARE(d.hitTest(d.position(n.id), 0.5), n.id);
+}
+
+void TestUiSearch::selectWinnerShowsDetails()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    const auto *winner = trace.find(trace.summary.bestId);
+    QVERIFY(winner && !winner->features.empty());
+    StateDetailPanel *panel = m_ws->detailPanel();
+    m_ws->selectState(winner->id);
+    QCOMPARE(panel->stateA(), winner->id);
+    // Decision path: one entry per depth, root first, ending at the winner.
+    QCOMPARE(panel->pathList()->count(), winner->depth);
+    QCOMPARE(panel->pathList()->item(panel->pathList()->count() - 1)->data(Qt::UserRole).toLongLong(), winner->id);
+    QVERIFY(panel->loopNestText().contains(QStringLiteral("gpu_block")));
+    QVERIFY(panel->loopNestText().contains(QStringLiteral("realize:")));
+    // The features table holds this state's 73 values of each stage.
+    FeatureTableModel *m = panel->featureModel();
+    for (int stage = 0; stage < int(winner->features.size()); ++stage) {
+        panel->setStage(stage);
+        QCOMPARE(m->rowCount(), 73);
+        QCOMPARE(m->columnCount(), 3);
+        for (int i = 0; i < 73; ++i) {
+            const double raw = winner->features[size_t(stage)][size_t(i)];
+            QCOMPARE(m->index(i, FeatureTableModel::RawA).data(Qt::UserRole).toDouble(), raw);
+            QCOMPARE(m->index(i, FeatureTableModel::LogA).data(Qt::UserRole).toDouble(), std::log1p(raw));
+        }
+        QCOMPARE(m->index(0, FeatureTableModel::Name).data().toString(), QStringLiteral("num_realizations"));
+        QCOMPARE(m->index(72, FeatureTableModel::Name).data().toString(), QStringLiteral("expr_branching"));
+    }
+    // The stage cost table holds the recorded per-stage predictions.
+    StageCostModel *c = panel->stageCostModel();
+    QCOMPARE(c->rowCount(), int(winner->stageCosts.size()));
+    for (int s = 0; s < c->rowCount(); ++s)
+        QCOMPARE(c->index(s, StageCostModel::CostA).data(Qt::UserRole).toDouble(), double(winner->stageCosts[size_t(s)]));
+    QVERIFY(panel->summaryText().contains(QStringLiteral("winner")));
+}
+
+void TestUiSearch::breakdownSumsToStageCosts()
+{
+    BEAMSCOPE_REQUIRE_SHARED(baseline, "anderson2021-weights/baseline.weights");
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->weightsScanPending(), 30000);
+    m_ws->setWeightsPath(QString::fromStdString(baseline.string()));
+    QVERIFY(!m_ws->optionsFromControls().weightsPath.empty());
+    const search::SearchTrace trace = readFixture();
+    QSignalSpy ready(m_ws.get(), &SearchWorkspace::breakdownReady);
+    QVERIFY(openFixture());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
+    const auto *winner = trace.find(trace.summary.bestId);
+    m_ws->selectState(winner->id);
+    QHorizontalStackedBarSeries *series = m_ws->detailPanel()->breakdownSeries();
+    QVERIFY2(series, "no breakdown chart (the fixture was made with baseline.weights)");
+    QVERIFY(series->count() >= 1);
+    for (size_t s = 0; s < winner->stageCosts.size(); ++s) {
+        double sum = 0;
+        for (QBarSet *set : series->barSets())
+            sum += set->at(qsizetype(s));
+        // The bars are the cost model's terms for this state's recorded features;
+        // their float sum is the stage cost. 1e-4 relative: the test sums the
+        // (already 1e-9-scaled) terms in double in a different grouping.
+        const double expected = winner->stageCosts[s];
+        QVERIFY2(std::abs(sum - expected) <= 1e-4 * std::abs(expected) + 1e-12,
+                 qPrintable(QStringLiteral("stage %1: bars %2, recorded %3").arg(s).arg(sum).arg(expected)));
+    }
+}
+
+void TestUiSearch::compareTwoStates()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    const auto *winner = trace.find(trace.summary.bestId);
+    // Another beam state at the same depth: same stages, different schedule.
+    const search::TraceNode *other = nullptr;
+    for (const auto &n : trace.nodes())
+        if (n.inBeam && n.depth == winner->depth && n.id != winner->id && !n.features.empty())
+            other = &n;
+    QVERIFY(other);
+    m_ws->selectState(winner->id);
+    m_ws->compareState(other->id);
+    StateDetailPanel *panel = m_ws->detailPanel();
+    QCOMPARE(panel->stateB(), other->id);
+    panel->setStage(0);
+    FeatureTableModel *m = panel->featureModel();
+    QCOMPARE(m->columnCount(), 6);
+    bool anyDifference = false;
+    for (int i = 0; i < 73; ++i) {
+        const double a = winner->features[0][size_t(i)], b = other->features[0][size_t(i)];
+        QCOMPARE(m->index(i, FeatureTableModel::RawB).data(Qt::UserRole).toDouble(), b);
+        QCOMPARE(m->index(i, FeatureTableModel::DeltaLog).data(Qt::UserRole).toDouble(), std::log1p(b) - std::log1p(a));
+        anyDifference = anyDifference || a != b;
+    }
+    QVERIFY(anyDifference);
+    StageCostModel *c = panel->stageCostModel();
+    QCOMPARE(c->columnCount(), 4);
+    QCOMPARE(c->index(0, StageCostModel::Delta).data(Qt::UserRole).toDouble(),
+             double(other->stageCosts[0]) - double(winner->stageCosts[0]));
+    m_ws->compareState(-1);
+    QCOMPARE(m->columnCount(), 3);
+}
+
+void TestUiSearch::pathToWinnerFilter()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    const SearchTreeData &d = m_ws->treeData();
+    std::vector<int64_t> expected;
+    for (const auto *n = trace.find(trace.summary.bestId); n; n = trace.find(n->parent))
+        expected.push_back(n->id);
+    size_t marked = 0;
+    for (size_t i = 0; i < d.onWinnerPath().size(); ++i)
+        if (d.onWinnerPath()[i]) {
+            ++marked;
+            QVERIFY(std::find(expected.begin(), expected.end(), int64_t(i)) != expected.end());
+        }
+    QCOMPARE(marked, expected.size());
+    m_ws->setPathOnly(true);
+    m_ws->treeView()->fit();
+    (void)m_ws->treeView()->grab();
+    // Only the path's states are drawn as markers.
+    QCOMPARE(m_ws->treeView()->lastMarkerCount(), int64_t(expected.size()));
+    m_ws->setPathOnly(false);
+    (void)m_ws->treeView()->grab();
+    QVERIFY(m_ws->treeView()->lastMarkerCount() > int64_t(expected.size()));
+}
+
+void TestUiSearch::searchByFuncName()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    const QString func = SearchTreeData::decisionFunc(trace.nodes().back());
+    QVERIFY(!func.isEmpty());
+    int expected = 0;
+    for (const auto &n : trace.nodes())
+        if (n.detail.find("func") && QString::fromStdString(n.detail.find("func")->toString()).contains(func, Qt::CaseInsensitive))
+            ++expected;
+    QVERIFY(expected > 0 && expected < int(trace.nodes().size()));
+    m_ws->setFuncSearch(func.toUpper());
+    int marked = 0;
+    for (bool b : m_ws->treeData().funcMatches())
+        marked += b ? 1 : 0;
+    QCOMPARE(marked, expected);
+    QVERIFY(m_ws->matchLabel()->text().contains(QString::number(expected)));
+    m_ws->setFuncSearch(QString());
+    for (bool b : m_ws->treeData().funcMatches())
+        QVERIFY(!b);
+}
+
+void TestUiSearch::badTraceChangesNothing()
+{
+    QVERIFY(openFixture());
+    const size_t before = m_ws->treeData().nodes().size();
+    const QString bad = m_dir->filePath(QStringLiteral("bad.jsonl"));
+    const std::string fixture = test::readFile(fixturePath());
+    test::writeFile(bad.toStdString(), fixture.substr(0, fixture.find('\n') + 1) + "{\"id\": 0, \"parent\": -1}\n");
+    QSignalSpy failed(m_ws.get(), &SearchWorkspace::loadFailed);
+    m_ws->openTrace(bad);
+    QVERIFY(failed.wait(10000));
+    const QString error = failed.first().first().toString();
+    QVERIFY2(error.contains(QStringLiteral("bad.jsonl")) && error.contains(QStringLiteral("line 2")), qPrintable(error));
+    QCOMPARE(m_ws->treeData().nodes().size(), before);
+}
+
+void TestUiSearch::exportScheduleSource()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    QSignalSpy exported(m_ws.get(), &SearchWorkspace::scheduleExported);
+    // The winner is complete: core/schedule's emitter writes Halide source for it.
+    const QString full = m_dir->filePath(QStringLiteral("winner.schedule.h"));
+    m_ws->exportScheduleTo(trace.summary.bestId, full);
+    QVERIFY(exported.wait(60000));
+    QCOMPARE(exported.last().at(1).toBool(), true);
+    QCOMPARE(exported.last().at(2).toBool(), true);
+    const std::string source = test::readFile(full.toStdString());
+    QVERIFY2(source.find("gpu_blocks") != std::string::npos, source.c_str());
+    // A state at depth 1 is partial: its file says why and carries the loop nest as comments.
+    const search::TraceNode *partial = nullptr;
+    for (const auto &n : trace.nodes())
+        if (n.depth == 1 && n.inBeam)
+            partial = &n;
+    QVERIFY(partial);
+    const QString part = m_dir->filePath(QStringLiteral("partial.schedule.h"));
+    m_ws->exportScheduleTo(partial->id, part);
+    QVERIFY(exported.wait(60000));
+    QCOMPARE(exported.last().at(1).toBool(), true);
+    QCOMPARE(exported.last().at(2).toBool(), false);
+    const std::string text = test::readFile(part.toStdString());
+    QVERIFY2(text.find("partial") != std::string::npos && text.find("realize:") != std::string::npos, text.c_str());
+}
+
+void TestUiSearch::measureWinnerOnOpenCl()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    QSignalSpy measured(m_ws.get(), &SearchWorkspace::measured);
+    // OpenCL runs on PoCL on machines without a GPU; the worker process keeps
+    // PoCL's LLVM away from libHalide's.
+    m_ws->setMeasureTarget(QStringLiteral("opencl"));
+    m_ws->selectState(trace.summary.bestId);
+    m_ws->measureState(trace.summary.bestId);
+    QVERIFY(measured.wait(300000));
+    QVERIFY2(measured.first().at(0).toBool(), qPrintable(m_ws->detailPanel()->measurementText()));
+    QVERIFY(measured.first().at(1).toDouble() > 0);
+    QVERIFY(m_ws->detailPanel()->measurementText().contains(QStringLiteral(" ms")));
+    QVERIFY2(m_ws->detailPanel()->measurementText().contains(QStringLiteral("matches the reference")),
+             qPrintable(m_ws->detailPanel()->measurementText()));
+}
+
+void TestUiSearch::liveSearchGrowsAndFinishes()
+{
+    search::SessionOptions o;
+    o.app = "box_blur";
+    o.weightsPath = m_randomWeights.toStdString();
+    o.beamSize = 2;
+    o.passes = 2;
+    QSignalSpy added(m_ws.get(), &SearchWorkspace::nodesAdded);
+    QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+    m_ws->startSearch(o);
+    QVERIFY(m_ws->isSearching());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QCOMPARE(finished.first().at(1).toBool(), false);
+    QVERIFY(!m_ws->isSearching());
+    // The tree grew in several batches (one per decision depth), not at the end.
+    QVERIFY2(added.count() >= 2, qPrintable(QString::number(added.count())));
+    const SearchTreeData &d = m_ws->treeData();
+    int delivered = 0;
+    for (const auto &args : added)
+        delivered += args.first().toInt();
+    QCOMPARE(size_t(delivered), d.nodes().size());
+    QCOMPARE(d.passCount(), 2);
+    QVERIFY(d.winner() >= 0);
+    for (const auto &row : d.rows())
+        QVERIFY(row.beamCount <= 2);
+    // The winner is selected and its cost terms (random weights here) sum to its stage costs.
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
+    m_ws->selectState(d.winner());
+    const auto *w = d.node(d.winner());
+    QHorizontalStackedBarSeries *series = m_ws->detailPanel()->breakdownSeries();
+    QVERIFY(series);
+    for (size_t s = 0; s < w->stageCosts.size(); ++s) {
+        double sum = 0;
+        for (QBarSet *set : series->barSets())
+            sum += set->at(qsizetype(s));
+        QVERIFY(std::abs(sum - w->stageCosts[s]) <= 1e-4 * std::abs(w->stageCosts[s]) + 1e-12);
+    }
+}
+
+void TestUiSearch::cancelStopsTheSearch()
+{
+    search::SessionOptions o;
+    o.app = "box_blur";
+    o.weightsPath = m_randomWeights.toStdString();
+    o.beamSize = 64;
+    o.passes = 20;
+    QSignalSpy added(m_ws.get(), &SearchWorkspace::nodesAdded);
+    QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+    m_ws->startSearch(o);
+    QVERIFY(added.wait(120000));
+    m_ws->cancelSearch();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QCOMPARE(finished.first().at(1).toBool(), true); // cancelled
+    QVERIFY(m_ws->treeData().passCount() < 20);
+}
+
+void TestUiSearch::staleSearchNeverPaints()
+{
+    search::SessionOptions a;
+    a.app = "box_blur";
+    a.weightsPath = m_randomWeights.toStdString();
+    a.beamSize = 16;
+    a.passes = 5;
+    search::SessionOptions b = a;
+    b.beamSize = 1;
+    b.passes = 1;
+    QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+    m_ws->startSearch(a);
+    m_ws->startSearch(b); // replaces a at once
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QTest::qWait(300);
+    QCOMPARE(finished.count(), 1); // a never reports
+    const SearchTreeData &d = m_ws->treeData();
+    QCOMPARE(d.passCount(), 1);
+    for (const auto &row : d.rows())
+        QVERIFY(row.beamCount <= 1);
+}
+
+void TestUiSearch::paintTimeOf200kStates()
+{
+    // A synthetic trace shaped like a big search: 5 passes x 20 depths x 2,000
+    // states, 32 kept per row. Figures are printed, not asserted (the build
+    // machine is shared; speed is not a unit-test property).
+    search::SearchTrace t(250000);
+    t.pipeline = "synthetic";
+    int64_t id = 0;
+    std::vector<int64_t> previousBeam;
+    for (int pass = 0; pass < 5; ++pass) {
+        previousBeam.clear();
+        for (int depth = 1; depth <= 20; ++depth) {
+            std::vector<int64_t> beam;
+            for (int i = 0; i < 2000; ++i, ++id) {
+                search::TraceNode n;
+                n.parent = previousBeam.empty() ? -1 : previousBeam[size_t(i) % previousBeam.size()];
+                n.pass = pass;
+                n.depth = depth;
+                n.decision = "f" + std::to_string(depth) + ": root";
+                n.cost = depth + std::fmod(double(i) * 0.618, 1.0) * depth * 8;
+                n.inBeam = i % 62 == 0;
+                if (n.inBeam)
+                    beam.push_back(id);
+                t.add(std::move(n));
+            }
+            previousBeam = beam;
+        }
+    }
+    t.summary.bestId = id - 1;
+    QCOMPARE(t.nodes().size(), size_t(200000));
+    QElapsedTimer timer;
+    timer.start();
+    SearchTreeData d;
+    d.load(t);
+    const double loadMs = double(timer.nsecsElapsed()) / 1e6;
+    SearchTreeView view;
+    view.resize(1200, 800);
+    view.setData(&d);
+    const auto measure = [&](const char *what, bool expectMarkers) {
+        std::vector<double> ms;
+        for (int i = 0; i < 5; ++i) {
+            (void)view.grab();
+            ms.push_back(view.lastPaintMs());
+        }
+        std::sort(ms.begin(), ms.end());
+        qInfo("paint 200,000 states, %s: median %.2f ms (min %.2f, max %.2f), %lld markers", what, ms[2], ms[0], ms[4],
+              static_cast<long long>(view.lastMarkerCount()));
+        if (expectMarkers)
+            QVERIFY(view.lastMarkerCount() > 0);
+    };
+    qInfo("load 200,000 states into the view's data: %.1f ms", loadMs);
+    measure("fitted (strips + survivors)", true);
+    view.zoomBy(40, QPointF(600, 400));
+    measure("zoomed 40x (individual states)", true);
+    view.setPathOnly(true);
+    measure("zoomed 40x, path to the winner only", false);
+    view.setPathOnly(false);
+    view.fit();
+    d.setFuncFilter(QStringLiteral("f7"));
+    measure("fitted, Func filter on", true);
+    timer.restart();
+    int64_t hits = 0;
+    for (int i = 0; i < 100000; ++i)
+        hits += d.hitTest(d.position(int64_t(i) * 2), 1.0) >= 0 ? 1 : 0;
+    qInfo("hit tests: %.3f us each", double(timer.nsecsElapsed()) / 1e3 / 100000);
+    QCOMPARE(hits, int64_t(100000));
+}
+
+QTEST_MAIN(TestUiSearch)
+#include "tst_ui_search.moc"
