@@ -4,6 +4,7 @@
 //
 //   xvfb-run -s "-screen 0 1600x1000x24" build/.../beamscope-screenshots-pipeline
 //       --out docs/screenshots [--app local_laplacian] [--stage NAME] [--size 1600x1000]
+//       [--bench host|opencl|cuda]   (times the pipeline first, so the result shows)
 //
 // Fresh settings (a temporary folder), so the pictures do not depend on what
 // this user's explorer remembers.
@@ -11,6 +12,7 @@
 #include "ui/common/app_settings.h"
 #include "ui/device/device_workspace.h"
 #include "ui/mainwindow/main_window.h"
+#include "ui/pipeline/benchmark_panel.h"
 #include "ui/pipeline/pipeline_workspace.h"
 
 #include <QApplication>
@@ -42,7 +44,9 @@ int main(int argc, char **argv)
                                    QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size."), QStringLiteral("WxH"),
                                   QStringLiteral("1600x1000"));
-    parser.addOptions({out, appName, stage, size});
+    const QCommandLineOption bench(QStringLiteral("bench"), QStringLiteral("Run the benchmark on TARGET before grabbing."),
+                                   QStringLiteral("TARGET"));
+    parser.addOptions({out, appName, stage, size, bench});
     parser.process(app);
 
     QTemporaryDir settingsDir;
@@ -82,11 +86,22 @@ int main(int argc, char **argv)
                     pipeline->selectStage(static_cast<int>(i));
                     selected = true;
                 }
-        QTimer::singleShot(800, &window, [&] {
-            if (!save(QStringLiteral("pipeline.png")))
-                QCoreApplication::exit(1);
-            window.setCurrentWorkspace(QStringLiteral("device"));
-        });
+        const auto grabPipeline = [&] {
+            QTimer::singleShot(800, &window, [&] {
+                if (!save(QStringLiteral("pipeline.png")))
+                    QCoreApplication::exit(1);
+                window.setCurrentWorkspace(QStringLiteral("device"));
+            });
+        };
+        if (!parser.isSet(bench)) {
+            grabPipeline();
+            return;
+        }
+        BenchmarkPanel *panel = pipeline->benchmarkPanel();
+        QObject::connect(panel, &BenchmarkPanel::finished, &window, grabPipeline, Qt::SingleShotConnection);
+        panel->setTarget(parser.value(bench));
+        panel->setRepetitions(5);
+        panel->run();
     });
     QObject::connect(pipeline, &PipelineWorkspace::pipelineFailed, &window, [](const QString &, const QString &error) {
         std::fprintf(stderr, "beamscope-screenshots-pipeline: %s\n", qPrintable(error));
