@@ -32,11 +32,15 @@ void applyStage(Halide::Func func, Halide::Stage stage, const StagePlan &plan,
         case Kind::ComputeAt:
         {
             // Halide 14 checks the location against LoopLevels made without a
-            // stage index (which stands for the last stage); name one only for an earlier stage.
+            // stage index (which stands for the last stage); name one only for
+            // an earlier stage. The storage level is set too: a generator's
+            // Funcs do not take it from the compute level.
             const Halide::Func &consumer = lookup(funcs, d.consumer);
             const int last = static_cast<int>(consumer.function().updates().size());
-            func.compute_at(d.consumerStage == last ? Halide::LoopLevel(consumer, v[0])
-                                                    : Halide::LoopLevel(consumer, v[0], d.consumerStage));
+            const Halide::LoopLevel level = d.consumerStage == last
+                                                ? Halide::LoopLevel(consumer, v[0])
+                                                : Halide::LoopLevel(consumer, v[0], d.consumerStage);
+            func.compute_at(level).store_at(level);
         }
             break;
         case Kind::StoreIn: func.store_in(d.memory); break;

@@ -158,12 +158,14 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
                 for (int i = 0; i < sd.nodeCount(); i++)
                     if (sd.node(i).name == d.consumer)
                         consumerNode = i;
-                // Func::compute_at(Func, Var) names no stage; spell the stage out when the consumer has updates.
-                if (consumerNode >= 0 && sd.node(consumerNode).stages.size() == 1)
-                    os << ".compute_at(" << funcIds.at(d.consumer) << ", " << ids.at(d.vars[0]) << ")";
-                else
-                    os << ".compute_at(::Halide::LoopLevel(" << funcIds.at(d.consumer) << ", " << ids.at(d.vars[0])
-                       << ", " << d.consumerStage << "))";
+                // Func::compute_at(Func, Var) means the consumer's last stage; spell out an earlier one.
+                // store_at too: in a generator the storage level is not otherwise tied to the compute level.
+                const std::string where =
+                    consumerNode >= 0 && d.consumerStage + 1 == static_cast<int>(sd.node(consumerNode).stages.size())
+                        ? funcIds.at(d.consumer) + ", " + ids.at(d.vars[0])
+                        : "::Halide::LoopLevel(" + funcIds.at(d.consumer) + ", " + ids.at(d.vars[0]) + ", " +
+                              std::to_string(d.consumerStage) + ")";
+                os << ".compute_at(" << where << ")\n    .store_at(" << where << ")";
                 break;
             }
             case Kind::StoreIn: os << ".store_in(" << memoryName(d.memory) << ")"; break;

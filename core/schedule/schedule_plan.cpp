@@ -223,11 +223,13 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                     at.consumer = names.nodes[static_cast<size_t>(f->consumer)].name;
                     at.consumerStage = f->consumerStage;
                     p.directives.push_back(at);
-                    const bool registers = loc == ComputeLocation::ThreadLevel && n.stages.size() == 1 && t.unrolled;
-                    if (loc == ComputeLocation::BlockLevel || registers) {
+                    // Thread-level Funcs keep Halide's default (per-thread stack, which
+                    // the GPU compiler promotes to registers): MemoryType::Register needs
+                    // a constant-size realization, which GuardWithIf tails do not give.
+                    if (loc == ComputeLocation::BlockLevel) {
                         Directive store;
                         store.kind = Kind::StoreIn;
-                        store.memory = registers ? Halide::MemoryType::Register : Halide::MemoryType::GPUShared;
+                        store.memory = Halide::MemoryType::GPUShared;
                         p.directives.push_back(store);
                     }
                 }

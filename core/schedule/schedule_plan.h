@@ -13,7 +13,11 @@
 //   BlockLevel  compute_at the consumer stage's innermost block loop,
 //               store_in(GPUShared); loops split into thread x serial
 //   ThreadLevel compute_at the consumer stage's innermost thread loop; serial
-//               loops, unrolled (and store_in(Register)) when the state unrolls
+//               loops, unrolled when the state unrolls; storage left to Halide
+//               (per-thread memory; store_in(Register) would need constant-size
+//               realizations, which GuardWithIf tails of the consumer break)
+// compute_at always comes with the same store_at (a generator's Funcs do not
+// take their storage level from the compute level).
 //   Inlined     Halide's default; nothing is emitted
 // Reduction loops are never split or reordered: they stay where the algorithm
 // put them (innermost), serial.

@@ -69,6 +69,7 @@ output
 // blur_x.s0: predicted cost 0.25
 blur_x
     .compute_at(output, x)
+    .store_at(output, x)
     .store_in(MemoryType::GPUShared)
     .split(y, y, yii, 3, TailStrategy::GuardWithIf)
     .reorder(yii, x, y)
@@ -140,6 +141,29 @@ private Q_SLOTS:
         // The PTX kernel is embedded in the host module as a string.
         QVERIFY(text.str().find(".target sm_70") != std::string::npos);
         QVERIFY(text.str().find("bar.sync") != std::string::npos); // the shared-memory stage needs barriers
+    }
+
+    void threadLevelFuncCompilesForCuda()
+    {
+        // blur_x per GPU thread of output (registers / local memory): 4 x 10 points per thread.
+        const test::BuiltPipeline p = test::buildRegistered("box_blur");
+        search::State s(*p.searchDag);
+        FuncSchedule out;
+        out.node = nodeOf(p, "output");
+        out.stages = {test::tiling({1, 32}, {4, 8}, false)};
+        s.add(out);
+        FuncSchedule bx;
+        bx.node = nodeOf(p, "blur_x");
+        bx.location = ComputeLocation::ThreadLevel;
+        bx.consumer = out.node;
+        bx.stages = {test::tiling({1, 1}, {4, 10}, false)};
+        s.add(bx);
+        QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
+        schedule::applySchedule(s, p.outputs);
+        Halide::Pipeline pipeline(p.outputs);
+        QTemporaryDir dir;
+        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
+                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
     }
 
     void anotherBuildIsMatchedByPosition()

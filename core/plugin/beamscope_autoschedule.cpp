@@ -1,0 +1,106 @@
+// libbeamscope_autoschedule.so: Beamscope's GPU beam search as a Halide 14
+// autoscheduler plugin. A generator loads it with `-p` and selects it with
+// `-s Beamscope auto_schedule=true`; the library registers itself when loaded.
+// Every failure reaches the generator as a Halide::CompileError with a
+// message (Halide's generator main reports it and exits non-zero).
+
+#include "core/model/cost_model.h"
+#include "core/plugin/plugin_settings.h"
+#include "core/schedule/apply_schedule.h"
+#include "core/schedule/emit_source.h"
+#include "core/search/autoschedule.h"
+#include "core/weights/weights.h"
+
+#include <Halide.h>
+
+#include <iostream>
+
+namespace beamscope::plugin {
+
+namespace {
+
+constexpr const char *kName = "Beamscope";
+
+[[noreturn]] void userError(const std::string &message) {
+    throw Halide::CompileError(std::string(kName) + " autoscheduler: " + message + "\n");
+}
+
+void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const Halide::MachineParams &machine,
+         Halide::AutoSchedulerResults *results) {
+    if (!target.has_gpu_feature())
+        userError("target " + target.to_string() +
+                  " has no GPU feature; Beamscope schedules for GPUs (add -cuda or -opencl to the target)");
+    PluginSettings settings;
+    try {
+        settings = settingsFromEnvironment(machine.parallelism);
+    } catch (const SettingsError &e) {
+        userError(e.what());
+    }
+    auto loaded = weights::loadWeights(settings.weightsPath);
+    if (!loaded.ok()) {
+        const auto *first = loaded.firstError();
+        userError("cannot load weights: " + (first ? first->format() : settings.weightsPath.string()));
+    }
+    std::unique_ptr<model::CostModel> model;
+    try {
+        model = std::make_unique<model::CostModel>(*loaded.weights);
+    } catch (const model::ModelError &e) {
+        userError(settings.weightsPath.string() + ": " + e.what());
+    }
+
+    std::vector<Halide::Func> outputs;
+    for (const Halide::Func &f : pipeline.outputs())
+        outputs.push_back(f);
+    if (outputs.empty())
+        userError("the pipeline has no outputs");
+    const std::string name = outputs.front().name();
+    search::AutoscheduleOutcome out;
+    try {
+        out = search::autoschedule(name, outputs, *model, settings.params, nullptr, nullptr);
+    } catch (const dag::DagError &e) {
+        userError(std::string(e.what()) + " (set estimates on every output and input, e.g. with set_estimates)");
+    }
+    const search::SearchResult &r = out.result;
+    if (!r.best)
+        userError(name + ": the search found no complete schedule within the device limits");
+
+    schedule::EmitOptions emit;
+    emit.pipeline = name;
+    emit.stageCosts = &r.stageCosts;
+    emit.totalCost = r.cost;
+    const std::string source = schedule::emitSource(*r.best, outputs, emit);
+    if (settings.debug)
+        std::cerr << kName << ": " << name << " beam " << settings.params.beamSize << ", "
+                  << settings.params.passes() << " passes, " << r.statesEvaluated << " states, "
+                  << r.searchSeconds << " s, predicted cost " << r.cost << "\n"
+                  << r.best->dump() << source;
+    schedule::applySchedule(*r.best, outputs);
+    if (results) {
+        results->scheduler_name = kName;
+        results->target = target;
+        results->machine_params_string = machine.to_string();
+        results->schedule_source = source;
+    }
+}
+
+void autoscheduleEntry(const Halide::Pipeline &pipeline, const Halide::Target &target,
+                       const Halide::MachineParams &machine, Halide::AutoSchedulerResults *results) {
+    try {
+        run(pipeline, target, machine, results);
+    } catch (const Halide::Error &) {
+        throw;
+    } catch (const std::exception &e) {
+        // Anything else (a bug of ours included) still reaches the user as a Halide error, never a crash.
+        userError(e.what());
+    }
+}
+
+struct Registration {
+    Registration() { Halide::Pipeline::add_autoscheduler(kName, autoscheduleEntry); }
+};
+
+const Registration registration;
+
+} // namespace
+
+} // namespace beamscope::plugin

@@ -1,0 +1,65 @@
+#include "core/plugin/plugin_settings.h"
+
+#include <charconv>
+#include <cstdlib>
+
+namespace beamscope::plugin {
+
+namespace {
+
+int64_t integer(const std::function<std::optional<std::string>(const char *)> &getenv, const char *name,
+                int64_t fallback, int64_t lo, int64_t hi) {
+    const auto v = getenv(name);
+    if (!v || v->empty())
+        return fallback;
+    int64_t out = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+    if (ec != std::errc() || end != v->data() + v->size() || out < lo || out > hi)
+        throw SettingsError(std::string(name) + ": expected an integer in " + std::to_string(lo) + ".." +
+                            std::to_string(hi) + ", found '" + *v + "'");
+    return out;
+}
+
+} // namespace
+
+PluginSettings settingsFromEnvironment(int parallelism,
+                                       const std::function<std::optional<std::string>(const char *)> &getenv) {
+    PluginSettings s;
+    search::AutoscheduleParams &p = s.params;
+    p.beamSize = static_cast<int>(integer(getenv, "HL_BEAM_SIZE", 32, 1, 100000));
+    p.numPasses = static_cast<int>(integer(getenv, "HL_NUM_PASSES", 0, 0, 100));
+    p.randomDropout = static_cast<int>(integer(getenv, "HL_RANDOM_DROPOUT", 100, 1, 100));
+    p.randomDropoutSeed = static_cast<uint64_t>(integer(getenv, "HL_SEED", 0, 0, INT64_MAX));
+    // Halide's limits are in KB; the search wants bytes.
+    p.device.sharedMemoryLimitBytes = integer(getenv, "HL_SHARED_MEMORY_LIMIT", 48, 1, 1 << 20) * 1024;
+    p.device.sharedMemorySmLimitBytes = integer(getenv, "HL_SHARED_MEMORY_SM_LIMIT", 96, 1, 1 << 20) * 1024;
+    p.device.activeBlockLimit = static_cast<int>(integer(getenv, "HL_ACTIVE_BLOCK_LIMIT", 32, 1, 1 << 16));
+    p.device.activeWarpLimit = static_cast<int>(integer(getenv, "HL_ACTIVE_WARP_LIMIT", 64, 1, 1 << 16));
+    if (parallelism < 1)
+        throw SettingsError("machine_params: parallelism must be positive, found " + std::to_string(parallelism));
+    p.device.parallelism = parallelism;
+    if (const auto o = getenv("HL_SEARCH_SPACE_OPTIONS"); o && !o->empty() && !p.options.parse(*o))
+        throw SettingsError("HL_SEARCH_SPACE_OPTIONS: expected four 0/1 flags such as 1111, found '" + *o + "'");
+    p.disableSubtiling = integer(getenv, "HL_NO_SUBTILING", 0, 0, 1) == 1;
+    p.randomizeTilings = integer(getenv, "HL_RANDOMIZE_TILINGS", 0, 0, 1) == 1;
+    p.freezeInlineComputeRoot = integer(getenv, "HL_FREEZE_INLINE_COMPUTE_ROOT", 0, 0, 1) == 1;
+    s.debug = integer(getenv, "HL_DEBUG_AUTOSCHEDULE", 0, 0, 1000) > 0;
+
+    if (const auto w = getenv("HL_WEIGHTS_DIR"); w && !w->empty())
+        s.weightsPath = *w;
+    else if (const auto b = getenv("BEAMSCOPE_WEIGHTS_PATH"); b && !b->empty())
+        s.weightsPath = *b;
+    else
+        throw SettingsError("no weights: set HL_WEIGHTS_DIR to a .weights file or a legacy weights directory "
+                            "(Beamscope has no built-in weights and never uses random ones)");
+    return s;
+}
+
+PluginSettings settingsFromEnvironment(int parallelism) {
+    return settingsFromEnvironment(parallelism, [](const char *name) -> std::optional<std::string> {
+        const char *v = std::getenv(name);
+        return v ? std::optional<std::string>(v) : std::nullopt;
+    });
+}
+
+} // namespace beamscope::plugin

@@ -1,0 +1,32 @@
+#pragma once
+// The plugin's search settings, read from the environment variables Halide's
+// GPU autoscheduler (Anderson2021) used, plus Halide's MachineParams.
+// A malformed value is an error naming the variable, never silently ignored.
+
+#include "core/search/autoschedule_params.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace beamscope::plugin {
+
+class SettingsError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct PluginSettings {
+    search::AutoscheduleParams params;
+    std::filesystem::path weightsPath; // HL_WEIGHTS_DIR, else $BEAMSCOPE_WEIGHTS_PATH
+    bool debug = false;                // HL_DEBUG_AUTOSCHEDULE
+};
+
+// getenv is injectable for tests. Throws SettingsError.
+PluginSettings settingsFromEnvironment(int parallelism,
+                                       const std::function<std::optional<std::string>(const char *)> &getenv);
+PluginSettings settingsFromEnvironment(int parallelism);
+
+} // namespace beamscope::plugin

@@ -1,0 +1,201 @@
+// libbeamscope_autoschedule.so loaded by a real Halide 14 generator
+// (tiny_blur_generator.cpp, run with -p ... -s Beamscope auto_schedule=true):
+// it writes the .schedule.h and a library that computes the same output as a
+// host reference on OpenCL (PoCL); missing estimates and bad weights end the
+// generator with a clear Halide error, not a crash. Also the environment
+// variables the plugin reads.
+
+#include "core/bench/benchmark.h"
+#include "core/bench/child_process.h"
+#include "core/bench/targets.h"
+#include "core/plugin/plugin_settings.h"
+#include "core/util/atomic_file.h"
+#include "core/weights/weights.h"
+#include "tests/search/search_test_support.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace beamscope;
+
+namespace {
+
+std::string env(const char *name) { return qEnvironmentVariable(name).toStdString(); }
+
+std::string readText(const std::filesystem::path &p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The generator's algorithm again, for the host reference.
+pipelines::PipelineInstance tinyBlurReference() {
+    Halide::ImageParam input(Halide::Float(32), 2, "input");
+    Halide::Var x("x"), y("y");
+    Halide::Func blurX("blur_x"), output("output");
+    blurX(x, y) = (input(x, y) + input(x + 1, y) + input(x + 2, y)) / 3.0f;
+    output(x, y) = (blurX(x, y) + blurX(x, y + 1) + blurX(x, y + 2)) / 3.0f;
+    output.set_estimates({{0, 256}, {0, 256}});
+    pipelines::PipelineInstance p;
+    p.name = "tiny_blur_reference";
+    p.outputs = {output};
+    p.arguments = {input};
+    return p;
+}
+
+auto fakeEnv(std::map<std::string, std::string> vars) {
+    return [vars](const char *name) -> std::optional<std::string> {
+        const auto it = vars.find(name);
+        return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+}
+
+} // namespace
+
+class TestPlugin : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::filesystem::path m_weights;
+
+    bench::ChildResult runGenerator(const std::string &outDir, const std::vector<std::string> &extra)
+    {
+        std::vector<std::string> argv = {env("BEAMSCOPE_TINY_GENERATOR"), "-g", "tiny_blur", "-f", "tiny_blur",
+                                         "-o", outDir, "-e", "static_library,c_header,schedule",
+                                         "-p", env("BEAMSCOPE_PLUGIN"), "-s", "Beamscope",
+                                         "target=" + bench::benchTarget(bench::TargetKind::OpenCL, 0).to_string(),
+                                         "auto_schedule=true"};
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        std::filesystem::create_directories(outDir);
+        return bench::runChild(argv, 600);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_dir.setAutoRemove(qEnvironmentVariableIsEmpty("BEAMSCOPE_KEEP_TEST_CACHE"));
+        if (env("BEAMSCOPE_TINY_GENERATOR").empty() || env("BEAMSCOPE_PLUGIN").empty())
+            QSKIP("run through ctest: BEAMSCOPE_TINY_GENERATOR and BEAMSCOPE_PLUGIN name the built files");
+        // Seeded synthetic weights (tests/search), written as a real .weights file.
+        m_weights = std::filesystem::path(m_dir.path().toStdString()) / "synthetic.weights";
+        const WriteResult w = weights::saveWeightsFile(test::syntheticWeights(3), m_weights, Overwrite::Refuse);
+        QVERIFY2(w.ok, w.error.c_str());
+        qputenv("HL_WEIGHTS_DIR", QByteArray::fromStdString(m_weights.string()));
+        qputenv("HL_BEAM_SIZE", "2");
+        qputenv("HL_NUM_PASSES", "1");
+        qputenv("HL_SEED", "5");
+    }
+
+    void settingsComeFromHalidesVariables()
+    {
+        const plugin::PluginSettings d = plugin::settingsFromEnvironment(16, fakeEnv({{"HL_WEIGHTS_DIR", "w.weights"}}));
+        QCOMPARE(d.params.beamSize, 32);
+        QCOMPARE(d.params.device.parallelism, 16);
+        QCOMPARE(d.params.device.sharedMemoryLimitBytes, int64_t(48 * 1024));
+        QCOMPARE(d.weightsPath.string(), std::string("w.weights"));
+        const plugin::PluginSettings s = plugin::settingsFromEnvironment(
+            80, fakeEnv({{"HL_WEIGHTS_DIR", "dir"}, {"HL_BEAM_SIZE", "4"}, {"HL_NUM_PASSES", "2"},
+                         {"HL_RANDOM_DROPOUT", "50"}, {"HL_SEED", "9"}, {"HL_SHARED_MEMORY_LIMIT", "64"},
+                         {"HL_SHARED_MEMORY_SM_LIMIT", "128"}, {"HL_ACTIVE_BLOCK_LIMIT", "16"},
+                         {"HL_ACTIVE_WARP_LIMIT", "48"}, {"HL_SEARCH_SPACE_OPTIONS", "1011"},
+                         {"HL_DEBUG_AUTOSCHEDULE", "1"}}));
+        QCOMPARE(s.params.beamSize, 4);
+        QCOMPARE(s.params.passes(), 2);
+        QCOMPARE(s.params.randomDropout, 50);
+        QCOMPARE(s.params.randomDropoutSeed, uint64_t(9));
+        QCOMPARE(s.params.device.sharedMemoryLimitBytes, int64_t(64 * 1024));
+        QCOMPARE(s.params.device.sharedMemorySmLimitBytes, int64_t(128 * 1024));
+        QCOMPARE(s.params.device.activeBlockLimit, 16);
+        QCOMPARE(s.params.device.activeWarpLimit, 48);
+        QVERIFY(!s.params.options.inlineFuncs && s.params.options.computeRoot);
+        QVERIFY(s.debug);
+        try {
+            plugin::settingsFromEnvironment(80, fakeEnv({{"HL_WEIGHTS_DIR", "w"}, {"HL_BEAM_SIZE", "many"}}));
+            QFAIL("a malformed HL_BEAM_SIZE was accepted");
+        } catch (const plugin::SettingsError &e) {
+            QVERIFY2(std::string(e.what()).find("HL_BEAM_SIZE") != std::string::npos, e.what());
+        }
+        try {
+            plugin::settingsFromEnvironment(80, fakeEnv({}));
+            QFAIL("no weights was accepted");
+        } catch (const plugin::SettingsError &e) {
+            QVERIFY2(std::string(e.what()).find("HL_WEIGHTS_DIR") != std::string::npos, e.what());
+        }
+    }
+
+    void generatorIsScheduledAndRunsCorrectly()
+    {
+        const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "scheduled";
+        const bench::ChildResult r = runGenerator(out.string(), {});
+        QVERIFY2(r.started && !r.signaled && r.exitCode == 0, (r.startError + r.err).c_str());
+        const std::string schedule = readText(out / "tiny_blur.schedule.h");
+        QVERIFY2(schedule.find("generated by Beamscope") != std::string::npos, schedule.c_str());
+        QVERIFY2(schedule.find("pipeline.get_func(") != std::string::npos, schedule.c_str());
+        QVERIFY2(schedule.find(".gpu_blocks(") != std::string::npos, schedule.c_str());
+        QVERIFY(std::filesystem::exists(out / "tiny_blur.a"));
+
+        // The generated static library as a shared object the bench worker can load.
+        const std::filesystem::path so = out / "tiny_blur.so";
+        const bench::ChildResult link =
+            bench::runChild({"cc", "-shared", "-o", so.string(), "-Wl,--whole-archive", (out / "tiny_blur.a").string(),
+                             "-Wl,--no-whole-archive", "-lpthread", "-ldl", "-lm"},
+                            120);
+        QVERIFY2(link.exitCode == 0, link.err.c_str());
+        bench::CompiledLibrary candidate;
+        candidate.ok = true;
+        candidate.library = so;
+        candidate.function = "tiny_blur";
+        candidate.pipeline = "tiny_blur";
+        candidate.schedule = "beamscope-plugin";
+        candidate.target = bench::benchTarget(bench::TargetKind::OpenCL, 0).to_string();
+        QTemporaryDir cache;
+        bench::CompileOptions co;
+        co.cacheDir = cache.path().toStdString();
+        const bench::CompiledLibrary reference = bench::compilePipeline(
+            {tinyBlurReference, bench::Schedule::computeRoot(), bench::benchTarget(bench::TargetKind::Host, 0), {}, {}},
+            co);
+        QVERIFY2(reference.ok, reference.error.c_str());
+        bench::RunOptions ro;
+        ro.reps = 1;
+        ro.scale = 0.25;
+        const bench::Measurement m = bench::measure(candidate, &reference, ro);
+        QVERIFY2(m.ok && m.checked && m.matches, (m.message + " " + m.firstMismatch + "\n" + m.workerLog).c_str());
+    }
+
+    void missingEstimatesEndInAHalideError()
+    {
+        const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "no_estimates";
+        const bench::ChildResult r = runGenerator(out.string(), {"with_estimates=false"});
+        QVERIFY2(r.started && !r.signaled, (bench::signalName(r.signal) + "\n" + r.err).c_str());
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.find("Beamscope autoscheduler") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("estimate") != std::string::npos, r.err.c_str());
+        QVERIFY(!std::filesystem::exists(out / "tiny_blur.schedule.h"));
+    }
+
+    void badWeightsEndInAHalideError()
+    {
+        const std::filesystem::path bad = std::filesystem::path(m_dir.path().toStdString()) / "bad.weights";
+        {
+            std::ofstream f(bad, std::ios::binary);
+            f << "not weights";
+        }
+        qputenv("HL_WEIGHTS_DIR", QByteArray::fromStdString(bad.string()));
+        const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "bad_weights";
+        const bench::ChildResult r = runGenerator(out.string(), {});
+        qputenv("HL_WEIGHTS_DIR", QByteArray::fromStdString(m_weights.string()));
+        QVERIFY2(r.started && !r.signaled, (bench::signalName(r.signal) + "\n" + r.err).c_str());
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.find("cannot load weights") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("bad.weights") != std::string::npos, r.err.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlugin)
+#include "test_plugin.moc"
