@@ -202,10 +202,11 @@ void TestUiSearch::breakdownSumsToStageCosts()
     QHorizontalStackedBarSeries *series = m_ws->detailPanel()->breakdownSeries();
     QVERIFY2(series, "no breakdown chart (the fixture was made with baseline.weights)");
     QVERIFY(series->count() >= 1);
-    for (size_t s = 0; s < winner->stageCosts.size(); ++s) {
+    const size_t stages = winner->stageCosts.size();
+    for (size_t s = 0; s < stages; ++s) {
         double sum = 0;
-        for (QBarSet *set : series->barSets())
-            sum += set->at(qsizetype(s));
+        for (QBarSet *set : series->barSets()) // the chart lists stages bottom-up
+            sum += set->at(qsizetype(stages - 1 - s));
         // The bars are the cost model's terms for this state's recorded features;
         // their float sum is the stage cost. 1e-4 relative: the test sums the
         // (already 1e-9-scaled) terms in double in a different grouping.
@@ -391,8 +392,8 @@ void TestUiSearch::liveSearchGrowsAndFinishes()
     QVERIFY(series);
     for (size_t s = 0; s < w->stageCosts.size(); ++s) {
         double sum = 0;
-        for (QBarSet *set : series->barSets())
-            sum += set->at(qsizetype(s));
+        for (QBarSet *set : series->barSets()) // the chart lists stages bottom-up
+            sum += set->at(qsizetype(w->stageCosts.size() - 1 - s));
         QVERIFY(std::abs(sum - w->stageCosts[s]) <= 1e-4 * std::abs(w->stageCosts[s]) + 1e-12);
     }
 }

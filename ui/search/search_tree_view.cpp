@@ -327,7 +327,7 @@ void SearchTreeView::paintLegend(QPainter &p)
     const int y = height() - kBottom + 10;
     int x = kLeft;
     p.setPen(QColor(50, 50, 60));
-    const QString title = tr("cost ÷ best in row:");
+    const QString title = tr("cost ÷ row best:");
     p.drawText(QPoint(x, y + 11), title);
     x += p.fontMetrics().horizontalAdvance(title) + 8;
     const int w = 160;
@@ -342,8 +342,8 @@ void SearchTreeView::paintLegend(QPainter &p)
     p.setPen(QPen(QColor(40, 40, 50), 1.4));
     p.drawEllipse(QPointF(x + 6, y + 7), 6, 6);
     p.setPen(QColor(50, 50, 60));
-    p.drawText(QPoint(x + 16, y + 12), tr("beam survivor"));
-    x += 16 + p.fontMetrics().horizontalAdvance(tr("beam survivor")) + 18;
+    p.drawText(QPoint(x + 16, y + 12), tr("survivor"));
+    x += 16 + p.fontMetrics().horizontalAdvance(tr("survivor")) + 18;
     p.setPen(Qt::NoPen);
     p.setBrush(relativeCostColor(3));
     p.drawEllipse(QPointF(x + 4, y + 7), 3, 3);
@@ -359,7 +359,7 @@ void SearchTreeView::paintLegend(QPainter &p)
     p.setPen(QPen(QColor(20, 20, 20), 2.5));
     p.drawLine(x, y + 7, x + 18, y + 7);
     p.setPen(QColor(50, 50, 60));
-    p.drawText(QPoint(x + 24, y + 12), tr("path to the winner"));
+    p.drawText(QPoint(x + 24, y + 12), tr("path to winner"));
 }
 
 void SearchTreeView::wheelEvent(QWheelEvent *event)

@@ -62,10 +62,11 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
 
     auto *scroll = new QScrollArea(m_splitter);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *controls = new QWidget(scroll);
     buildControls(controls);
     scroll->setWidget(controls);
-    scroll->setMinimumWidth(250);
+    scroll->setMinimumWidth(280);
     m_splitter->addWidget(scroll);
 
     auto *centre = new QWidget(m_splitter);
@@ -97,7 +98,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 3);
     m_splitter->setStretchFactor(2, 2);
-    m_splitter->setSizes({270, 760, 560});
+    m_splitter->setSizes({290, 740, 560});
 
     m_panel->measureButton()->setToolTip(tr(kMeasureWhy));
     m_panel->continueButton()->setToolTip(tr(kContinueWhy));

@@ -32,6 +32,20 @@
 
 namespace beamscope::ui {
 
+QString displayStageName(const std::string &name)
+{
+    // Halide names the Funcs of a second build of a pipeline in one process
+    // "blury$1"; the suffix says nothing to the reader.
+    QString s = QString::fromStdString(name);
+    const qsizetype dollar = s.indexOf(QLatin1Char('$'));
+    if (dollar < 0)
+        return s;
+    qsizetype end = dollar + 1;
+    while (end < s.size() && s[end].isDigit())
+        ++end;
+    return s.remove(dollar, end - dollar);
+}
+
 namespace {
 
 QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
@@ -71,12 +85,12 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_measured);
 
     auto *buttons = new QHBoxLayout;
-    m_compareButton = new QPushButton(tr("Compare with…"), this);
+    m_compareButton = new QPushButton(tr("Compare…"), this);
     m_compareButton->setToolTip(tr("Then click the second state in the tree (or ctrl-click it directly)"));
     m_clearCompare = new QPushButton(tr("Clear B"), this);
     m_measure = new QPushButton(tr("Measure"), this);
-    m_continue = new QPushButton(tr("Continue from here"), this);
-    m_export = new QPushButton(tr("Export schedule…"), this);
+    m_continue = new QPushButton(tr("Continue"), this);
+    m_export = new QPushButton(tr("Export…"), this);
     for (QPushButton *b : {m_compareButton, m_clearCompare, m_measure, m_continue, m_export})
         buttons->addWidget(b);
     buttons->addStretch(1);
@@ -118,6 +132,7 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     auto *fsplit = new QSplitter(Qt::Vertical, features);
     m_featureModel = new FeatureTableModel(this);
     m_featureTable = makeTable(m_featureModel, fsplit);
+    m_featureTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_featureChart = new QChart;
     m_featureChart->setTitle(tr("log(1 + x) of the 73 features (index = table row)"));
     m_featureChartView = makeChartView(m_featureChart, fsplit);
@@ -143,8 +158,10 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_breakdownChart = new QChart;
     m_breakdownChart->setTitle(tr("Cost per stage by term (stacked)"));
     m_breakdownView = makeChartView(m_breakdownChart, csplit);
+    m_breakdownChart->legend()->setAlignment(Qt::AlignRight); // term names are long; a bottom legend truncates them
     m_costModel = new StageCostModel(this);
     m_costTable = makeTable(m_costModel, csplit);
+    m_costTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     csplit->addWidget(m_breakdownView);
     csplit->addWidget(m_costTable);
     csplit->setStretchFactor(0, 3);
@@ -184,8 +201,9 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     m_a = na ? a : -1;
     m_b = na && m_data->node(b) && b != a ? b : -1;
     setMeasurement({});
-    for (QPushButton *button : {m_compareButton, m_measure, m_continue, m_export})
+    for (QPushButton *button : {m_compareButton, m_measure, m_export})
         button->setEnabled(na != nullptr);
+    m_continue->setEnabled(false); // core/search has no way to start from a partial schedule yet (tool tip)
     m_clearCompare->setEnabled(m_b >= 0);
     m_path->clear();
     if (!na) {
@@ -240,7 +258,7 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     m_stageCombo->clear();
     const auto &names = m_data->stageNames();
     for (size_t s = 0; s < na->features.size(); ++s)
-        m_stageCombo->addItem(s < names.size() ? QString::fromStdString(names[s]) : tr("stage %1").arg(s));
+        m_stageCombo->addItem(s < names.size() ? displayStageName(names[s]) : tr("stage %1").arg(s));
     m_stage = std::clamp(m_stage, 0, std::max(0, m_stageCombo->count() - 1));
     m_stageCombo->setCurrentIndex(m_stageCombo->count() ? m_stage : -1);
     refreshFeatures();
@@ -317,7 +335,7 @@ void StateDetailPanel::refreshCosts()
     QStringList stages;
     if (m_data)
         for (const std::string &s : m_data->stageNames())
-            stages << QString::fromStdString(s);
+            stages << displayStageName(s);
     std::optional<std::vector<float>> bCosts;
     if (nb)
         bCosts = nb->stageCosts;
@@ -376,9 +394,12 @@ void StateDetailPanel::refreshCosts()
                                      QColor(23, 190, 207)};
     std::vector<bool> isShown(termNames.size(), false);
     int colour = 0;
+    // Horizontal bar charts put the first category at the bottom: stages go in
+    // reversed, so the chart reads top-down like the table.
+    const std::vector<search::StageTerms> reversed(terms.rbegin(), terms.rend());
     for (size_t t : shown) {
         auto *set = new QBarSet(QString::fromStdString(termNames[t]));
-        for (const search::StageTerms &s : terms)
+        for (const search::StageTerms &s : reversed)
             set->append(s.terms[t]);
         set->setColor(termColors[colour++ % 9]);
         m_breakdownSeries->append(set);
@@ -386,7 +407,7 @@ void StateDetailPanel::refreshCosts()
     }
     auto *other = new QBarSet(tr("other terms"));
     bool anyOther = false;
-    for (const search::StageTerms &s : terms) {
+    for (const search::StageTerms &s : reversed) {
         double v = 0;
         for (size_t t = 0; t < s.terms.size(); ++t)
             if (!isShown[t])
@@ -403,11 +424,19 @@ void StateDetailPanel::refreshCosts()
     m_breakdownChart->addSeries(m_breakdownSeries);
     auto *y = new QBarCategoryAxis;
     QStringList categories;
-    for (const search::StageTerms &s : terms)
-        categories << QString::fromStdString(s.stage);
+    double widest = 0;
+    for (const search::StageTerms &s : reversed) {
+        categories << displayStageName(s.stage);
+        double positive = 0;
+        for (float v : s.terms)
+            positive += std::max(0.0f, v);
+        widest = std::max(widest, positive);
+    }
     y->append(categories);
     auto *x = new QValueAxis;
-    x->setTitleText(tr("predicted cost (model units)"));
+    x->setRange(0, widest > 0 ? widest * 1.05 : 1.0); // from 0: tiny negative terms (float noise) would only clutter the axis
+    x->applyNiceNumbers();
+    x->setTitleText(tr("predicted cost"));
     x->setLabelFormat(QStringLiteral("%.3g"));
     m_breakdownChart->addAxis(y, Qt::AlignLeft);
     m_breakdownChart->addAxis(x, Qt::AlignBottom);
