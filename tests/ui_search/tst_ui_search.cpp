@@ -124,6 +124,10 @@ SearchWorkspace *TestUiSearch::openFixture()
 void TestUiSearch::loadTraceCountsByPassAndDepth()
 {
     const search::SearchTrace trace = readFixture();
+    // Drops and File > Open reach the workspace through canOpen: traces yes, weights no.
+    QVERIFY(m_ws->canOpen(QString::fromStdString(fixturePath().string())));
+    QVERIFY(!m_ws->canOpen(m_randomWeights));
+    QVERIFY(!m_ws->fileActions().isEmpty());
     QVERIFY(openFixture());
     const SearchTreeData &d = m_ws->treeData();
     QCOMPARE(d.nodes().size(), trace.nodes().size());
