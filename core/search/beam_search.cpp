@@ -96,7 +96,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
     int64_t bestTraceId = -1;
 
     for (int pass = 0; pass < passes; pass++) {
-        const size_t maxTilings = static_cast<size_t>(m_params.maxChildrenPerDecision) << std::min(pass, 4);
+        const size_t maxTilings = static_cast<size_t>(m_params.maxChildrenPerDecision) << std::min(pass, 2);
         std::vector<Candidate> beam;
         beam.push_back(Candidate{State(m_dag), 0, -1, 0});
         for (int depth = 0; depth < depthCount; depth++) {

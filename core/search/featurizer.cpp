@@ -88,8 +88,9 @@ void countWarpAccess(MemoryType mem, const ThreadInfo &ti, const StageTiling &t,
     std::vector<int64_t> stride(storage.size(), 1);
     for (size_t i = 1; i < storage.size(); i++)
         stride[i] = stride[i - 1] * std::max<int64_t>(1, storage[i - 1].extent());
-    std::set<int64_t> addresses, units;
-    std::vector<std::set<int64_t>> banks(32);
+    // At most one warp: fixed arrays, sorted to count distinct values.
+    int64_t addresses[kWarpSize], units[kWarpSize];
+    std::pair<int64_t, int64_t> bankWords[kWarpSize];
     bool unknown = false;
     int active = 0;
     int id = 0;
@@ -98,45 +99,51 @@ void countWarpAccess(MemoryType mem, const ThreadInfo &ti, const StageTiling &t,
             for (int x = 0; x < ti.inBlock[0] && id < kWarpSize; x++, id++) {
                 if (!(x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2]))
                     continue;
-                active++;
                 const int coord[3] = {x, y, z};
                 int64_t address = 0;
                 for (size_t i = 0; i < jac.m.size() && i < storage.size(); i++) {
                     double delta = 0;
-                    for (size_t d = 0; d < ti.loopIndices.size() && d < 3; d++) {
-                        const size_t j = static_cast<size_t>(ti.loopIndices[d]);
+                    for (size_t dd = 0; dd < ti.loopIndices.size() && dd < 3; dd++) {
+                        const size_t j = static_cast<size_t>(ti.loopIndices[dd]);
                         if (j >= jac.m[i].size() || j >= t.serial.size())
                             continue;
                         const double c = jac.m[i][j];
                         if (std::isnan(c)) {
-                            if (coord[d] != 0)
+                            if (coord[dd] != 0)
                                 unknown = true;
                             continue;
                         }
-                        delta += c * double(coord[d]) * double(t.serial[j]);
+                        delta += c * double(coord[dd]) * double(t.serial[j]);
                     }
                     address += static_cast<int64_t>(std::floor(delta)) * stride[i];
                 }
-                addresses.insert(address);
+                addresses[active] = address;
                 const int64_t byte = address * bytesPerPoint;
-                if (mem == MemoryType::Global)
-                    units.insert(byte >= 0 ? byte / 32 : (byte - 31) / 32);
-                else {
-                    const int64_t word = byte >= 0 ? byte / 4 : (byte - 3) / 4;
-                    banks[static_cast<size_t>(((word % 32) + 32) % 32)].insert(word);
-                }
+                units[active] = byte >= 0 ? byte / 32 : (byte - 31) / 32;
+                const int64_t word = byte >= 0 ? byte / 4 : (byte - 3) / 4;
+                bankWords[active] = {((word % 32) + 32) % 32, word};
+                active++;
             }
     if (active == 0)
         return;
+    auto distinct = [](int64_t *v, int count) {
+        std::sort(v, v + count);
+        return static_cast<int>(std::unique(v, v + count) - v);
+    };
+    const int distinctAddresses = distinct(addresses, active);
     double perWarp = 0, moved = 0;
-    const double used = unknown ? double(active) * bytesPerPoint : double(addresses.size()) * bytesPerPoint;
+    const double used = unknown ? double(active) * bytesPerPoint : double(distinctAddresses) * bytesPerPoint;
     if (mem == MemoryType::Global) {
-        perWarp = unknown ? active : double(units.size());
+        perWarp = unknown ? active : double(distinct(units, active));
         moved = perWarp * 32;
     } else {
-        size_t worst = 1;
-        for (const auto &b : banks)
-            worst = std::max(worst, b.size());
+        std::sort(bankWords, bankWords + active);
+        const int n = static_cast<int>(std::unique(bankWords, bankWords + active) - bankWords);
+        int worst = 1, run = 0;
+        for (int i = 0; i < n; i++) {
+            run = (i > 0 && bankWords[i].first == bankWords[i - 1].first) ? run + 1 : 1;
+            worst = std::max(worst, run);
+        }
         perWarp = unknown ? active : double(worst);
         moved = perWarp * 128;
     }
@@ -158,6 +165,7 @@ private:
     const FeatureParams &params;
     std::vector<ScheduleFeatures> feats; // by cost-model slot (scheduled prefix)
     std::vector<int64_t> pcm;            // points_computed_minimum per slot (all stages)
+    std::string inlinedKey;              // which Funcs are inlined, for the expr_branching memo
 
     ScheduleFeatures *featOf(int node, int stage) {
         const int slot = d.stageSlot(node, stage);
@@ -654,11 +662,17 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
                 params.activeBlockLimit;
     }
 
-    int b = 0;
-    const Definition &def = c.stage == 0 ? n.func.definition() : n.func.update(c.stage - 1);
-    for (const Expr &v : def.values())
-        b = std::max(b, branching(v));
-    feat[Feature::ExprBranching] = b;
+    std::string key = inlinedKey;
+    key += std::to_string(c.node) + "/" + std::to_string(c.stage);
+    auto cached = d.branchingCache.find(key);
+    if (cached == d.branchingCache.end()) {
+        int b = 0;
+        const Definition &def = c.stage == 0 ? n.func.definition() : n.func.update(c.stage - 1);
+        for (const Expr &v : def.values())
+            b = std::max(b, branching(v));
+        cached = d.branchingCache.emplace(std::move(key), b).first;
+    }
+    feat[Feature::ExprBranching] = cached->second;
 }
 
 void Featurizer::inlinedFeatures() {
@@ -766,6 +780,10 @@ void Featurizer::workingSets() {
 
 std::vector<ScheduleFeatures> Featurizer::run() {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
+    inlinedKey.assign(static_cast<size_t>(d.nodeCount()), '0');
+    for (const FuncSchedule &f : st.funcs())
+        if (f.location == ComputeLocation::Inlined)
+            inlinedKey[static_cast<size_t>(f.node)] = '1';
     computePointsComputedMinimum();
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location == ComputeLocation::Inlined) {
@@ -791,7 +809,10 @@ std::vector<ScheduleFeatures> Featurizer::run() {
             for (const Span &s : d.rootComputed(r.node))
                 rootBytes *= double(s.extent());
             feats[slot][Feature::BytesAtRoot] = rootBytes;
-            feats[slot][Feature::InnermostBytesAtRoot] = 0;
+            // Halide's inlined Funcs keep a default storage layout (dim 0 innermost).
+            const Region &rc = d.rootComputed(r.node);
+            feats[slot][Feature::InnermostBytesAtRoot] =
+                rc.empty() ? 0.0 : double(d.node(r.node).bytesPerPoint) * double(rc[0].extent());
         }
     }
     return std::move(feats);

@@ -7,6 +7,8 @@
 #include "core/dag/function_dag.h"
 #include "core/search/compiled_expr.h"
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace beamscope::search {
@@ -54,6 +56,9 @@ public:
 
     // Nodes that read node n directly (deduplicated, in edge order).
     const std::vector<int> &consumers(int node) const { return m_consumers[static_cast<size_t>(node)]; }
+
+    // Memo of expr_branching per (stage, set of inlined Funcs); single-threaded use.
+    mutable std::unordered_map<std::string, int> branchingCache;
 
 private:
     const dag::FunctionDAG &m_dag;

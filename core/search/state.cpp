@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <sstream>
+#include <stdexcept>
 
 namespace beamscope::search {
 
@@ -70,6 +71,8 @@ const FuncSchedule *State::scheduleOf(int node) const {
 }
 
 void State::add(FuncSchedule f) {
+    if (f.node < 0 || f.node >= m_dag->nodeCount() || scheduleOf(f.node))
+        throw std::invalid_argument("State::add: node " + std::to_string(f.node) + " is not an unscheduled node");
     m_index[static_cast<size_t>(f.node)] = static_cast<int>(m_funcs.size());
     m_funcs.push_back(std::move(f));
 }

@@ -1,0 +1,59 @@
+#include "tests/search/search_test_support.h"
+
+#include "core/pipelines/pipeline.h"
+
+#include <random>
+#include <stdexcept>
+
+namespace beamscope::test {
+
+weights::Weights syntheticWeights(uint32_t seed) {
+    weights::Weights w = weights::zeroWeights(weights::Network::Anderson2021);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-0.5f, 0.5f);
+    for (weights::Tensor &t : w.tensors)
+        for (float &v : t.data)
+            v = u(rng);
+    return w;
+}
+
+int BuiltPipeline::node(const std::string &func) const {
+    // Halide makes repeated Func names unique ("blur_x$1") when a test builds a pipeline twice.
+    for (const dag::Node &n : dag->nodes)
+        if (n.name == func || n.name.substr(0, n.name.find('$')) == func)
+            return n.id;
+    return -1;
+}
+
+BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs) {
+    BuiltPipeline p;
+    p.name = std::move(name);
+    p.outputs = std::move(outputs);
+    p.dag = std::make_unique<dag::FunctionDAG>(p.outputs);
+    p.searchDag = std::make_unique<search::SearchDag>(*p.dag);
+    return p;
+}
+
+BuiltPipeline buildRegistered(const std::string &name) {
+    const auto info = pipelines::findPipeline(name);
+    if (!info)
+        throw std::runtime_error("no built-in pipeline " + name);
+    pipelines::PipelineInstance instance = info->build();
+    return fromOutputs(name, instance.outputs);
+}
+
+search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> serial, bool unrolled) {
+    search::StageTiling t;
+    t.threads = std::move(threads);
+    t.serial = std::move(serial);
+    t.unrolled = unrolled;
+    t.vectorLoop = 0;
+    for (size_t j = 0; j < t.threads.size(); j++)
+        if (t.threads[j] > 1) {
+            t.vectorLoop = static_cast<int>(j);
+            break;
+        }
+    return t;
+}
+
+} // namespace beamscope::test

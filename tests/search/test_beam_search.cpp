@@ -1,0 +1,237 @@
+// The beam search: determinism for a fixed seed, legality of every state it
+// can visit (checked independently of the search's own filter), completion on
+// every built-in pipeline at beam 1 and a small beam, trace round trip and
+// clear errors for damaged traces, and the CLI's refusal to run without weights.
+
+#include "tests/search/search_test_support.h"
+#include "tests/support/test_data.h"
+
+#include "core/pipelines/pipeline.h"
+#include "core/search/beam_search.h"
+#include "core/search/search_space.h"
+#include "core/search/search_trace.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace beamscope;
+using namespace beamscope::search;
+
+namespace {
+
+AutoscheduleParams smallParams(int beam, int passes) {
+    AutoscheduleParams p;
+    p.beamSize = beam;
+    p.numPasses = passes;
+    p.maxChildrenPerDecision = 24;
+    return p;
+}
+
+// Limits checked from the plain loop-nest tree, not from State's own checks.
+QString independentLegality(const State &s, const FeatureParams &device) {
+    for (const PlainStageNest &kernel : s.plainTree()) {
+        if (kernel.computeAt == "inline")
+            continue;
+        int64_t threads = 1;
+        for (const PlainLoop &l : kernel.loops)
+            if (l.kind == PlainLoop::Kind::GpuThread)
+                threads *= l.extent;
+        int64_t maxThreads = threads, shared = 0;
+        for (const PlainStageNest &inner : kernel.inner) {
+            int64_t t = 1;
+            for (const PlainLoop &l : inner.loops) {
+                if (l.kind == PlainLoop::Kind::GpuBlock)
+                    return QString::fromStdString(inner.func) + ": block loop inside a kernel";
+                if (l.kind == PlainLoop::Kind::GpuThread)
+                    t *= l.extent;
+            }
+            maxThreads = std::max(maxThreads, t);
+        }
+        for (const FuncSchedule &f : s.funcs())
+            if (f.location == ComputeLocation::BlockLevel && s.dag().node(f.consumer).name == kernel.func) {
+                int64_t bytes = s.dag().node(f.node).bytesPerPoint;
+                for (const Span &sp : s.computedRegion(f.node))
+                    bytes *= sp.extent();
+                shared += bytes;
+            }
+        if (maxThreads > 1024)
+            return QString::fromStdString(kernel.func) + QString(": %1 threads per block").arg(maxThreads);
+        if ((maxThreads + 31) / 32 > device.activeWarpLimit)
+            return QString::fromStdString(kernel.func) + ": too many warps per block";
+        if (shared > device.sharedMemoryLimitBytes)
+            return QString::fromStdString(kernel.func) + QString(": %1 bytes of shared memory per block").arg(shared);
+    }
+    return {};
+}
+
+} // namespace
+
+class BeamSearchTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void deterministicForFixedSeed() {
+        test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
+        const model::CostModel model(test::syntheticWeights(7));
+        AutoscheduleParams params = smallParams(4, 2);
+        params.randomDropout = 60;
+        params.randomDropoutSeed = 1234;
+        const SearchResult a = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
+        const SearchResult b = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
+        QVERIFY(a.best && b.best);
+        QCOMPARE(a.cost, b.cost);
+        QCOMPARE(a.statesEvaluated, b.statesEvaluated);
+        QCOMPARE(QString::fromStdString(a.best->dump()), QString::fromStdString(b.best->dump()));
+        // A different seed drops different children (the count of evaluated states changes).
+        params.randomDropoutSeed = 99;
+        const SearchResult c = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
+        QVERIFY(c.best);
+        QVERIFY(c.statesEvaluated != a.statesEvaluated || c.best->dump() != a.best->dump());
+    }
+
+    // Every child the search space offers, on every level of a beam-4 walk
+    // through each golden pipeline, respects the V100 limits.
+    void everyVisitedStateIsLegal() {
+        const std::vector<std::string> names = {"box_blur", "stencil_chain_u16", "matmul", "histogram", "conv_relu",
+                                                "select_cast"};
+        AutoscheduleParams params = smallParams(4, 1);
+        params.device.sharedMemoryLimitBytes = 16 * 1024; // tighter than V100, so the limit bites
+        std::mt19937_64 rng(5);
+        const model::CostModel model(test::syntheticWeights(3));
+        int checked = 0;
+        for (const std::string &name : names) {
+            test::BuiltPipeline p = test::buildRegistered(name);
+            std::vector<State> frontier{State(*p.searchDag)};
+            while (!frontier.empty() && !frontier.front().complete()) {
+                std::vector<State> next;
+                for (const State &s : frontier)
+                    for (Child &c : generateChildren(s, params, 64, rng)) {
+                        const QString problem = independentLegality(c.state, params.device);
+                        QVERIFY2(problem.isEmpty(), (name + ": " + c.decision.text + ": " + problem.toStdString()).c_str());
+                        for (const ScheduleFeatures &f : computeFeatures(c.state, params.device))
+                            for (double v : f.values)
+                                QVERIFY2(std::isfinite(v) && v >= 0, (name + ": " + c.decision.text).c_str());
+                        checked++;
+                        if (next.size() < 4)
+                            next.push_back(std::move(c.state));
+                    }
+                frontier = std::move(next);
+            }
+        }
+        QVERIFY(checked > 100);
+    }
+
+    void finishesOnEveryBuiltinPipeline_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("beam");
+        for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
+            QTest::newRow((info.name + " beam1").c_str()) << QString::fromStdString(info.name) << 1;
+            QTest::newRow((info.name + " beam4").c_str()) << QString::fromStdString(info.name) << 4;
+        }
+    }
+
+    void finishesOnEveryBuiltinPipeline() {
+        QFETCH(QString, name);
+        QFETCH(int, beam);
+        test::BuiltPipeline p = test::buildRegistered(name.toStdString());
+        const model::CostModel model(test::syntheticWeights(11));
+        const SearchResult r = BeamSearch(*p.searchDag, model, smallParams(beam, 1)).run(nullptr, nullptr);
+        QVERIFY2(r.best.has_value(), "no complete schedule");
+        QVERIFY(r.best->complete());
+        QCOMPARE(QString::fromStdString(r.best->legalityProblem(1024, 48 * 1024, 64)), QString());
+        QCOMPARE(r.stageCosts.size(), p.searchDag->costStages().size());
+        QVERIFY(std::isfinite(r.cost));
+        QVERIFY(r.statesEvaluated > 0);
+    }
+
+    void traceRoundTrip() {
+        test::BuiltPipeline p = test::buildRegistered("conv_relu");
+        const model::CostModel model(test::syntheticWeights(5));
+        SearchTrace trace(500);
+        const SearchResult r = BeamSearch(*p.searchDag, model, smallParams(3, 2)).run(&trace, nullptr);
+        QVERIFY(r.best);
+        QVERIFY(trace.nodes().size() > 3);
+        QCOMPARE(trace.summary.statesEvaluated, r.statesEvaluated);
+        QVERIFY(trace.summary.bestId >= 0);
+        const TraceNode *best = trace.find(trace.summary.bestId);
+        QVERIFY(best && best->inBeam);
+        QCOMPARE(best->cost, r.cost);
+        QCOMPARE(best->features.size(), p.searchDag->costStages().size());
+        const std::string text = trace.serialize();
+        std::string error;
+        const auto back = SearchTrace::parse(text, &error);
+        QVERIFY2(back.has_value(), error.c_str());
+        QCOMPARE(back->nodes().size(), trace.nodes().size());
+        QCOMPARE(back->stageNames, trace.stageNames);
+        QCOMPARE(back->summary.bestId, trace.summary.bestId);
+        for (size_t i = 0; i < trace.nodes().size(); i++) {
+            const TraceNode &a = trace.nodes()[i], &b = back->nodes()[i];
+            QCOMPARE(b.parent, a.parent);
+            QCOMPARE(b.depth, a.depth);
+            QCOMPARE(b.inBeam, a.inBeam);
+            QCOMPARE(b.decision, a.decision);
+            QCOMPARE(float(b.cost), float(a.cost));
+            QCOMPARE(b.features, a.features);
+            QCOMPARE(b.stageCosts, a.stageCosts);
+        }
+        QCOMPARE(back->serialize(), text);
+
+        // The cap holds: a 10-node trace drops the rest and counts them.
+        SearchTrace small(10);
+        BeamSearch(*p.searchDag, model, smallParams(3, 1)).run(&small, nullptr);
+        QCOMPARE(small.nodes().size(), size_t(10));
+        QVERIFY(small.summary.nodesDropped > 0);
+
+        // Damaged traces: clear errors naming the line.
+        const std::string truncated = text.substr(0, text.rfind("{\"summary\""));
+        QVERIFY(!SearchTrace::parse(truncated, &error));
+        QVERIFY2(error.find("truncated") != std::string::npos, error.c_str());
+        std::string badLine = text;
+        badLine.insert(badLine.find('\n') + 1, "{not json\n");
+        QVERIFY(!SearchTrace::parse(badLine, &error));
+        QVERIFY2(error.rfind("line 2:", 0) == 0, error.c_str());
+        QVERIFY(!SearchTrace::parse("{\"format\":\"other\"}\n", &error));
+        QVERIFY2(error.find("beamscope-search-trace") != std::string::npos, error.c_str());
+    }
+
+    void cliRefusesToRunWithoutWeights() {
+        qunsetenv("BEAMSCOPE_WEIGHTS_PATH");
+        const test::ProcessResult r = test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("--weights") != std::string::npos, r.err.c_str());
+        const test::ProcessResult u = test::runProcess(test::cliPath(), {"autoschedule", "--beam", "4"});
+        QCOMPARE(u.exitCode, 2);
+    }
+
+    void cliSearchesWithSharedWeights() {
+        BEAMSCOPE_REQUIRE_SHARED(weightsPath, "anderson2021-weights/baseline.weights");
+        const QString dir = QDir::tempPath() + "/beamscope_search_cli_test";
+        QDir(dir).removeRecursively();
+        QDir().mkpath(dir);
+        const std::string trace = (dir + "/t.jsonl").toStdString();
+        const test::ProcessResult r =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
+                                               weightsPath.string(), "--trace", trace, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto j = parseJson(r.out);
+        QVERIFY2(j.value.has_value(), r.out.c_str());
+        for (const char *key : {"pipeline", "predicted_cost", "stage_costs", "states_evaluated", "search_seconds",
+                                "schedule_source"})
+            QVERIFY2(j.value->find(key), key);
+        QVERIFY(j.value->find("predicted_cost")->toNumber() > 0);
+        std::string error;
+        const auto t = SearchTrace::read(trace, &error);
+        QVERIFY2(t.has_value(), error.c_str());
+        QCOMPARE(t->pipeline, std::string("box_blur"));
+        // The trace file is not replaced without --force.
+        const test::ProcessResult again =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
+                                               weightsPath.string(), "--trace", trace});
+        QCOMPARE(again.exitCode, 1);
+        QDir(dir).removeRecursively();
+    }
+};
+
+QTEST_GUILESS_MAIN(BeamSearchTest)
+#include "test_beam_search.moc"
