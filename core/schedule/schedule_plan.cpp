@@ -104,36 +104,39 @@ void planRoot(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
 }
 
 void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
+    // Thread loops are split off with the state's thread count as a constant
+    // factor: the block's thread count must not follow the realized region,
+    // which can exceed the estimate (data-dependent accesses) and would then
+    // launch more threads than a block may have. The remaining serial loop
+    // runs outside them, as Anderson2021's "serial outer" loops do.
     std::vector<std::string> serial;
     std::vector<std::pair<size_t, std::string>> threads;
     for (size_t j : pureLoops(st)) {
         const std::string v = st.loop[j].var;
         plan.pureVars.push_back(v);
         const int64_t T = t.threads[j], S = t.serial[j];
-        if (S > 1) {
+        if (T > 1) {
+            plan.directives.push_back(split(v, v, v + "i", T));
+            plan.newVars.push_back(v + "i");
+            threads.emplace_back(j, v + "i");
+            serial.push_back(v);
+        } else if (S > 1 && t.unrolled) {
             plan.directives.push_back(split(v, v, v + "ii", S));
             plan.newVars.push_back(v + "ii");
-            serial.push_back(v + "ii");
+            plan.directives.push_back(withVars(Kind::Unroll, {v + "ii"}));
         }
-        if (T > 1)
-            threads.emplace_back(j, v);
-        else if (S <= 1)
-            serial.push_back(v);
     }
     orderThreads(threads, t.vectorLoop);
     std::vector<std::string> threadVars;
     for (const auto &[j, name] : threads)
         threadVars.push_back(name);
-    std::vector<std::string> order = serial;
-    order.insert(order.end(), threadVars.begin(), threadVars.end());
-    if (!threadVars.empty() && order.size() > 1)
+    if (threadVars.empty())
+        return;
+    std::vector<std::string> order = threadVars;
+    order.insert(order.end(), serial.begin(), serial.end());
+    if (order.size() > 1)
         plan.directives.push_back(withVars(Kind::Reorder, order));
-    if (t.unrolled)
-        for (const std::string &s : serial)
-            if (s.ends_with("ii"))
-                plan.directives.push_back(withVars(Kind::Unroll, {s}));
-    if (!threadVars.empty())
-        plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownToThree(threadVars, plan)));
+    plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownToThree(threadVars, plan)));
 }
 
 void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {

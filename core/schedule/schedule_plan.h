@@ -11,7 +11,8 @@
 //               (extra ones fused into the outermost); thread x is the state's
 //               vector loop; a stage without pure loops runs gpu_single_thread
 //   BlockLevel  compute_at the consumer stage's innermost block loop,
-//               store_in(GPUShared); loops split into thread x serial
+//               store_in(GPUShared); each parallel loop split into a serial
+//               outer loop and a thread loop of the state's constant count
 //   ThreadLevel compute_at the consumer stage's innermost thread loop; serial
 //               loops, unrolled when the state unrolls; storage left to Halide
 //               (per-thread memory; store_in(Register) would need constant-size
