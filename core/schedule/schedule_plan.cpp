@@ -28,15 +28,15 @@ Directive withVars(Kind kind, std::vector<std::string> vars) {
 }
 
 // Halide maps at most three loops to GPU blocks (or threads). `vars` are
-// adjacent in the loop nest, innermost first; the ones past the third are fused
-// into the third, outward, so every loop stays parallel.
-std::vector<std::string> fuseDownToThree(std::vector<std::string> vars, StagePlan &plan) {
-    while (vars.size() > 3) {
-        const std::string fused = vars[2] + "_" + vars[3];
-        plan.directives.push_back(withVars(Kind::Fuse, {vars[2], vars[3], fused}));
+// adjacent in the loop nest, innermost first; the ones past `limit` are fused
+// into the last kept one, outward, so every loop stays parallel.
+std::vector<std::string> fuseDownTo(std::vector<std::string> vars, size_t limit, StagePlan &plan) {
+    while (vars.size() > limit) {
+        const std::string fused = vars[limit - 1] + "_" + vars[limit];
+        plan.directives.push_back(withVars(Kind::Fuse, {vars[limit - 1], vars[limit], fused}));
         plan.newVars.push_back(fused);
-        vars[2] = fused;
-        vars.erase(vars.begin() + 3);
+        vars[limit - 1] = fused;
+        vars.erase(vars.begin() + static_cast<std::ptrdiff_t>(limit));
     }
     return vars;
 }
@@ -57,7 +57,7 @@ void orderThreads(std::vector<std::pair<size_t, std::string>> &threads, int vect
                           [&](const auto &t) { return static_cast<int>(t.first) == vectorLoop; });
 }
 
-void planRoot(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
+void planRoot(const dag::Stage &st, const StageTiling &t, bool hostsBlockLevel, StagePlan &plan) {
     const std::vector<size_t> loops = pureLoops(st);
     if (loops.empty()) {
         plan.directives.push_back(withVars(Kind::GpuSingleThread, {}));
@@ -98,9 +98,12 @@ void planRoot(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
     if (t.unrolled)
         for (const std::string &s : serial)
             plan.directives.push_back(withVars(Kind::Unroll, {s}));
-    plan.directives.push_back(withVars(Kind::GpuBlocks, fuseDownToThree(blocks, plan)));
+    plan.directives.push_back(withVars(Kind::GpuBlocks, fuseDownTo(blocks, 3, plan)));
+    // A kernel's block size is the product of the per-dimension maxima over
+    // the Funcs in it; with Funcs computed per block, one fused dimension
+    // keeps it at the largest Func's thread count, as the state counts it.
     if (!threadVars.empty())
-        plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownToThree(threadVars, plan)));
+        plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownTo(threadVars, hostsBlockLevel ? 1 : 3, plan)));
 }
 
 void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
@@ -136,7 +139,7 @@ void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
     order.insert(order.end(), serial.begin(), serial.end());
     if (order.size() > 1)
         plan.directives.push_back(withVars(Kind::Reorder, order));
-    plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownToThree(threadVars, plan)));
+    plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownTo(threadVars, 1, plan)));
 }
 
 void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
@@ -238,8 +241,13 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                 }
             }
             const dag::Stage &st = n.stages[s];
-            if (loc == ComputeLocation::Root)
-                planRoot(st, t, p);
+            if (loc == ComputeLocation::Root) {
+                bool hostsBlockLevel = false;
+                for (const FuncSchedule &g : state.funcs())
+                    hostsBlockLevel = hostsBlockLevel || (g.location == ComputeLocation::BlockLevel &&
+                                                          g.consumer == node && g.consumerStage == static_cast<int>(s));
+                planRoot(st, t, hostsBlockLevel, p);
+            }
             else if (loc == ComputeLocation::BlockLevel)
                 planBlockLevel(st, t, p);
             else

@@ -54,6 +54,7 @@ Func blur_x = pipeline.get_func(1);
 Var x("x");
 Var y("y");
 Var xi("xi");
+Var xi_yi("xi_yi");
 Var yi("yi");
 Var yii("yii");
 
@@ -65,7 +66,8 @@ output
     .split(yi, yi, yii, 2, TailStrategy::GuardWithIf)
     .reorder(yii, xi, yi, x, y)
     .gpu_blocks(x, y)
-    .gpu_threads(xi, yi);
+    .fuse(xi, yi, xi_yi)
+    .gpu_threads(xi_yi);
 
 // blur_x.s0: predicted cost 0.25
 blur_x
@@ -75,7 +77,8 @@ blur_x
     .split(x, x, xi, 16, TailStrategy::GuardWithIf)
     .split(y, y, yi, 6, TailStrategy::GuardWithIf)
     .reorder(xi, yi, x, y)
-    .gpu_threads(xi, yi);
+    .fuse(xi, yi, xi_yi)
+    .gpu_threads(xi_yi);
 )";
 
 std::string dimsOf(const Halide::Func &f) {
@@ -125,8 +128,8 @@ private Q_SLOTS:
         const std::string outName = p.dag->nodes[static_cast<size_t>(nodeOf(p, "output"))].name;
         const Halide::Func &out = funcs.at(outName),
                            &bx = funcs.at(p.dag->nodes[static_cast<size_t>(nodeOf(p, "blur_x"))].name);
-        QCOMPARE(QString::fromStdString(dimsOf(out)), QString("yii xi:thread yi:thread x:block y:block __outermost "));
-        QCOMPARE(QString::fromStdString(dimsOf(bx)), QString("xi:thread yi:thread x y __outermost "));
+        QCOMPARE(QString::fromStdString(dimsOf(out)), QString("yii xi_yi:thread x:block y:block __outermost "));
+        QCOMPARE(QString::fromStdString(dimsOf(bx)), QString("xi_yi:thread x y __outermost "));
         QVERIFY(computeLevel(out).is_root());
         QCOMPARE(QString::fromStdString(computeLevel(bx).var().name()), QString("x"));
         QCOMPARE(computeLevel(bx).func(), outName);
