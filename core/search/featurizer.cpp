@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace beamscope::search {
@@ -166,6 +167,7 @@ private:
     std::vector<ScheduleFeatures> feats; // by cost-model slot (scheduled prefix)
     std::vector<int64_t> pcm;            // points_computed_minimum per slot (all stages)
     std::string inlinedKey;              // which Funcs are inlined, for the expr_branching memo
+    mutable std::unordered_map<std::string, int> inlinedBranching; // per state: Func name -> branching
 
     ScheduleFeatures *featOf(int node, int stage) {
         const int slot = d.stageSlot(node, stage);
@@ -357,16 +359,24 @@ int Featurizer::branching(const Expr &e) const {
     if (const Cast *cast = e.as<Cast>())
         return branching(cast->value);
     if (const Call *call = e.as<Call>(); call && call->call_type == Call::Halide) {
+        // Each inlined Func's body is measured once per state: chains of inlined
+        // stencils would otherwise be expanded exponentially.
+        auto memo = inlinedBranching.find(call->name);
+        if (memo != inlinedBranching.end())
+            return memo->second;
+        int result = 1;
         for (int n = 0; n < d.nodeCount(); n++) {
             const FuncSchedule *f = st.scheduleOf(n);
             if (f && f->location == ComputeLocation::Inlined && d.node(n).name == call->name) {
                 int b = 0;
                 for (const Expr &v : d.node(n).func.values())
                     b = std::max(b, branching(v));
-                return std::max(1, b);
+                result = std::max(1, b);
+                break;
             }
         }
-        return 1;
+        inlinedBranching.emplace(call->name, result);
+        return result;
     }
     std::vector<Expr> subs;
     if (!children(e, subs))

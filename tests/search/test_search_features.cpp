@@ -287,7 +287,9 @@ private Q_SLOTS:
                               Feature::UniqueGlobalBytesReadPerRealization, Feature::UniqueSharedBytesReadPerRealization,
                               Feature::UniqueGlobalLinesReadPerRealization, Feature::UniqueSharedLinesReadPerRealization,
                               Feature::GlobalBytesAtTask, Feature::SharedBytesAtTask, Feature::GlobalInnermostBytesAtTask,
-                              Feature::SharedInnermostBytesAtTask})
+                              Feature::SharedInnermostBytesAtTask, Feature::UniqueGlobalBytesReadPerThread,
+                              Feature::UniqueSharedBytesReadPerThread, Feature::UniqueGlobalLinesReadPerThread,
+                              Feature::UniqueSharedLinesReadPerThread})
                 known.insert(k);
         }
         int mismatches = 0, asserted = 0;
