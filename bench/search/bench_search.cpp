@@ -1,0 +1,96 @@
+// Search speed: wall time of Beamscope's whole beam search per built-in
+// pipeline at beam 1 and beam 32 (V100 limits, baseline weights), states
+// evaluated per second, and beside the golden pipelines Halide v19's own
+// search on its machine (apply_autoscheduler median, schedules evaluated and
+// predicted cost from shared/golden/pipelines/summary.json).
+//
+// usage: bench_search [--weights FILE] [--shared DIR] [--repeats N] [--only NAME]...
+//   weights default: $BEAMSCOPE_WEIGHTS_PATH, else DIR/anderson2021-weights/baseline.weights
+
+#include "core/pipelines/pipeline.h"
+#include "core/search/autoschedule.h"
+#include "core/util/json.h"
+#include "core/weights/weights.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace beamscope;
+
+int main(int argc, char **argv) {
+    std::string weightsPath, shared = "../shared", only;
+    std::vector<std::string> names;
+    int repeats = 3;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string k = argv[i], v = argv[i + 1];
+        if (k == "--weights")
+            weightsPath = v;
+        else if (k == "--shared")
+            shared = v;
+        else if (k == "--repeats")
+            repeats = std::max(1, std::atoi(v.c_str()));
+        else if (k == "--only")
+            names.push_back(v);
+    }
+    if (weightsPath.empty()) {
+        if (const char *e = std::getenv("BEAMSCOPE_WEIGHTS_PATH"))
+            weightsPath = e;
+        else
+            weightsPath = shared + "/anderson2021-weights/baseline.weights";
+    }
+    auto loaded = weights::loadWeights(weightsPath);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "bench_search: %s: cannot load weights (give --weights FILE)\n", weightsPath.c_str());
+        return 1;
+    }
+    const model::CostModel model(*loaded.weights);
+
+    // Halide's figures, keyed by "pipeline/beam".
+    std::map<std::string, Json> golden;
+    {
+        std::ifstream in(shared + "/golden/pipelines/summary.json");
+        std::stringstream ss;
+        ss << in.rdbuf();
+        if (auto j = parseJson(ss.str()); j.value)
+            for (const Json &r : j.value->items())
+                golden[r.find("pipeline")->toString() + "/" + std::to_string(r.find("beam_size")->toInt())] = r;
+    }
+
+    std::printf("%-26s %5s %10s %10s %12s %10s | %10s %10s %10s %8s\n", "pipeline", "beam", "seconds", "states",
+                "states/s", "cost", "halide_s", "h_states", "h_cost", "ratio");
+    for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
+        if (!names.empty() && std::find(names.begin(), names.end(), info.name) == names.end())
+            continue;
+        for (int beam : {1, 32}) {
+            search::AutoscheduleParams params;
+            params.beamSize = beam;
+            std::vector<double> seconds;
+            search::AutoscheduleOutcome last;
+            for (int r = 0; r < repeats; r++) {
+                pipelines::PipelineInstance instance = info.build();
+                last = search::autoschedule(info.name, instance.outputs, model, params, nullptr, nullptr);
+                seconds.push_back(last.result.searchSeconds);
+            }
+            std::sort(seconds.begin(), seconds.end());
+            const double median = seconds[seconds.size() / 2];
+            const auto &res = last.result;
+            std::printf("%-26s %5d %10.4f %10lld %12.0f %10.4f", info.name.c_str(), beam, median,
+                        static_cast<long long>(res.statesEvaluated), double(res.statesEvaluated) / median, res.cost);
+            auto g = golden.find(info.name + "/" + std::to_string(beam));
+            if (g != golden.end()) {
+                const double hs = g->second.find("apply_autoscheduler_seconds_median")->toNumber();
+                std::printf(" | %10.4f %10lld %10.4f %8.2f\n", hs,
+                            static_cast<long long>(g->second.find("num_schedules_evaluated_by_cost_model")->toInt()),
+                            g->second.find("predicted_cost_recomputed")->toNumber(), median / hs);
+            } else {
+                std::printf(" |\n");
+            }
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
