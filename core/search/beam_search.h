@@ -4,7 +4,7 @@
 // the empty schedule, scheduling one Func per step (outputs first); every
 // child is featurized and the whole batch of children is costed in one call to
 // the cost model; the beam keeps the cheapest `beamSize`. Pass 0 sees a coarse
-// subset of the tilings; each later pass doubles the tilings per decision but
+// subset of the tilings (maxChildrenPerDecision); passes 1 and 2+ see 2x and 4x as many but
 // only keeps children whose compute locations (inline / root / block / thread
 // per Func so far) matched a state in an earlier pass's beam at that depth.
 // Deterministic for fixed parameters and seed.
