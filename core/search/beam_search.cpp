@@ -1,5 +1,6 @@
 #include "core/search/beam_search.h"
 
+#include "core/search/cost_pruning.h"
 #include "core/search/search_space.h"
 
 #include <algorithm>
@@ -113,11 +114,17 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
             std::vector<Candidate> children;
             std::vector<Decision> decisions;
             std::vector<int64_t> parents;
+            // Featurize every child; those Halide rejects before costing are dropped.
+            std::vector<float> packed;
             for (const Candidate &b : beam) {
                 for (Child &c : generateChildren(b.state, m_params, maxTilings, rng)) {
                     if (pass > 0 && !permitted[static_cast<size_t>(depth) + 1].empty() &&
                         !permitted[static_cast<size_t>(depth) + 1].count(c.state.structuralHash(0)))
                         continue;
+                    const std::vector<ScheduleFeatures> features = computeFeatures(c.state, m_params.device);
+                    if (!rejectionBeforeCosting(c.state, features).empty())
+                        continue;
+                    packFeatures(features, packed);
                     children.push_back(Candidate{std::move(c.state), 0, -1, children.size()});
                     decisions.push_back(std::move(c.decision));
                     parents.push_back(b.traceId);
@@ -125,12 +132,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
             }
             if (children.empty())
                 break;
-            // Featurize and cost the whole batch at once.
+            // Cost the whole batch at once.
             const int stages = children.front().state.scheduledStageCount();
-            std::vector<float> packed;
-            packed.reserve(children.size() * static_cast<size_t>(stages) * kScheduleFeatureCount);
-            for (const Candidate &c : children)
-                packFeatures(computeFeatures(c.state, m_params.device), packed);
             std::vector<float> predictions(children.size());
             m_model.evaluate(embedding(stages), packed, static_cast<int>(children.size()), m_params.device.parallelism,
                              predictions, {});

@@ -2,8 +2,9 @@
 // Coarse-to-fine beam search over per-Func decisions (Anderson2021's
 // optimal_schedule_pass / optimal_schedule): each pass runs a beam search from
 // the empty schedule, scheduling one Func per step (outputs first); every
-// child is featurized and the whole batch of children is costed in one call to
-// the cost model; the beam keeps the cheapest `beamSize`. Pass 0 sees a coarse
+// child is featurized, children Halide rejects before costing are dropped
+// (cost_pruning.h), and the rest are costed in one call to the cost model
+// (statesEvaluated counts these); the beam keeps the cheapest `beamSize`. Pass 0 sees a coarse
 // subset of the tilings (maxChildrenPerDecision); passes 1 and 2+ see 2x and 4x as many but
 // only keeps children whose compute locations (inline / root / block / thread
 // per Func so far) matched a state in an earlier pass's beam at that depth.

@@ -1,0 +1,77 @@
+#include "core/search/cost_pruning.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace beamscope::search {
+
+namespace {
+// Far above kMaxInlinedCalls, far below int64 overflow when multiplied by an edge's calls.
+constexpr int64_t kCallsCeiling = int64_t(1) << 40;
+
+int64_t saturatingMulAdd(int64_t sum, int64_t a, int64_t b) {
+    const int64_t product = a > kCallsCeiling / std::max<int64_t>(1, b) ? kCallsCeiling : a * b;
+    return std::min(kCallsCeiling, sum + product);
+}
+} // namespace
+
+int64_t maxInlinedCalls(const State &state) {
+    const SearchDag &d = state.dag();
+    const auto inlined = [&](int node) {
+        const FuncSchedule *f = state.scheduleOf(node);
+        return f && f->location == ComputeLocation::Inlined;
+    };
+    int64_t result = 0;
+    std::vector<int64_t> memo(static_cast<size_t>(d.nodeCount()));
+    std::vector<char> known(static_cast<size_t>(d.nodeCount()));
+    for (const FuncSchedule &consumer : state.funcs()) {
+        if (consumer.location == ComputeLocation::Inlined)
+            continue;
+        for (size_t s = 0; s < d.node(consumer.node).stages.size(); s++) {
+            // Calls per point of this stage to inlined Func f: direct calls plus,
+            // through every inlined consumer g of f, calls(g) x calls of f per point of g.
+            std::fill(known.begin(), known.end(), 0);
+            std::function<int64_t(int)> calls = [&](int f) -> int64_t {
+                if (known[static_cast<size_t>(f)])
+                    return memo[static_cast<size_t>(f)];
+                int64_t total = 0;
+                for (int e : d.node(f).outgoingEdges) {
+                    const dag::Edge &edge = d.edge(e);
+                    const int64_t perCall = std::max(1, edge.calls);
+                    if (edge.consumerNode == consumer.node && edge.consumerStage == static_cast<int>(s))
+                        total = std::min(kCallsCeiling, total + perCall);
+                    else if (inlined(edge.consumerNode))
+                        total = saturatingMulAdd(total, calls(edge.consumerNode), perCall);
+                }
+                known[static_cast<size_t>(f)] = 1;
+                memo[static_cast<size_t>(f)] = total;
+                return total;
+            };
+            for (const FuncSchedule &f : state.funcs())
+                if (f.location == ComputeLocation::Inlined)
+                    result = std::max(result, calls(f.node));
+        }
+    }
+    return result;
+}
+
+std::string rejectionBeforeCosting(const State &state, const std::vector<ScheduleFeatures> &features) {
+    const SearchDag &d = state.dag();
+    for (size_t slot = 0; slot < features.size(); slot++) {
+        const dag::StageRef &r = d.costStages()[slot];
+        if (d.node(r.node).isWrapper) // staging data repeatedly is fine
+            continue;
+        const ScheduleFeatures &f = features[slot];
+        if (f[Feature::PointsComputedTotal] + f[Feature::InlinedCalls] >
+            kMaxRecomputeFactor * f[Feature::PointsComputedMinimum])
+            return d.node(r.node).name + ": computes more than " + std::to_string(int(kMaxRecomputeFactor)) +
+                   "x its minimum points";
+    }
+    const int64_t calls = maxInlinedCalls(state);
+    if (calls >= kMaxInlinedCalls)
+        return std::to_string(calls) + " inlined calls per point (limit " + std::to_string(kMaxInlinedCalls) + ")";
+    return {};
+}
+
+} // namespace beamscope::search
