@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <limits>
 
 namespace beamscope::search {
 
@@ -15,6 +14,34 @@ int64_t saturatingMulAdd(int64_t sum, int64_t a, int64_t b) {
     return std::min(kCallsCeiling, sum + product);
 }
 } // namespace
+
+bool alwaysConsideredInline(const State &state, int node) {
+    const SearchDag &d = state.dag();
+    const dag::Node &n = d.node(node);
+    if (n.isOutput || n.stages.size() > 1 || !n.isPointwise)
+        return false;
+    const auto inlined = [&](int m) {
+        const FuncSchedule *f = state.scheduleOf(m);
+        return f && f->location == ComputeLocation::Inlined;
+    };
+    std::vector<char> done(static_cast<size_t>(d.nodeCount()));
+    std::vector<int> pending{node}, ownLoopNest;
+    while (!pending.empty()) {
+        const int m = pending.back();
+        pending.pop_back();
+        if (done[static_cast<size_t>(m)])
+            continue;
+        done[static_cast<size_t>(m)] = 1;
+        for (int e : d.node(m).outgoingEdges) {
+            const int consumer = d.edge(e).consumerNode;
+            if (inlined(consumer))
+                pending.push_back(consumer);
+            else if (std::find(ownLoopNest.begin(), ownLoopNest.end(), consumer) == ownLoopNest.end())
+                ownLoopNest.push_back(consumer);
+        }
+    }
+    return ownLoopNest.size() == 1;
+}
 
 int64_t maxInlinedCalls(const State &state) {
     const SearchDag &d = state.dag();
@@ -60,7 +87,7 @@ std::string rejectionBeforeCosting(const State &state, const std::vector<Schedul
     const SearchDag &d = state.dag();
     for (size_t slot = 0; slot < features.size(); slot++) {
         const dag::StageRef &r = d.costStages()[slot];
-        if (d.node(r.node).isWrapper) // staging data repeatedly is fine
+        if (d.node(r.node).isWrapper || alwaysConsideredInline(state, r.node))
             continue;
         const ScheduleFeatures &f = features[slot];
         if (f[Feature::PointsComputedTotal] + f[Feature::InlinedCalls] >

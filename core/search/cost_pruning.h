@@ -1,8 +1,10 @@
 #pragma once
 // The two quick rejections Anderson2021's State::calculate_cost applies before
 // a state reaches the cost model (the state is dropped, never costed):
-//  * redundant recompute: a stage (not a wrapper) whose points_computed_total
-//    plus inlined_calls exceeds 8x its points_computed_minimum;
+//  * redundant recompute: a stage whose points_computed_total plus
+//    inlined_calls exceeds 10x its points_computed_minimum, except for
+//    wrappers (staging data repeatedly is fine) and Funcs Anderson2021 always
+//    lets be inlined (see alwaysConsideredInline);
 //  * code-size explosion: some loop nest where one inlined Func is called 256
 //    or more times per point (call counts multiply along chains of inlined
 //    Funcs, e.g. 25^k for a chain of k inlined 5x5 stencils).
@@ -20,8 +22,15 @@
 
 namespace beamscope::search {
 
-constexpr double kMaxRecomputeFactor = 8;   // Halide: 8 x points_computed_minimum
+constexpr double kMaxRecomputeFactor = 10;  // Anderson2021 (Adams2019 uses 8)
 constexpr int64_t kMaxInlinedCalls = 256;   // Halide: max_inlined_calls() >= 256 is rejected
+
+// Anderson2021's always_consider_inline, for the recompute test: a single-stage,
+// non-output pointwise Func whose chain of inlined consumers ends in exactly one
+// Func with its own loop nest. (Halide also exempts Funcs whose definition is
+// trivial to inline; that test is not reproduced, so such states may be
+// rejected here where Halide costs them.)
+bool alwaysConsideredInline(const State &state, int node);
 
 // The largest number of calls per point that any non-inlined stage of the state
 // makes to one inlined Func (saturates instead of overflowing).
