@@ -14,6 +14,9 @@
 #include "ui/weights/heatmap_panel.h"
 #include "ui/weights/weights_library.h"
 #include "ui/weights/weights_workspace.h"
+#if BEAMSCOPE_HAVE_HALIDE
+#include "ui/pipeline/pipeline_workspace.h"
+#endif
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -203,5 +206,19 @@ int main(int argc, char **argv)
         for (const QString &path : paths)
             window.openPath(path);
     }
+#if BEAMSCOPE_HAVE_HALIDE
+    // The built-in default: a fresh clone has no weights to show, so rather than
+    // the Weights start page the explorer opens a built-in app's DAG and features.
+    if (weights && paths.isEmpty() && !parser.isSet(screenshot))
+        QObject::connect(weights, &WeightsWorkspace::libraryScanned, &window, [&window, weights] {
+            if (!weights->startPageShown())
+                return;
+            auto *pipeline = qobject_cast<PipelineWorkspace *>(window.workspace(QStringLiteral("pipeline")));
+            if (!pipeline)
+                return;
+            window.setCurrentWorkspace(QStringLiteral("pipeline"));
+            pipeline->showPipeline(QStringLiteral("camera_pipe"));
+        }, Qt::SingleShotConnection);
+#endif
     return app.exec();
 }
