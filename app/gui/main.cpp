@@ -217,6 +217,9 @@ int main(int argc, char **argv)
             if (!pipeline)
                 return;
             window.setCurrentWorkspace(QStringLiteral("pipeline"));
+            // Select the output stage so its feature heatmap is filled in.
+            QObject::connect(pipeline, &PipelineWorkspace::pipelineDisplayed, pipeline,
+                             [pipeline] { pipeline->selectStage(0); }, Qt::SingleShotConnection);
             pipeline->showPipeline(QStringLiteral("camera_pipe"));
         }, Qt::SingleShotConnection);
 #endif
