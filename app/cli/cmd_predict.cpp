@@ -4,6 +4,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/text_table.h"
 #include "core/model/cost_model.h"
 #include "core/samples/dataset.h"
 #include "core/samples/prediction.h"
@@ -21,35 +22,6 @@ using namespace beamscope::samples;
 
 constexpr const char *kSynopsis = "--weights W --samples DIR... [--num-cores N] [--json]";
 
-std::string number(double v, const char *format = "%.6g")
-{
-    if (v != v)
-        return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &rows)
-{
-    std::vector<size_t> widths;
-    for (const auto &row : rows)
-        for (size_t c = 0; c < row.size(); c++) {
-            if (widths.size() <= c)
-                widths.push_back(0);
-            widths[c] = std::max(widths[c], row[c].size());
-        }
-    for (const auto &row : rows) {
-        std::string line;
-        for (size_t c = 0; c < row.size(); c++) {
-            const std::string pad(widths[c] - row[c].size(), ' ');
-            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out << line << "\n";
-    }
-}
 
 int runPredict(const std::vector<std::string> &args)
 {
@@ -127,8 +99,8 @@ int runPredict(const std::vector<std::string> &args)
             item["duplicates"] = std::move(duplicates);
             samplesJson.push(std::move(item));
             sampleRows.push_back({schedule.file.filename().string(), std::to_string(pipeline.pipelineId),
-                                  std::to_string(schedule.scheduleId), number(schedule.bestRuntimeMs()),
-                                  number(predicted.predictions[i]), std::to_string(schedule.runtimesMs.size())});
+                                  std::to_string(schedule.scheduleId), formatNumber(schedule.bestRuntimeMs()),
+                                  formatNumber(predicted.predictions[i]), std::to_string(schedule.runtimesMs.size())});
         }
         const auto metrics = pipelineRankMetrics(pipeline, predicted.predictions);
         Json p = Json::object();
@@ -141,8 +113,8 @@ int runPredict(const std::vector<std::string> &args)
         p["stages"] = pipeline.stageCount;
         pipelinesJson.push(std::move(p));
         pipelineRows.push_back({std::to_string(pipeline.pipelineId), pipeline.app.empty() ? "-" : pipeline.app,
-                                std::to_string(metrics.count), number(metrics.spearman, "%.4f"),
-                                number(metrics.kendall, "%.4f"), number(metrics.pairwiseAccuracy, "%.4f")});
+                                std::to_string(metrics.count), formatNumber(metrics.spearman, "%.4f"),
+                                formatNumber(metrics.kendall, "%.4f"), formatNumber(metrics.pairwiseAccuracy, "%.4f")});
     }
     Json skippedJson = Json::array();
     for (const auto &skip : dataset.skipped) {

@@ -5,6 +5,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/text_table.h"
 #include "core/model/cost_model.h"
 #include "core/samples/dataset.h"
 #include "core/samples/prediction.h"
@@ -63,35 +64,6 @@ private:
     std::chrono::steady_clock::time_point m_last{};
 };
 
-std::string number(double v, const char *format = "%.6g")
-{
-    if (v != v)
-        return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &rows)
-{
-    std::vector<size_t> widths;
-    for (const auto &row : rows)
-        for (size_t c = 0; c < row.size(); c++) {
-            if (widths.size() <= c)
-                widths.push_back(0);
-            widths[c] = std::max(widths[c], row[c].size());
-        }
-    for (const auto &row : rows) {
-        std::string line;
-        for (size_t c = 0; c < row.size(); c++) {
-            const std::string pad(widths[c] - row[c].size(), ' ');
-            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out << line << "\n";
-    }
-}
 
 Json summaryJson(const RankSummary &s)
 {
@@ -124,7 +96,7 @@ std::string lossCsv(const std::vector<EpochRecord> &history)
     std::ostringstream out;
     out << "epoch,training_loss,validation_loss,training_batches,validation_batches,validation_spearman,"
            "validation_kendall,validation_pairwise_accuracy\n";
-    auto field = [](double v) { return v != v ? std::string() : number(v, "%.9g"); };
+    auto field = [](double v) { return v != v ? std::string() : formatNumber(v, "%.9g"); };
     for (const auto &e : history)
         out << e.epoch << "," << field(e.trainingLoss) << "," << field(e.validationLoss) << "," << e.trainingBatches
             << "," << e.validationBatches << "," << field(e.validation.spearman) << ","
@@ -164,10 +136,10 @@ std::optional<weights::Weights> initialWeights(const Settings &s)
 
 void printEpoch(const EpochRecord &e)
 {
-    std::cerr << "epoch " << e.epoch << ": training loss " << number(e.trainingLoss) << ", validation loss "
-                  << number(e.validationLoss) << ", validation Spearman " << number(e.validation.spearman, "%.4f")
-                  << ", Kendall " << number(e.validation.kendall, "%.4f") << ", pairwise "
-                  << number(e.validation.pairwiseAccuracy, "%.4f") << "\n";
+    std::cerr << "epoch " << e.epoch << ": training loss " << formatNumber(e.trainingLoss) << ", validation loss "
+                  << formatNumber(e.validationLoss) << ", validation Spearman " << formatNumber(e.validation.spearman, "%.4f")
+                  << ", Kendall " << formatNumber(e.validation.kendall, "%.4f") << ", pairwise "
+                  << formatNumber(e.validation.pairwiseAccuracy, "%.4f") << "\n";
 }
 
 // The weights written as output carry the feature versions they were trained for.
@@ -378,11 +350,11 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
         item["history"] = historyJson(history);
         appsJson.push(std::move(item));
         rows.push_back({app, std::to_string(split.validation.size()), std::to_string(heldSchedules),
-                        number(before.validation.spearman, "%.4f"), number(after.validation.spearman, "%.4f"),
-                        number(before.validation.kendall, "%.4f"), number(after.validation.kendall, "%.4f"),
-                        number(before.validation.pairwiseAccuracy, "%.4f"),
-                        number(after.validation.pairwiseAccuracy, "%.4f"), number(before.validationLoss, "%.4g"),
-                        number(after.validationLoss, "%.4g")});
+                        formatNumber(before.validation.spearman, "%.4f"), formatNumber(after.validation.spearman, "%.4f"),
+                        formatNumber(before.validation.kendall, "%.4f"), formatNumber(after.validation.kendall, "%.4f"),
+                        formatNumber(before.validation.pairwiseAccuracy, "%.4f"),
+                        formatNumber(after.validation.pairwiseAccuracy, "%.4f"), formatNumber(before.validationLoss, "%.4g"),
+                        formatNumber(after.validationLoss, "%.4g")});
     }
 
     Json doc = Json::object();
@@ -446,7 +418,7 @@ int runRetrain(const std::vector<std::string> &args)
     if (epochs < 1 || epochs > 1000000)
         return usageError("", "retrain", "--epochs: expected a positive integer, found " + std::to_string(epochs));
     if (!(rate > 0) || rate > 1)
-        return usageError("", "retrain", "--learning-rate: expected a number in (0, 1], found " + number(rate));
+        return usageError("", "retrain", "--learning-rate: expected a number in (0, 1], found " + formatNumber(rate));
     if (cores < 1 || cores > 1000000)
         return usageError("", "retrain", "--num-cores: expected a positive integer, found " + std::to_string(cores));
     if (minBatch < 1 || minBatch > 64)

@@ -3,6 +3,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/text_table.h"
 #include "core/util/json.h"
 #include "core/util/sha256.h"
 #include "core/weights/statistics.h"
@@ -33,29 +34,6 @@ std::string shapeText(const std::vector<uint32_t> &shape)
     return out;
 }
 
-// A plain text table: the first column left-aligned, the others right-aligned
-// (numbers) or left-aligned (text).
-enum class Align { Left, Right };
-void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &rows, Align align = Align::Right)
-{
-    std::vector<size_t> widths;
-    for (const auto &row : rows)
-        for (size_t c = 0; c < row.size(); c++) {
-            if (widths.size() <= c)
-                widths.push_back(0);
-            widths[c] = std::max(widths[c], row[c].size());
-        }
-    for (const auto &row : rows) {
-        std::string line;
-        for (size_t c = 0; c < row.size(); c++) {
-            const std::string pad(widths[c] - row[c].size(), ' ');
-            line += c == 0 ? row[c] + pad : align == Align::Right ? "  " + pad + row[c] : "  " + row[c] + pad;
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out << line << "\n";
-    }
-}
 
 void printDiagnostics(const std::vector<Diagnostic> &diagnostics)
 {
