@@ -3,20 +3,18 @@
 #include "ui/common/app_settings.h"
 #include "ui/common/relay_progress.h"
 #include "ui/common/resources.h"
+#include "ui/common/sample_folder_list.h"
 #include "ui/common/weights_combo_box.h"
 #include "ui/predictions/prediction_scatter.h"
 #include "ui/predictions/rank_table_model.h"
 
 #include <QCheckBox>
-#include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -74,24 +72,9 @@ QWidget *PredictionsWorkspace::buildForm()
 
     auto *samplesBox = new QGroupBox(tr("Samples"), form);
     auto *samplesLayout = new QVBoxLayout(samplesBox);
-    m_folders = new QListWidget(samplesBox);
-    m_folders->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_folders->setToolTip(tr("Folders searched for .sample files (recursively)"));
-    m_folders->setMinimumHeight(90);
+    m_folders = new SampleFolderList(tr("Folders searched for .sample files (recursively)"), samplesBox);
+    connect(m_folders, &SampleFolderList::foldersChanged, this, &PredictionsWorkspace::scheduleEvaluation);
     samplesLayout->addWidget(m_folders);
-    auto *buttons = new QHBoxLayout;
-    auto *add = new QPushButton(QIcon(QStringLiteral(":/icons/folder-add.svg")), tr("Add folder…"), samplesBox);
-    auto *remove = new QPushButton(tr("Remove"), samplesBox);
-    connect(add, &QPushButton::clicked, this, &PredictionsWorkspace::chooseSampleFolder);
-    connect(remove, &QPushButton::clicked, this, [this] {
-        for (auto *item : m_folders->selectedItems())
-            delete item;
-        scheduleEvaluation();
-    });
-    buttons->addWidget(add);
-    buttons->addWidget(remove);
-    buttons->addStretch(1);
-    samplesLayout->addLayout(buttons);
     layout->addWidget(samplesBox);
 
     auto *weightsBox = new QGroupBox(tr("Weights"), form);
@@ -193,21 +176,12 @@ void PredictionsWorkspace::restoreLayout()
 
 void PredictionsWorkspace::addSampleFolder(const QString &folder)
 {
-    const QString normal = canonicalPath(folder);
-    if (sampleFolders().contains(normal))
-        return;
-    auto *item = new QListWidgetItem(QDir::toNativeSeparators(normal), m_folders);
-    item->setData(Qt::UserRole, normal);
-    item->setToolTip(normal);
-    scheduleEvaluation();
+    m_folders->addFolder(folder);
 }
 
 QStringList PredictionsWorkspace::sampleFolders() const
 {
-    QStringList folders;
-    for (int row = 0; row < m_folders->count(); ++row)
-        folders.append(m_folders->item(row)->data(Qt::UserRole).toString());
-    return folders;
+    return m_folders->folders();
 }
 
 void PredictionsWorkspace::setWeights(const QString &path)
@@ -328,11 +302,5 @@ void PredictionsWorkspace::onFinished(const PredictionResult &result)
     Q_EMIT evaluated();
 }
 
-void PredictionsWorkspace::chooseSampleFolder()
-{
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Add a folder of .sample files"));
-    if (!folder.isEmpty())
-        addSampleFolder(folder);
-}
 
 } // namespace beamscope::ui

@@ -17,7 +17,6 @@
 
 class QCheckBox;
 class QLabel;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -27,6 +26,8 @@ class QTableView;
 class QTreeWidget;
 
 namespace beamscope::ui {
+
+class SampleFolderList;
 
 class PredictionScatter;
 class RankTableModel;
@@ -72,7 +73,6 @@ private:
     QWidget *buildResults();
     void scheduleEvaluation();
     void onFinished(const PredictionResult &result);
-    void chooseSampleFolder();
 
     quint64 m_generation = 0;
     std::shared_ptr<RelayProgress> m_relay;
@@ -80,7 +80,7 @@ private:
     std::optional<PredictionResult> m_result;
     QTimer m_debounce;
 
-    QListWidget *m_folders = nullptr;
+    SampleFolderList *m_folders = nullptr;
     WeightsComboBox *m_weightsA = nullptr;
     WeightsComboBox *m_weightsB = nullptr;
     QCheckBox *m_compare = nullptr;

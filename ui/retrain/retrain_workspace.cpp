@@ -2,6 +2,7 @@
 
 #include "ui/common/app_settings.h"
 #include "ui/common/relay_progress.h"
+#include "ui/common/sample_folder_list.h"
 #include "ui/common/resources.h"
 #include "ui/common/weights_combo_box.h"
 #include "ui/retrain/epoch_chart.h"
@@ -23,7 +24,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -90,25 +90,11 @@ QWidget *RetrainWorkspace::buildForm()
 
     auto *samplesBox = new QGroupBox(tr("Samples"), form);
     auto *samplesLayout = new QVBoxLayout(samplesBox);
-    m_folders = new QListWidget(samplesBox);
-    m_folders->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_folders->setToolTip(tr("Folders searched for .sample files (recursively). <root>/<app>/… names each "
-                             "sample's app, for hold-one-out (docs/samples.md)"));
-    m_folders->setMinimumHeight(90);
+    m_folders = new SampleFolderList(tr("Folders searched for .sample files (recursively). <root>/<app>/… names "
+                                        "each sample's app, for hold-one-out (docs/samples.md)"),
+                                     samplesBox);
+    connect(m_folders, &SampleFolderList::foldersChanged, this, &RetrainWorkspace::updateFolders);
     samplesLayout->addWidget(m_folders);
-    auto *folderButtons = new QHBoxLayout;
-    auto *add = new QPushButton(QIcon(QStringLiteral(":/icons/folder-add.svg")), tr("Add folder…"), samplesBox);
-    auto *remove = new QPushButton(tr("Remove"), samplesBox);
-    connect(add, &QPushButton::clicked, this, &RetrainWorkspace::chooseSampleFolder);
-    connect(remove, &QPushButton::clicked, this, [this] {
-        for (auto *item : m_folders->selectedItems())
-            delete item;
-        updateFolders();
-    });
-    folderButtons->addWidget(add);
-    folderButtons->addWidget(remove);
-    folderButtons->addStretch(1);
-    samplesLayout->addLayout(folderButtons);
     m_foldersNote = new QLabel(tr("No folder yet"), samplesBox);
     m_foldersNote->setWordWrap(true);
     samplesLayout->addWidget(m_foldersNote);
@@ -256,30 +242,17 @@ void RetrainWorkspace::restoreLayout()
 
 void RetrainWorkspace::addSampleFolder(const QString &folder)
 {
-    const QString normal = canonicalPath(folder);
-    if (sampleFolders().contains(normal))
-        return;
-    auto *item = new QListWidgetItem(QDir::toNativeSeparators(normal), m_folders);
-    item->setData(Qt::UserRole, normal);
-    item->setToolTip(normal);
-    updateFolders();
+    m_folders->addFolder(folder);
 }
 
 void RetrainWorkspace::removeSampleFolder(const QString &folder)
 {
-    const QString normal = canonicalPath(folder);
-    for (int row = m_folders->count() - 1; row >= 0; --row)
-        if (m_folders->item(row)->data(Qt::UserRole).toString() == normal)
-            delete m_folders->takeItem(row);
-    updateFolders();
+    m_folders->removeFolder(folder);
 }
 
 QStringList RetrainWorkspace::sampleFolders() const
 {
-    QStringList folders;
-    for (int row = 0; row < m_folders->count(); ++row)
-        folders.append(m_folders->item(row)->data(Qt::UserRole).toString());
-    return folders;
+    return m_folders->folders();
 }
 
 void RetrainWorkspace::setInitialWeights(const QString &path)
@@ -561,13 +534,6 @@ void RetrainWorkspace::updateButtons()
     m_cancel->setEnabled(m_running);
     m_resume->setEnabled(!m_running && canResume());
     m_folders->setEnabled(!m_running);
-}
-
-void RetrainWorkspace::chooseSampleFolder()
-{
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Add a folder of .sample files"));
-    if (!folder.isEmpty())
-        addSampleFolder(folder);
 }
 
 void RetrainWorkspace::chooseOutput()

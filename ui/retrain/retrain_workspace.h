@@ -22,7 +22,6 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -30,6 +29,8 @@ class QSplitter;
 class QTableView;
 
 namespace beamscope::ui {
+
+class SampleFolderList;
 
 class EpochChart;
 class EpochTableModel;
@@ -101,7 +102,6 @@ private:
     void onFinished(const RetrainOutcome &outcome);
     void updateFolders();
     void updateButtons();
-    void chooseSampleFolder();
     void chooseOutput();
     QString defaultOutput() const;
 
@@ -116,7 +116,7 @@ private:
     std::optional<RetrainOutcome> m_outcome;
     std::optional<RetrainRequest> m_cancelledRequest;
 
-    QListWidget *m_folders = nullptr;
+    SampleFolderList *m_folders = nullptr;
     QLabel *m_foldersNote = nullptr;
     WeightsComboBox *m_initial = nullptr;
     QComboBox *m_holdOut = nullptr;
