@@ -12,7 +12,7 @@
 // 5 the pipeline cannot be set up (missing estimates, no memory, mismatched references).
 
 #include "app/worker/buffers.h"
-#include "app/worker/json_line.h"
+#include "core/util/json.h"
 
 #include <HalideRuntime.h>
 
@@ -28,6 +28,7 @@
 #include <vector>
 
 using namespace beamscope::worker;
+using beamscope::Json;
 
 namespace {
 
@@ -43,7 +44,11 @@ struct Options {
 
 [[noreturn]] void fail(Exit code, const std::string &phase, const std::string &message)
 {
-    std::printf("%s\n", JsonObject().boolean("ok", false).str("phase", phase).str("error", message).dump().c_str());
+    Json failure;
+    failure["ok"] = false;
+    failure["phase"] = phase;
+    failure["error"] = message;
+    std::printf("%s\n", failure.dump().c_str());
     std::fflush(stdout);
     std::fprintf(stderr, "beamscope-bench-worker: %s: %s\n", phase.c_str(), message.c_str());
     std::exit(code);
@@ -383,8 +388,8 @@ int main(int argc, char **argv)
     }
 
     phase("compare");
-    std::string outputsJson = "[";
-    std::string inputsJson = "[";
+    Json outputsJson = Json::array();
+    Json inputsJson = Json::array();
     size_t values = 0, mismatches = 0;
     double maxAbs = 0, maxRel = 0;
     std::string firstMismatch;
@@ -392,16 +397,17 @@ int main(int argc, char **argv)
         const auto &arg = meta->arguments[i];
         if (arg.kind == halide_argument_kind_input_scalar)
             continue;
-        const std::string item = JsonObject()
-                                     .str("name", arg.name)
-                                     .str("type", typeName(arg.type))
-                                     .raw("extents", jsonArray(args.buffers[i]->extents()))
-                                     .dump();
+        Json item;
+        item["name"] = arg.name;
+        item["type"] = typeName(arg.type);
+        Json &itemExtents = item["extents"] = Json::array();
+        for (int64_t e : args.buffers[i]->extents())
+            itemExtents.push(e);
         if (arg.kind == halide_argument_kind_input_buffer) {
-            inputsJson += (inputsJson.size() > 1 ? "," : "") + item;
+            inputsJson.push(std::move(item));
             continue;
         }
-        outputsJson += (outputsJson.size() > 1 ? "," : "") + item;
+        outputsJson.push(std::move(item));
         if (cand.copyToHost)
             if (const int rc = cand.copyToHost(nullptr, args.buffers[i]->raw()); rc != 0)
                 fail(kPipelineError, "copy to host", "halide_copy_to_host returned " + std::to_string(rc));
@@ -415,8 +421,6 @@ int main(int argc, char **argv)
         maxAbs = std::max(maxAbs, c.maxAbsError);
         maxRel = std::max(maxRel, c.maxRelError);
     }
-    outputsJson += "]";
-    inputsJson += "]";
     if (cand.deviceFree)
         for (auto &b : args.buffers)
             if (b && b->raw()->device_interface)
@@ -426,28 +430,31 @@ int main(int argc, char **argv)
     std::sort(sorted.begin(), sorted.end());
     const double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
                                             : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
-    JsonObject correct;
-    correct.boolean("checked", ref.handle != nullptr);
+    Json correct;
+    correct["checked"] = ref.handle != nullptr;
     if (ref.handle) {
-        correct.boolean("matches", mismatches == 0)
-            .num("values", static_cast<double>(values))
-            .num("mismatches", static_cast<double>(mismatches))
-            .num("max_abs_error", maxAbs)
-            .num("max_rel_error", maxRel)
-            .str("first_mismatch", firstMismatch)
-            .str("reference_target", ref.metadata->target ? ref.metadata->target : "");
+        correct["matches"] = mismatches == 0;
+        correct["values"] = static_cast<uint64_t>(values);
+        correct["mismatches"] = static_cast<uint64_t>(mismatches);
+        correct["max_abs_error"] = maxAbs;
+        correct["max_rel_error"] = maxRel;
+        correct["first_mismatch"] = firstMismatch;
+        correct["reference_target"] = ref.metadata->target ? ref.metadata->target : "";
     }
-    JsonObject result;
-    result.boolean("ok", true)
-        .str("function", opt.function)
-        .str("target", meta->target ? meta->target : "")
-        .raw("inputs", inputsJson)
-        .raw("outputs", outputsJson)
-        .num("warmup", opt.warmup)
-        .raw("times_ms", jsonArray(times))
-        .num("min_ms", sorted.front())
-        .num("median_ms", median)
-        .raw("correct", correct.dump());
+    Json timesJson = Json::array();
+    for (double t : times)
+        timesJson.push(t);
+    Json result;
+    result["ok"] = true;
+    result["function"] = opt.function;
+    result["target"] = meta->target ? meta->target : "";
+    result["inputs"] = std::move(inputsJson);
+    result["outputs"] = std::move(outputsJson);
+    result["warmup"] = opt.warmup;
+    result["times_ms"] = std::move(timesJson);
+    result["min_ms"] = sorted.front();
+    result["median_ms"] = median;
+    result["correct"] = std::move(correct);
     std::printf("%s\n", result.dump().c_str());
     std::fflush(stdout);
     phase("done");
