@@ -328,6 +328,8 @@ uint64_t State::structuralHash(int granularity) const {
         h = mix(h, static_cast<uint64_t>(f.node));
         h = mix(h, static_cast<uint64_t>(f.location));
         h = mix(h, static_cast<uint64_t>(f.consumer + 1));
+        if (f.storedAtRoot)
+            h = mix(h, 0x5eedULL);
         if (granularity <= 0)
             continue;
         for (const StageTiling &t : f.stages) {

@@ -9,7 +9,10 @@
 //   Root        compute_root, stored in global memory; loops = blocks x threads x serial
 //   Inlined     inlined into every consumer
 //   BlockLevel  computed per GPU block of its (single) consumer, stored in shared memory;
-//               loops = threads x serial, the block's threads cooperate
+//               loops = threads x serial, the block's threads cooperate. With storedAtRoot
+//               it is stored in global memory instead (allocated whole at root, each block
+//               computing its tile), which is how Halide v19's Anderson2021 states hold every
+//               Func computed at a block loop (see FuncSchedule::storedAtRoot)
 //   ThreadLevel computed per GPU thread of its consumer, stored in registers; loops = serial
 
 #include "core/search/search_dag.h"
@@ -37,6 +40,9 @@ struct StageTiling {
     std::vector<int64_t> serial;
     int vectorLoop = 0;     // loop mapped to thread x (and the storage's innermost dim)
     bool unrolled = false;  // serial loops unrolled
+    // False where Halide's stage has no vectorized loop (its vectorized_loop_index is -1, e.g. a
+    // stage whose loops are all reductions); vectorLoop is then 0 for code that needs a loop.
+    bool hasVectorLoop = true;
 };
 
 struct FuncSchedule {
@@ -45,9 +51,18 @@ struct FuncSchedule {
     int consumer = -1;      // BlockLevel / ThreadLevel: the node whose loop it sits in
     int consumerStage = 0;  // and which stage of that node
     std::vector<StageTiling> stages; // one per stage (empty when inlined)
+    // BlockLevel only: realized at root (global memory) and computed per block of its consumer.
+    // Halide v19's Anderson2021 inserts a Func computed at a block loop into the root's
+    // store_at set as well as the block's; its feature sites take the root one, so such Funcs
+    // are featurized in global memory (every golden loop-nest dump with a block-level Func lists
+    // it as "realize:" at root too, and its features show *_bytes_at_task in global memory).
+    // Halide still counts the per-block tile in the block's shared-memory total (its
+    // shared_mem_occupancy and shared-memory limit), so sharedBytesPerBlock() does too.
+    // Beamscope's own search leaves it false (shared memory); the loop-nest parser sets it.
+    bool storedAtRoot = false;
 
     MemoryType memory() const {
-        return location == ComputeLocation::BlockLevel    ? MemoryType::Shared
+        return location == ComputeLocation::BlockLevel    ? (storedAtRoot ? MemoryType::Global : MemoryType::Shared)
                : location == ComputeLocation::ThreadLevel ? MemoryType::Register
                                                           : MemoryType::Global;
     }

@@ -1,0 +1,599 @@
+// Halide's chosen schedules read from its loop-nest dumps (core/search/loop_nest_parser)
+// and featurized by Beamscope, against Halide's own features and predicted costs:
+// the 12 golden pipeline runs (shared/golden/pipelines/<p>/beam{1,32}) and the 24
+// retrain_set schedules (shared/golden/samples/retrain_set). Both skip when ../shared is
+// absent; the fixture tests below parse dumps written here for a pipeline built here.
+//
+// Setting BEAMSCOPE_FEATURE_MISMATCHES=<file> makes the test write its full mismatch table
+// (per schedule, per stage and feature: expected, found) to that file as Markdown.
+
+#include "tests/search/search_test_support.h"
+#include "tests/support/test_data.h"
+
+#include "core/model/cost_model.h"
+#include "core/search/featurizer.h"
+#include "core/search/loop_nest_parser.h"
+#include "core/util/atomic_file.h"
+#include "core/weights/weights.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace beamscope;
+using namespace beamscope::search;
+
+namespace {
+
+// box_blur exactly as shared/golden/pipelines/PIPELINES.md defines it (built here, so the
+// fixture tests need nothing from ../shared).
+test::BuiltPipeline boxBlur() {
+    Halide::ImageParam input(Halide::Float(32), 2, "input");
+    Halide::Var x("x"), y("y");
+    Halide::Func blurX("blur_x"), output("output");
+    blurX(x, y) = (input(x, y) + input(x + 1, y) + input(x + 2, y)) / 3.0f;
+    output(x, y) = (blurX(x, y) + blurX(x, y + 1) + blurX(x, y + 2)) / 3.0f;
+    input.set_estimates({{0, 1538}, {0, 2562}});
+    output.set_estimates({{0, 1536}, {0, 2560}});
+    return test::fromOutputs("box_blur", {output});
+}
+
+// Halide v19's dump of a box_blur schedule with blur_x computed per block of output (the form of
+// shared/golden/samples/retrain_set/schedules/box_blur_seed009): realized at root and in the block.
+const char *const kBlockLevelDump = " gpu_none\n"
+                                    "realize: output [1536, 2560] with 1 stages\n"
+                                    "realize: blur_x [1536, 2562] with 1 stages\n"
+                                    "output 96 640 (0, 0) t gpu_block\n"
+                                    " realize: blur_x [16c, 6c] with 1 stages\n"
+                                    " blur_x 16c 1c (0, 0) t gpu_thread\n"
+                                    "  blur_x 1c 6c (0, 0) t gpu_serial\n"
+                                    "   blur_x 1vc 1c (0, 0) * gpu_simd\n"
+                                    " output 16c 2c (0, 0) t gpu_thread\n"
+                                    "  output 1c 2c (0, 0) t gpu_serial\n"
+                                    "   output 1vc 1c (0, 0) * gpu_simd\n";
+
+// blur_x inlined (the golden beam-32 schedule), inside a log as Halide prints it.
+const char *const kInlinedLog = "Best cost: 0.488598\n"
+                                "** Optimal schedule:\n"
+                                " gpu_none\n"
+                                "realize: output [1536, 2560] with 1 stages\n"
+                                "output 24 20 (0, 0) t gpu_block\n"
+                                " output 64c 16c (0, 0) t gpu_thread\n"
+                                "  output 1c 8c (0, 0) t gpu_serial\n"
+                                "   output 1vc 1c (0, 0) * gpu_simd\n"
+                                "    inlined: blur_x 3\n"
+                                "Schedule features for output_s0\n"
+                                "    num_realizations:                      1.000000\n";
+
+// ---- comparison with Halide's features ------------------------------------------------
+
+// Tolerance per feature: |expected - found| <= 1e-5 * max(1, |expected|). Halide's values are
+// stored as float32 (relative rounding <= 6e-8) and Beamscope computes the same quantities in
+// double, so exact definitions agree to ~1e-7; 1e-5 leaves room for float32 rounding of
+// products of large extents (e.g. 4e9 points) without hiding any real difference, which are
+// whole-number counts or ratios differing by far more.
+constexpr double kFeatureTolerance = 1e-5;
+
+bool featureClose(double expected, double found) {
+    return std::fabs(expected - found) <= kFeatureTolerance * std::max(1.0, std::fabs(expected));
+}
+
+// Known differences, all in core/search/featurizer.cpp (owned by the featurizer engineer, who
+// is fixing them from /work/notes/feature-mismatches.md). Each says why it differs. A feature is
+// listed only because it differs on at least one golden schedule; cleanupTestCase() reports
+// listed features that no longer differ, so the list can shrink. The parsed states themselves
+// are exact: block counts, thread and serial tiles, compute and store levels match the dumps.
+enum class Scope {
+    Any,          // may differ on any schedule
+    StoredAtRoot, // only on schedules with a block-level Func stored at root (Halide v19's form)
+};
+struct KnownDifference {
+    Scope scope;
+    const char *reason;
+};
+const std::map<Feature, KnownDifference> &knownDifferences() {
+    static const std::map<Feature, KnownDifference> known = {
+        // Approximations documented in featurizer.h:
+        {Feature::ExprBranching,
+         {Scope::Any, "approximated by a Sethi-Ullman register count over the stage's values; Halide's count "
+                      "differs by 1 on most stages"}},
+        {Feature::NumGlobalMemLoadsPerBlock,
+         {Scope::Any, "transactions counted for the first warp only with the loop-extent rule; Halide also applies "
+                      "its region-required rule and counts every warp"}},
+        {Feature::NumGlobalMemStoresPerBlock,
+         {Scope::Any, "as the loads; for update stages with reduction loops (conv_s1, prod_s1) Beamscope counts a "
+                      "store per reduction iteration, Halide one per point"}},
+        {Feature::GlobalMemLoadEfficiency, {Scope::Any, "ratio of the two transaction counts above"}},
+        // Not in featurizer.h's list yet:
+        {Feature::NumScalars,
+         {Scope::Any, "Halide's GPU stages have vector_size 1 (its dumps print the simd loop as '1v'), so "
+                      "num_scalars is 0 for a stage with a vectorized loop and every point for a stage without one "
+                      "(histogram hist_s1, StageTiling::hasVectorLoop false); the featurizer uses the x86 host's "
+                      "lanes (8 for uint16: stencil stage_3 1540 % 8 = 4) and fills it for inlined stages"}},
+        // Block-level Funcs (every one in the golden set is stored at root, FuncSchedule::storedAtRoot):
+        {Feature::InnerParallelism,
+         {Scope::StoredAtRoot, "Halide gives 1 for a Func computed inside a block; Beamscope its thread count "
+                               "(featurizer.h: inner/outer_parallelism of block-level Funcs)"}},
+        {Feature::GlobalBytesAtTask,
+         {Scope::StoredAtRoot, "the featurizer picks *_bytes_at_task by location (block level -> shared) "
+                               "instead of FuncSchedule::memory(), which is global for storedAtRoot"}},
+        {Feature::SharedBytesAtTask, {Scope::StoredAtRoot, "as global_bytes_at_task"}},
+        {Feature::GlobalInnermostBytesAtTask, {Scope::StoredAtRoot, "as global_bytes_at_task"}},
+        {Feature::SharedInnermostBytesAtTask, {Scope::StoredAtRoot, "as global_bytes_at_task"}},
+        {Feature::UniqueGlobalBytesReadPerRealization,
+         {Scope::StoredAtRoot, "Halide's realization of a root-stored Func is the root one: its consumer's and its "
+                               "own per-realization reads span the whole root allocation (matmul output reads "
+                               "4194304 bytes = all of prod); the featurizer uses the per-block tile"}},
+        {Feature::UniqueGlobalLinesReadPerRealization, {Scope::StoredAtRoot, "as unique_global_bytes_read_per_realization"}},
+        {Feature::UniqueBytesReadPerTask, {Scope::StoredAtRoot, "as unique_global_bytes_read_per_realization"}},
+        {Feature::UniqueLinesReadPerTask, {Scope::StoredAtRoot, "as unique_global_bytes_read_per_realization"}},
+        {Feature::WorkingSetAtProduction, {Scope::StoredAtRoot, "includes the root allocation of the stored-at-root Func"}},
+        {Feature::WorkingSetAtRealization, {Scope::StoredAtRoot, "includes the root allocation of the stored-at-root Func"}},
+        {Feature::WorkingSetAtRoot, {Scope::StoredAtRoot, "includes the root allocation of the stored-at-root Func"}},
+    };
+    return known;
+}
+
+bool hasStoredAtRootFunc(const State &s) {
+    return std::any_of(s.funcs().begin(), s.funcs().end(), [](const FuncSchedule &f) { return f.storedAtRoot; });
+}
+
+struct Mismatch {
+    std::string schedule, stage, feature;
+    double expected = 0, found = 0;
+    bool known = false;
+};
+
+struct Summary {
+    std::string schedule;
+    int stages = 0, within = 0, total = 0;
+    double cost = 0, halideCost = 0;
+    bool parsed = false;
+};
+
+std::vector<Mismatch> &allMismatches() {
+    static std::vector<Mismatch> v;
+    return v;
+}
+std::vector<Summary> &allSummaries() {
+    static std::vector<Summary> v;
+    return v;
+}
+std::map<Feature, int> &knownSeen() {
+    static std::map<Feature, int> m;
+    return m;
+}
+
+std::string stageNameOf(const SearchDag &d, size_t slot) {
+    std::string n = d.dag().stage(d.costStages()[slot]).name;
+    if (const size_t dollar = n.find('$'); dollar != std::string::npos)
+        n.erase(dollar, n.rfind("_s") - dollar);
+    return n;
+}
+
+// Compares every feature of every stage; returns the number of unexplained mismatches.
+int compareFeatures(const std::string &schedule, const State &state, const std::vector<ScheduleFeatures> &found,
+                    const std::vector<std::vector<double>> &expected, Summary &summary) {
+    const SearchDag &d = state.dag();
+    const bool storedAtRoot = hasStoredAtRootFunc(state);
+    int unexplained = 0;
+    for (size_t slot = 0; slot < found.size(); slot++)
+        for (int i = 0; i < kScheduleFeatureCount; i++) {
+            const double e = expected[slot][static_cast<size_t>(i)], f = found[slot].values[static_cast<size_t>(i)];
+            summary.total++;
+            if (featureClose(e, f)) {
+                summary.within++;
+                continue;
+            }
+            const auto k = knownDifferences().find(static_cast<Feature>(i));
+            const bool known = k != knownDifferences().end() && (k->second.scope == Scope::Any || storedAtRoot);
+            if (known)
+                knownSeen()[static_cast<Feature>(i)]++;
+            else
+                unexplained++;
+            allMismatches().push_back({schedule, stageNameOf(d, slot), featureName(i), e, f, known});
+            qInfo().noquote() << QString("%1 %2 %3: expected %4 found %5%6")
+                                     .arg(QString::fromStdString(schedule), QString::fromStdString(stageNameOf(d, slot)),
+                                          featureName(i))
+                                     .arg(e, 0, 'g', 9)
+                                     .arg(f, 0, 'g', 9)
+                                     .arg(known ? " (known difference)" : "");
+        }
+    return unexplained;
+}
+
+const model::CostModel *baselineModel() {
+    static std::unique_ptr<model::CostModel> model;
+    if (!model) {
+        const auto path = test::sharedPath("anderson2021-weights/baseline.weights");
+        if (!path)
+            return nullptr;
+        auto loaded = weights::loadWeights(*path);
+        if (!loaded.ok())
+            return nullptr;
+        model = std::make_unique<model::CostModel>(*loaded.weights);
+    }
+    return model.get();
+}
+
+// Cost of Beamscope's features with the baseline weights at num_cores 80 (the golden runs'
+// parallelism; predicted_cost.txt and manifest.tsv use 80).
+double predictedCost(const SearchDag &d, const std::vector<ScheduleFeatures> &f) {
+    const model::CostModel *m = baselineModel();
+    if (!m)
+        return std::nan("");
+    std::vector<float> sched;
+    for (const ScheduleFeatures &s : f)
+        for (double v : s.values)
+            sched.push_back(static_cast<float>(v));
+    const model::Evaluation e = m->evaluate(d.pipelineFeatures(), sched, static_cast<int>(f.size()), 1, 80);
+    return e.predictions.at(0);
+}
+
+// schedule_features.tsv -> [slot][73]
+std::vector<std::vector<double>> readFeatureTsv(const std::filesystem::path &tsv, std::vector<std::string> *names) {
+    std::ifstream in(tsv);
+    std::vector<std::vector<double>> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream s(line);
+        size_t stage;
+        std::string func, name;
+        int definition, index;
+        double value;
+        s >> stage >> func >> definition >> index >> name >> value;
+        if (!s || index < 0 || index >= kScheduleFeatureCount)
+            continue;
+        if (out.size() <= stage) {
+            out.resize(stage + 1, std::vector<double>(kScheduleFeatureCount, 0.0));
+            names->resize(stage + 1);
+        }
+        (*names)[stage] = func + "_s" + std::to_string(definition);
+        out[stage][static_cast<size_t>(index)] = value;
+    }
+    return out;
+}
+
+// The 73 float32 schedule features per stage of a .sample (1440 bytes per stage + 12).
+std::vector<std::vector<double>> readSampleFeatures(const std::filesystem::path &path) {
+    const std::string bytes = test::readFile(path);
+    std::vector<std::vector<double>> out;
+    if (bytes.size() < 12 || (bytes.size() - 12) % 1440 != 0)
+        return out;
+    const size_t stages = (bytes.size() - 12) / 1440;
+    for (size_t s = 0; s < stages; s++) {
+        std::vector<double> v(kScheduleFeatureCount);
+        for (int i = 0; i < kScheduleFeatureCount; i++) {
+            float f;
+            std::memcpy(&f, bytes.data() + s * 1440 + static_cast<size_t>(i) * 4, 4);
+            v[static_cast<size_t>(i)] = f;
+        }
+        out.push_back(v);
+    }
+    return out;
+}
+
+double readTotalCost(const std::filesystem::path &predictedCostTxt) {
+    std::ifstream in(predictedCostTxt);
+    std::string word;
+    while (in >> word)
+        if (word == "total") {
+            double v;
+            in >> v;
+            return v;
+        }
+    return std::nan("");
+}
+
+std::map<std::string, double> readManifestCosts(const std::filesystem::path &manifest) {
+    std::ifstream in(manifest);
+    std::string line;
+    std::getline(in, line);
+    std::map<std::string, double> out;
+    while (std::getline(in, line)) {
+        std::istringstream s(line);
+        std::vector<std::string> cols;
+        std::string c;
+        while (std::getline(s, c, '\t'))
+            cols.push_back(c);
+        if (cols.size() >= 11)
+            out[cols[0]] = std::stod(cols[10]);
+    }
+    return out;
+}
+
+// One golden schedule end to end: parse, complete, legal, features, cost.
+void checkGoldenSchedule(const std::string &label, const std::string &pipeline, const std::string &dumpText,
+                         const std::vector<std::vector<double>> &expected, const std::vector<std::string> &expectedNames,
+                         double halideCost) {
+    test::BuiltPipeline p = test::buildRegistered(pipeline);
+    const SearchDag &d = *p.searchDag;
+    Summary summary;
+    summary.schedule = label;
+    summary.halideCost = halideCost;
+    LoopNestParseResult r = parseLoopNestDump(d, dumpText);
+    QVERIFY2(r.state.has_value(), (label + ": " + r.error).c_str());
+    summary.parsed = true;
+    for (const std::string &n : r.notes)
+        qInfo().noquote() << QString::fromStdString(label + ": note: " + n);
+    const State &s = *r.state;
+    QVERIFY2(s.complete(), (label + ": parsed state is incomplete:\n" + s.dump()).c_str());
+    const FeatureParams params; // Halide's defaults: parallelism 80, 48/96 KiB, 32 blocks, 64 warps
+    QCOMPARE(QString::fromStdString(s.legalityProblem(1024, params.sharedMemoryLimitBytes, params.activeWarpLimit)),
+             QString());
+    const std::vector<ScheduleFeatures> f = computeFeatures(s, params);
+    QCOMPARE(f.size(), expected.size());
+    for (size_t slot = 0; slot < f.size() && slot < expectedNames.size(); slot++)
+        QCOMPARE(QString::fromStdString(stageNameOf(d, slot)), QString::fromStdString(expectedNames[slot]));
+    summary.stages = static_cast<int>(f.size());
+    const int unexplained = compareFeatures(label, s, f, expected, summary);
+    summary.cost = predictedCost(d, f);
+    allSummaries().push_back(summary);
+    qInfo().noquote() << QString("%1: %2/%3 features within tolerance; predicted cost %4 (Halide %5)")
+                             .arg(QString::fromStdString(label))
+                             .arg(summary.within)
+                             .arg(summary.total)
+                             .arg(summary.cost, 0, 'g', 9)
+                             .arg(halideCost, 0, 'g', 9);
+    // The cost model reproduces Halide's within 2e-5 relative per stage on identical features
+    // (tests/model); when every feature matches, the totals must agree to 1e-4 relative.
+    if (summary.within == summary.total && std::isfinite(summary.cost))
+        QVERIFY2(std::fabs(summary.cost - halideCost) <= 1e-4 * std::fabs(halideCost),
+                 (label + ": identical features but a different predicted cost").c_str());
+    QVERIFY2(unexplained == 0, (label + ": " + std::to_string(unexplained) +
+                                " features differ from Halide's and are not listed as known differences (table above)")
+                                   .c_str());
+}
+
+std::string markdownTable() {
+    std::ostringstream os;
+    os << "# Feature mismatches: Halide's golden schedules parsed into Beamscope states\n\n"
+       << "Generated by tests/search/test_golden_states (BEAMSCOPE_FEATURE_MISMATCHES=<file>). Tolerance "
+       << kFeatureTolerance << " relative (of max(1, |expected|)).\n\n"
+       << "## Per schedule\n\n| schedule | stages | features within tolerance | Beamscope cost | Halide cost |\n"
+       << "| --- | --- | --- | --- | --- |\n";
+    for (const Summary &s : allSummaries())
+        os << "| " << s.schedule << " | " << s.stages << " | " << s.within << "/" << s.total << " | " << s.cost << " | "
+           << s.halideCost << " |\n";
+    std::map<std::string, int> byFeature;
+    for (const Mismatch &m : allMismatches())
+        byFeature[m.feature]++;
+    os << "\n## Mismatches per feature\n\n| feature | stages differing | why (tests/search/test_golden_states.cpp) |\n"
+       << "| --- | --- | --- |\n";
+    for (const auto &[name, count] : byFeature) {
+        const auto k = knownDifferences().find(static_cast<Feature>(featureIndex(name)));
+        os << "| " << name << " | " << count << " | "
+           << (k == knownDifferences().end() ? "NOT EXPLAINED"
+                                              : std::string(k->second.scope == Scope::StoredAtRoot
+                                                                ? "(block-level Funcs stored at root) "
+                                                                : "") + k->second.reason)
+           << " |\n";
+    }
+    os << "\n## Every mismatch\n\n| schedule | stage | feature | expected (Halide) | found (Beamscope) | known |\n"
+       << "| --- | --- | --- | --- | --- | --- |\n";
+    os.precision(9);
+    for (const Mismatch &m : allMismatches())
+        os << "| " << m.schedule << " | " << m.stage << " | " << m.feature << " | " << m.expected << " | " << m.found
+           << " | " << (m.known ? "yes" : "") << " |\n";
+    return os.str();
+}
+
+} // namespace
+
+class GoldenStatesTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // ---- fixtures (no ../shared) ----
+
+    void parsesBlockLevelFuncStoredAtRoot() {
+        test::BuiltPipeline p = boxBlur();
+        const SearchDag &d = *p.searchDag;
+        LoopNestParseResult r = parseLoopNestDump(d, kBlockLevelDump);
+        QVERIFY2(r.state.has_value(), r.error.c_str());
+        const State &s = *r.state;
+        QVERIFY(s.complete());
+        const FuncSchedule *out = s.scheduleOf(p.node("output"));
+        const FuncSchedule *bx = s.scheduleOf(p.node("blur_x"));
+        QVERIFY(out && bx);
+        QCOMPARE(out->location, ComputeLocation::Root);
+        QCOMPARE(out->stages.size(), size_t(1));
+        QCOMPARE(out->stages[0].threads, (std::vector<int64_t>{16, 2}));
+        QCOMPARE(out->stages[0].serial, (std::vector<int64_t>{1, 2}));
+        QCOMPARE(out->stages[0].unrolled, true); // 2 serial points: unrolled (<= 16)
+        QCOMPARE(s.numBlocks(p.node("output"), 0), int64_t(96 * 640));
+        QCOMPARE(bx->location, ComputeLocation::BlockLevel);
+        QCOMPARE(bx->consumer, p.node("output"));
+        QCOMPARE(bx->storedAtRoot, true);
+        QCOMPARE(bx->memory(), MemoryType::Global);
+        QCOMPARE(bx->stages[0].threads, (std::vector<int64_t>{16, 1}));
+        QCOMPARE(bx->stages[0].serial, (std::vector<int64_t>{1, 6}));
+        // The block computes blur_x over 16 x (4 + 2) points, as the dump's realize line says.
+        const Region region = s.computedRegion(p.node("blur_x"));
+        QCOMPARE(region[0].extent(), int64_t(16));
+        QCOMPARE(region[1].extent(), int64_t(6));
+        QVERIFY2(r.notes.empty(), r.notes.empty() ? "" : r.notes.front().c_str());
+        // Stored in global memory, yet counted in the block's shared-memory total as Halide does.
+        QCOMPARE(s.sharedBytesPerBlock(p.node("output")), int64_t(16 * 6 * 4));
+        QCOMPARE(QString::fromStdString(s.legalityProblem(1024, 48 * 1024, 64)), QString());
+        const std::vector<ScheduleFeatures> f = computeFeatures(s, FeatureParams{});
+        QCOMPARE(f.size(), size_t(2));
+    }
+
+    // Without the root realize line the block-level Func lives in shared memory (Beamscope's own form).
+    void parsesBlockLevelFuncInSharedMemory() {
+        test::BuiltPipeline p = boxBlur();
+        std::string text = kBlockLevelDump;
+        const std::string rootRealize = "realize: blur_x [1536, 2562] with 1 stages\n";
+        text.erase(text.find(rootRealize), rootRealize.size());
+        LoopNestParseResult r = parseLoopNestDump(*p.searchDag, text);
+        QVERIFY2(r.state.has_value(), r.error.c_str());
+        const FuncSchedule *bx = r.state->scheduleOf(p.node("blur_x"));
+        QCOMPARE(bx->storedAtRoot, false);
+        QCOMPARE(bx->memory(), MemoryType::Shared);
+        QCOMPARE(r.state->sharedBytesPerBlock(p.node("output")), int64_t(16 * 6 * 4));
+    }
+
+    void findsTheDumpInALog() {
+        int first = 0;
+        const std::string_view nest = findLoopNest(kInlinedLog, &first);
+        QCOMPARE(first, 3);
+        QVERIFY(nest.starts_with(" gpu_none\n"));
+        QVERIFY(nest.ends_with("inlined: blur_x 3\n"));
+        test::BuiltPipeline p = boxBlur();
+        std::string error;
+        const std::optional<State> s = parseLoopNest(*p.searchDag, kInlinedLog, &error);
+        QVERIFY2(s.has_value(), error.c_str());
+        QVERIFY(s->complete());
+        QCOMPARE(s->scheduleOf(p.node("blur_x"))->location, ComputeLocation::Inlined);
+        QCOMPARE(s->scheduleOf(p.node("output"))->stages[0].threads, (std::vector<int64_t>{64, 16}));
+        QCOMPARE(s->scheduleOf(p.node("output"))->stages[0].serial, (std::vector<int64_t>{1, 8}));
+        QCOMPARE(s->numBlocks(p.node("output"), 0), int64_t(24 * 20));
+        // Hand-worked: blur_x inlined 3 times into each of 1536 x 2560 output points.
+        const std::vector<ScheduleFeatures> f = computeFeatures(*s, FeatureParams{});
+        QCOMPARE(f.at(static_cast<size_t>(p.searchDag->stageSlot(p.node("blur_x"), 0)))[Feature::InlinedCalls],
+                 3.0 * 1536 * 2560);
+    }
+
+    // A partial dump (output only) gives a partial state: a prefix of the scheduling order.
+    void parsesAPartialState() {
+        test::BuiltPipeline p = boxBlur();
+        std::string text = kInlinedLog;
+        text.erase(text.find("    inlined: blur_x 3\n"), std::strlen("    inlined: blur_x 3\n"));
+        std::string error;
+        const std::optional<State> s = parseLoopNest(*p.searchDag, text, &error);
+        QVERIFY2(s.has_value(), error.c_str());
+        QCOMPARE(s->numScheduled(), 1);
+        QCOMPARE(s->nextNode(), p.node("blur_x"));
+    }
+
+    void reportsErrors_data() {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown Func") << "output 96 640" << "outptu 96 640" << "line 4: the pipeline has no Func 'outptu'";
+        QTest::newRow("bad size") << "16c 2c (0, 0) t gpu_thread" << "16c 2x (0, 0) t gpu_thread"
+                                  << "line 9: expected a loop size such as 16, 16c or 1vc after 'output', found '2x'";
+        QTest::newRow("indentation") << "  output 1c 2c" << "   output 1c 2c" << "line 10: expected an indentation of 2";
+        QTest::newRow("missing label") << "(0, 0) t gpu_block" << "(0, 0) t" << "line 4: expected a GPU label";
+        QTest::newRow("partial stage") << "(0, 0) t gpu_block" << "(0, 0) t gpu_none"
+                                       << "line 4: output stage 0: the loop is labelled gpu_none: a partially scheduled stage";
+        QTest::newRow("block count") << "output 96 640" << "output 96 641"
+                                     << "line 4: output stage 0 loop y: the dump has 641 blocks of 4 points, but the "
+                                        "pipeline's loop extent 2560 needs 640";
+        QTest::newRow("sizes per loop") << "blur_x 16c 1c (0, 0) t gpu_thread" << "blur_x 16c (0, 0) t gpu_thread"
+                                        << "line 6: blur_x stage 0: expected 2 loop sizes (x, y), found 1";
+        QTest::newRow("input") << "realize: blur_x [16c" << "realize: input_im [16c"
+                               << "line 5: 'input_im' is an input of the pipeline";
+        QTest::newRow("no root") << " gpu_none\n" << "" << "line 1: expected the root line ' gpu_none' first";
+    }
+
+    void reportsErrors() {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, message);
+        test::BuiltPipeline p = boxBlur();
+        std::string text = kBlockLevelDump;
+        const size_t at = text.find(from.toStdString());
+        QVERIFY(at != std::string::npos);
+        text.replace(at, static_cast<size_t>(from.size()), to.toStdString());
+        std::string error;
+        QVERIFY(!parseLoopNest(*p.searchDag, text, &error).has_value());
+        QVERIFY2(error.starts_with(message.toStdString()), error.c_str());
+    }
+
+    // A Func computed inside a serial loop is a structure Beamscope cannot express: named as such.
+    void refusesInexpressibleNests() {
+        test::BuiltPipeline p = boxBlur();
+        const std::string text = " gpu_none\n"
+                                 "realize: output [1536, 2560] with 1 stages\n"
+                                 "output 96 640 (0, 0) t gpu_block\n"
+                                 " output 16c 2c (0, 0) t gpu_thread\n"
+                                 "  output 1c 2c (0, 0) t gpu_serial\n"
+                                 "   realize: blur_x [1c, 3c] with 1 stages\n"
+                                 "   blur_x 1c 3c (0, 0) gpu_serial\n"
+                                 "    blur_x 1vc 1c (0, 0) * gpu_simd\n"
+                                 "   output 1vc 1c (0, 0) * gpu_simd\n";
+        std::string error;
+        QVERIFY(!parseLoopNest(*p.searchDag, text, &error).has_value());
+        QVERIFY2(error.starts_with("line 6: blur_x is realized inside output's gpu_serial loop"), error.c_str());
+    }
+
+    // ---- Halide's golden schedules (../shared) ----
+
+    void goldenPipelines_data() {
+        QTest::addColumn<QString>("pipeline");
+        QTest::addColumn<int>("beam");
+        for (const char *p : {"box_blur", "stencil_chain_u16", "matmul", "histogram", "conv_relu", "select_cast"})
+            for (int beam : {1, 32})
+                QTest::newRow(qPrintable(QString("%1 beam%2").arg(p).arg(beam))) << QString(p) << beam;
+    }
+
+    void goldenPipelines() {
+        QFETCH(QString, pipeline);
+        QFETCH(int, beam);
+        const std::string dir = "golden/pipelines/" + pipeline.toStdString() + "/beam" + std::to_string(beam);
+        BEAMSCOPE_REQUIRE_SHARED(folder, dir);
+        std::vector<std::string> names;
+        const auto expected = readFeatureTsv(folder / "schedule_features.tsv", &names);
+        checkGoldenSchedule(pipeline.toStdString() + " beam" + std::to_string(beam), pipeline.toStdString(),
+                            test::readFile(folder / "search_log_excerpt.txt"), expected, names,
+                            readTotalCost(folder / "predicted_cost.txt"));
+    }
+
+    void retrainSet_data() {
+        QTest::addColumn<QString>("stem");
+        // The retrain set's 24 schedules (samples/README.md: the first 12 distinct per pipeline).
+        for (int k : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13})
+            QTest::newRow(qPrintable(QString("box_blur_seed%1").arg(k, 3, 10, QChar('0'))))
+                << QString("box_blur_seed%1").arg(k, 3, 10, QChar('0'));
+        for (int k = 1; k <= 12; k++)
+            QTest::newRow(qPrintable(QString("conv_relu_seed%1").arg(k, 3, 10, QChar('0'))))
+                << QString("conv_relu_seed%1").arg(k, 3, 10, QChar('0'));
+    }
+
+    void retrainSet() {
+        QFETCH(QString, stem);
+        const std::string s = stem.toStdString();
+        BEAMSCOPE_REQUIRE_SHARED(root, "golden/samples/retrain_set/manifest.tsv");
+        const std::filesystem::path dir = root.parent_path();
+        const std::string pipeline = s.substr(0, s.find("_seed"));
+        std::vector<std::string> names;
+        const auto golden = sharedPath("golden/pipelines/" + pipeline + "/beam1/schedule_features.tsv");
+        QVERIFY(golden.has_value());
+        readFeatureTsv(*golden, &names); // stage names of the .sample's stage axis
+        checkGoldenSchedule(s, pipeline, test::readFile(dir / "schedules" / (s + ".loop_nest.txt")),
+                            readSampleFeatures(dir / (s + ".sample")), names,
+                            readManifestCosts(root).at(s + ".sample"));
+    }
+
+    void cleanupTestCase() {
+        int schedules = 0, parsed = 0;
+        for (const Summary &s : allSummaries()) {
+            schedules++;
+            parsed += s.parsed;
+        }
+        qInfo() << "golden schedules parsed:" << parsed << "of" << schedules;
+        for (const auto &[feature, k] : knownDifferences())
+            if (!knownSeen().count(feature) && schedules > 0)
+                qInfo() << "listed as a known difference but matches on every golden schedule:"
+                        << featureName(static_cast<int>(feature)) << "-" << k.reason;
+        if (const char *out = std::getenv("BEAMSCOPE_FEATURE_MISMATCHES"); out && *out && schedules > 0) {
+            const std::string md = markdownTable();
+            writeFileAtomically(out, std::span<const char>(md.data(), md.size()), Overwrite::Replace);
+        }
+    }
+
+private:
+    static std::optional<std::filesystem::path> sharedPath(const std::string &relative) { return test::sharedPath(relative); }
+};
+
+QTEST_GUILESS_MAIN(GoldenStatesTest)
+#include "test_golden_states.moc"
