@@ -3,9 +3,11 @@
 // "Search parameters") plus the device limits they come from.
 
 #include "core/search/featurizer.h"
+#include "core/util/json.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace beamscope::search {
 
@@ -26,10 +28,18 @@ struct AutoscheduleParams {
     uint64_t randomDropoutSeed = 0;
     bool disableSubtiling = false; // serial tiles of 1 only
     bool randomizeTilings = false; // sample the tiling candidates instead of taking them in order
-    bool freezeInlineComputeRoot = false; // pre-pass: decide inline / compute_root greedily, then freeze
+    // HL_FREEZE_INLINE_COMPUTE_ROOT: with more than one pass, the first pass is a
+    // pre-pass over inline / compute_root only; its cheapest Funcs (all but
+    // log2 of them, by summed stage cost) keep their choice (inline, or
+    // compute_root with its tiling) in every state of the remaining passes.
+    bool freezeInlineComputeRoot = false;
     SearchOptions options;
     FeatureParams device;          // parallelism, shared memory and occupancy limits
-    int maxChildrenPerDecision = 96; // tiling candidates kept per decision in the first pass (doubles per pass)
+    int maxChildrenPerDecision = 96; // tiling candidates kept per location and decision (every pass)
+    // Continue from a state: its decisions (a trace node's "detail" objects,
+    // root first, a prefix of the schedule order) are fixed and the search
+    // schedules only the rest. Empty: start from the empty schedule.
+    std::vector<Json> startDecisions;
     size_t traceCap = 200000;      // nodes kept in the trace when recording
 
     int passes() const { return numPasses > 0 ? numPasses : (beamSize == 1 ? 1 : 5); }

@@ -2,11 +2,17 @@
 
 #include "core/search/cost_pruning.h"
 #include "core/search/search_space.h"
+#include "core/search/state_from_decisions.h"
+#include "core/search/structural_hash.h"
+#include "core/search/thread_info.h"
 
 #include <algorithm>
 #include <chrono>
 #include <limits>
 #include <numeric>
+#include <queue>
+#include <stdexcept>
+#include <unordered_map>
 #include <random>
 #include <set>
 #include <unordered_set>
@@ -63,10 +69,21 @@ namespace {
 
 struct Candidate {
     State state;
-    double cost = 0;
+    double cost = 0;        // the cost model's prediction
+    double rank = 0;        // cost with the coarse-to-fine penalty applied
+    bool penalized = false;
+    bool fixed = false;     // made by a decision fixed by the start state
     int64_t traceId = -1;
-    size_t order = 0;
+    size_t order = 0;       // generation order, breaks ties deterministically
 };
+
+// Min-heap on (rank, order).
+struct Later {
+    bool operator()(const Candidate *a, const Candidate *b) const {
+        return a->rank != b->rank ? a->rank > b->rank : a->order > b->order;
+    }
+};
+using Queue = std::priority_queue<Candidate *, std::vector<Candidate *>, Later>;
 
 } // namespace
 
@@ -74,64 +91,118 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
     const auto start = std::chrono::steady_clock::now();
     SearchResult result;
     std::mt19937_64 rng(m_params.randomDropoutSeed);
-    const int depthCount = static_cast<int>(m_dag.scheduleOrder().size());
-    const int passes = m_params.passes();
-    // permitted[depth]: location hashes seen in earlier passes' beams.
-    std::vector<std::unordered_set<uint64_t>> permitted(static_cast<size_t>(depthCount) + 1);
+    const std::vector<int> &order = m_dag.scheduleOrder();
+    const int depthCount = static_cast<int>(order.size());
+    const std::string pipelineName = trace ? trace->pipeline : std::string("the pipeline");
+
+    // Decisions fixed for every state: the start state's (strict), and after
+    // the pre-pass the frozen inline / compute_root choices (dropped when not legal).
+    std::vector<std::optional<FuncSchedule>> fixed(static_cast<size_t>(m_dag.nodeCount()));
+    std::vector<bool> strict(static_cast<size_t>(m_dag.nodeCount()), false);
+    const State startState = stateFromDecisions(m_dag, m_params.startDecisions, pipelineName);
+    if (const std::string why = startState.legalityProblem(kMaxThreadsPerBlock, m_params.device.sharedMemoryLimitBytes,
+                                                           m_params.device.activeWarpLimit);
+        !why.empty())
+        throw std::invalid_argument("start state: " + why);
+    for (const FuncSchedule &f : startState.funcs()) {
+        fixed[static_cast<size_t>(f.node)] = f;
+        strict[static_cast<size_t>(f.node)] = true;
+    }
+    result.startDepth = startState.numScheduled();
+
+    const int totalPasses = m_params.passes();
+    const bool prePass = m_params.freezeInlineComputeRoot && totalPasses > 1;
+    const int mainPasses = prePass ? totalPasses - 1 : totalPasses;
+    // Halide penalizes only when there is more than one pass to refine over.
+    const bool coarseToFine = m_params.beamSize > 1 && mainPasses > 1;
+    std::unordered_set<uint64_t> permitted;
     double bestCost = std::numeric_limits<double>::infinity();
+    int64_t bestTraceId = -1;
 
     if (trace) {
         for (const dag::StageRef &r : m_dag.costStages())
             trace->stageNames.push_back(m_dag.dag().stage(r).name);
         trace->params["beam_size"] = m_params.beamSize;
-        trace->params["num_passes"] = passes;
+        trace->params["num_passes"] = totalPasses;
         trace->params["random_dropout"] = m_params.randomDropout;
         trace->params["random_dropout_seed"] = static_cast<int64_t>(m_params.randomDropoutSeed);
         trace->params["search_space_options"] = m_params.options.toString();
+        trace->params["disable_subtiling"] = m_params.disableSubtiling;
+        trace->params["randomize_tilings"] = m_params.randomizeTilings;
+        trace->params["freeze_inline_compute_root"] = m_params.freezeInlineComputeRoot;
+        // With the pre-pass, the trace's pass 0 is the pre-pass and pass k is Halide's pass k - 1.
+        trace->params["pre_pass"] = prePass;
+        trace->params["start_depth"] = startState.numScheduled();
         trace->params["parallelism"] = m_params.device.parallelism;
         trace->params["shared_memory_limit_kb"] = static_cast<int64_t>(m_params.device.sharedMemoryLimitBytes / 1024);
         trace->params["shared_memory_sm_limit_kb"] = static_cast<int64_t>(m_params.device.sharedMemorySmLimitBytes / 1024);
         trace->params["active_block_limit"] = m_params.device.activeBlockLimit;
         trace->params["active_warp_limit"] = m_params.device.activeWarpLimit;
     }
-    int64_t bestTraceId = -1;
 
-    for (int pass = 0; pass < passes; pass++) {
-        const size_t maxTilings = static_cast<size_t>(m_params.maxChildrenPerDecision) << std::min(pass, 2);
+    for (int run = 0; run < totalPasses && !result.cancelled; run++) {
+        const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
-        beam.push_back(Candidate{State(m_dag), 0, -1, 0});
+        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, -1, 0});
+        std::optional<Candidate> passBest;
         for (int depth = 0; depth < depthCount; depth++) {
+            const int node = order[static_cast<size_t>(depth)];
             if (progress) {
                 if (progress->cancelled()) {
                     result.cancelled = true;
                     break;
                 }
-                progress->report((pass + double(depth) / depthCount) / passes,
-                                 "pass " + std::to_string(pass + 1) + ", scheduling " +
-                                     m_dag.node(m_dag.scheduleOrder()[static_cast<size_t>(depth)]).name);
+                progress->report((run + double(depth) / depthCount) / totalPasses,
+                                 (pass < 0 ? std::string("pre-pass") : "pass " + std::to_string(pass + 1)) +
+                                     ", scheduling " + m_dag.node(node).name);
             }
-            // Expand every beam state.
-            std::vector<Candidate> children;
-            std::vector<Decision> decisions;
-            std::vector<int64_t> parents;
-            // Featurize every child; those Halide rejects before costing are dropped.
+            GenerateOptions go;
+            go.maxTilings = static_cast<size_t>(std::max(1, m_params.maxChildrenPerDecision));
+            go.pass = std::max(pass, 0);
+            go.prePass = pass < 0;
+            go.fixed = fixed[static_cast<size_t>(node)] ? &*fixed[static_cast<size_t>(node)] : nullptr;
+            go.fixedIsStrict = strict[static_cast<size_t>(node)];
+
+            // Expand every beam state; featurize every child. Children Halide
+            // rejects before costing are dropped, unless every child would be
+            // (then they are kept, so that a pass never stalls).
+            std::vector<Candidate> children, rejected;
+            std::vector<Decision> decisions, rejectedDecisions;
+            std::vector<int64_t> parents, rejectedParents;
+            std::vector<std::vector<ScheduleFeatures>> rejectedFeatures;
             std::vector<float> packed;
             for (const Candidate &b : beam) {
-                for (Child &c : generateChildren(b.state, m_params, maxTilings, rng)) {
-                    if (pass > 0 && !permitted[static_cast<size_t>(depth) + 1].empty() &&
-                        !permitted[static_cast<size_t>(depth) + 1].count(c.state.structuralHash(0)))
+                for (Child &c : generateChildren(b.state, m_params, go, rng)) {
+                    std::vector<ScheduleFeatures> features = computeFeatures(c.state, m_params.device);
+                    const bool isFixed = go.fixed && strict[static_cast<size_t>(node)];
+                    if (!rejectionBeforeCosting(c.state, features).empty()) {
+                        rejected.push_back(Candidate{std::move(c.state), 0, 0, false, isFixed, -1, 0});
+                        rejectedDecisions.push_back(std::move(c.decision));
+                        rejectedParents.push_back(b.traceId);
+                        rejectedFeatures.push_back(std::move(features));
                         continue;
-                    const std::vector<ScheduleFeatures> features = computeFeatures(c.state, m_params.device);
-                    if (!rejectionBeforeCosting(c.state, features).empty())
-                        continue;
+                    }
                     packFeatures(features, packed);
-                    children.push_back(Candidate{std::move(c.state), 0, -1, children.size()});
+                    children.push_back(Candidate{std::move(c.state), 0, 0, false, isFixed, -1, 0});
                     decisions.push_back(std::move(c.decision));
                     parents.push_back(b.traceId);
                 }
             }
-            if (children.empty())
+            if (children.empty() && !rejected.empty()) {
+                children = std::move(rejected);
+                decisions = std::move(rejectedDecisions);
+                parents = std::move(rejectedParents);
+                for (const auto &f : rejectedFeatures)
+                    packFeatures(f, packed);
+            }
+            if (children.empty()) {
+                if (go.fixed && go.fixedIsStrict)
+                    throw std::invalid_argument("start state: the decision for " + m_dag.node(node).name +
+                                                " is not legal in " + pipelineName);
                 break;
+            }
+            for (size_t i = 0; i < children.size(); i++)
+                children[i].order = i;
             // Cost the whole batch at once.
             const int stages = children.front().state.scheduledStageCount();
             std::vector<float> predictions(children.size());
@@ -140,32 +211,76 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
             result.statesEvaluated += static_cast<int64_t>(children.size());
             for (size_t i = 0; i < children.size(); i++) {
                 children[i].cost = std::isfinite(predictions[i]) ? predictions[i] : std::numeric_limits<double>::max();
+                children[i].rank = children[i].cost;
                 if (trace) {
                     TraceNode n;
                     n.parent = parents[i];
-                    n.pass = pass;
+                    n.pass = run;
                     n.depth = depth + 1;
                     n.decision = decisions[i].text;
                     const FuncSchedule *f = children[i].state.scheduleOf(decisions[i].node);
                     n.detail = decisions[i].toJson(m_dag, *f);
                     n.cost = children[i].cost;
+                    n.fixed = children[i].fixed;
                     children[i].traceId = trace->add(std::move(n));
                 }
             }
-            // Keep the cheapest, skipping exact duplicates.
-            std::stable_sort(children.begin(), children.end(),
-                             [](const Candidate &a, const Candidate &b) { return a.cost < b.cost; });
-            std::vector<Candidate> next;
-            std::unordered_set<uint64_t> seen;
-            for (Candidate &c : children) {
-                if (static_cast<int>(next.size()) >= m_params.beamSize)
-                    break;
-                if (!seen.insert(c.state.structuralHash(2)).second)
+
+            // Halide's beam step: pop the cheapest; in coarse-to-fine passes
+            // a state pays a penalty (cost x n) for being the n-th popped with
+            // its hash at granularity pass + 1, and 10 more when its hash at
+            // granularity pass - 1 matched no ancestor of the good states of
+            // the passes before; a penalized state that is no longer the
+            // cheapest goes back into the queue. Exact duplicates are skipped.
+            const bool last = depth + 1 == depthCount;
+            Queue queue;
+            for (Candidate &c : children)
+                queue.push(&c);
+            std::unordered_map<uint64_t, int> seenAtFiner;
+            std::unordered_set<uint64_t> exact;
+            std::vector<Candidate *> picked;
+            const size_t want = last ? 1 : static_cast<size_t>(m_params.beamSize);
+            while (picked.size() < want && !queue.empty()) {
+                Candidate *c = queue.top();
+                queue.pop();
+                if (coarseToFine && pass >= 0 && !c->penalized) {
+                    int penalty = ++seenAtFiner[coarseToFineHash(c->state, pass + 1)];
+                    if (pass > 0 && !permitted.count(coarseToFineHash(c->state, pass - 1)))
+                        penalty += 10;
+                    if (penalty > 1) {
+                        c->penalized = true;
+                        c->rank *= penalty;
+                        if (!queue.empty() && Later{}(c, queue.top())) {
+                            queue.push(c);
+                            continue;
+                        }
+                    }
+                }
+                if (!exact.insert(coarseToFineHash(c->state, kExactGranularity)).second)
                     continue;
-                next.push_back(std::move(c));
+                picked.push_back(c);
             }
+            if (last && !picked.empty()) {
+                // The pass's result is the first complete state popped; the
+                // states within 20% of it (up to the beam size, in queue order,
+                // no further penalties) bless their ancestors for the next pass.
+                const double limit = 1.2 * picked.front()->rank;
+                std::vector<Candidate *> blessed{picked.front()};
+                while (!queue.empty() && blessed.size() < static_cast<size_t>(m_params.beamSize) &&
+                       queue.top()->rank <= limit) {
+                    blessed.push_back(queue.top());
+                    queue.pop();
+                }
+                if (coarseToFine && pass >= 0 && pass + 1 < mainPasses)
+                    for (const Candidate *b : blessed)
+                        for (int prefix = 0; prefix <= b->state.numScheduled(); prefix++)
+                            permitted.insert(coarseToFineHash(b->state, pass, prefix));
+                picked = std::move(blessed);
+            }
+            std::vector<Candidate> next;
+            for (Candidate *c : picked)
+                next.push_back(std::move(*c));
             for (Candidate &c : next) {
-                permitted[static_cast<size_t>(depth) + 1].insert(c.state.structuralHash(0));
                 if (trace && c.traceId >= 0) {
                     TraceNode *n = trace->find(c.traceId);
                     n->inBeam = true;
@@ -181,16 +296,28 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
                 }
             }
             beam = std::move(next);
+            if (last && !beam.empty())
+                passBest = beam.front();
         }
-        if (result.cancelled)
-            break;
-        if (!beam.empty() && beam.front().state.complete()) {
-            result.passCosts.push_back(beam.front().cost);
-            if (beam.front().cost < bestCost) {
-                bestCost = beam.front().cost;
-                result.best = beam.front().state;
-                bestTraceId = beam.front().traceId;
+        if (result.cancelled || !passBest || !passBest->state.complete())
+            continue;
+        if (pass < 0) {
+            result.prePassCost = passBest->cost;
+            result.frozen = freezeLowestCostStages(passBest->state, fixed);
+            if (trace) {
+                Json names = Json::array();
+                for (const std::string &n : result.frozen)
+                    names.push(Json(n));
+                trace->params["frozen"] = names;
             }
+            continue;
+        }
+        // Halide keeps whichever pass found the cheapest state (not necessarily the last).
+        result.passCosts.push_back(passBest->cost);
+        if (passBest->cost < bestCost) {
+            bestCost = passBest->cost;
+            result.best = passBest->state;
+            bestTraceId = passBest->traceId;
         }
     }
     if (result.best) {
@@ -207,6 +334,38 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
     if (progress)
         progress->report(1.0, "search finished");
     return result;
+}
+
+std::vector<std::string> BeamSearch::freezeLowestCostStages(const State &best,
+                                                            std::vector<std::optional<FuncSchedule>> &fixed) const {
+    // Per Func, the sum of its stages' costs in the pre-pass winner.
+    std::vector<float> stageCosts;
+    evaluate(best, &stageCosts);
+    std::vector<std::pair<double, int>> costs;
+    for (int node : m_dag.scheduleOrder()) {
+        double c = 0;
+        for (size_t s = 0; s < m_dag.node(node).stages.size(); s++) {
+            const int slot = m_dag.stageSlot(node, static_cast<int>(s));
+            if (slot >= 0 && static_cast<size_t>(slot) < stageCosts.size())
+                c += stageCosts[static_cast<size_t>(slot)];
+        }
+        costs.emplace_back(c, node);
+    }
+    std::stable_sort(costs.begin(), costs.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    const double count = static_cast<double>(costs.size());
+    const size_t toFreeze = costs.empty() ? 0 : static_cast<size_t>(count - std::log2(count));
+    std::vector<std::string> names;
+    for (size_t i = 0; i < toFreeze && i < costs.size(); i++) {
+        const int node = costs[i].second;
+        if (fixed[static_cast<size_t>(node)])
+            continue; // fixed by the start state already
+        const FuncSchedule *f = best.scheduleOf(node);
+        if (!f || (f->location != ComputeLocation::Inlined && f->location != ComputeLocation::Root))
+            continue;
+        fixed[static_cast<size_t>(node)] = *f;
+        names.push_back(m_dag.node(node).name);
+    }
+    return names;
 }
 
 } // namespace beamscope::search

@@ -1,15 +1,24 @@
 #pragma once
-// Coarse-to-fine beam search over per-Func decisions (Anderson2021's
-// optimal_schedule_pass / optimal_schedule): each pass runs a beam search from
-// the empty schedule, scheduling one Func per step (outputs first); every
-// child is featurized, children Halide rejects before costing are dropped
-// (cost_pruning.h), and the rest are costed in one call to the cost model
-// (statesEvaluated counts these); the beam keeps the cheapest `beamSize`. Pass 0 sees a coarse
-// subset of the tilings (maxChildrenPerDecision); passes 1 and 2+ see 2x and 4x as many but
-// only keeps children whose compute locations (inline / root / block / thread
-// per Func so far) matched a state in an earlier pass's beam at that depth.
-// Deterministic for fixed parameters and seed.
-
+// Coarse-to-fine beam search over per-Func decisions, with Anderson2021's
+// rule (AutoSchedule.cpp optimal_schedule / optimal_schedule_pass). Each pass
+// runs a beam search from the empty schedule, one Func per step (outputs
+// first); every child is featurized, children Halide rejects before costing
+// are dropped (cost_pruning.h; kept only if nothing else is left, so a pass
+// never stalls), the rest are costed in one call to the cost model
+// (statesEvaluated counts these). The beam is then popped cheapest first:
+// with beam > 1 and more than one pass, pass p multiplies a state's cost by n
+// when it is the n-th popped with its coarseToFineHash at granularity p + 1
+// (structural diversity), and by 10 more when its hash at granularity p - 1
+// is not among the ancestors of the previous passes' good states (within 20%
+// of a pass's best, up to the beam size); a penalized state that is no longer
+// the cheapest is deferred. Nothing is filtered out, so later passes always
+// complete. Every pass sees the same tilings; only the hash granularity
+// refines. The result is the cheapest of the passes' winners (pass 0's at
+// worst): Halide does not promise that a later pass beats an earlier one.
+//
+// freezeInlineComputeRoot adds Halide's pre-pass (inline / compute_root
+// only, counted in the passes); startDecisions fixes a prefix of decisions
+// (continue from a state). Deterministic for fixed parameters and seed.
 #include "core/model/cost_model.h"
 #include "core/search/autoschedule_params.h"
 #include "core/search/featurizer.h"
@@ -30,6 +39,9 @@ struct SearchResult {
     int64_t statesEvaluated = 0;
     double searchSeconds = 0;
     bool cancelled = false;
+    int startDepth = 0;               // decisions fixed by the start state
+    double prePassCost = 0;           // freezeInlineComputeRoot: the pre-pass winner's cost
+    std::vector<std::string> frozen;  // and the Funcs it froze
 };
 
 // Packs features of `count` states with `stages` stages each into the model's
@@ -40,7 +52,9 @@ class BeamSearch {
 public:
     BeamSearch(const SearchDag &dag, const model::CostModel &model, AutoscheduleParams params);
 
-    // trace may be null (no recording); progress may be null.
+    // trace may be null (no recording); progress may be null. Throws
+    // std::invalid_argument when params.startDecisions do not fit the pipeline
+    // (field and decision named) or make an illegal state.
     SearchResult run(SearchTrace *trace, Progress *progress);
 
     // Costs of one complete or partial state (stage costs in cost-model order).
@@ -48,6 +62,9 @@ public:
 
 private:
     const model::PipelineEmbedding &embedding(int stages) const;
+    // Halide's freeze_lowest_cost_stages: fixes the cheapest Funcs' choices; returns their names.
+    std::vector<std::string> freezeLowestCostStages(const State &best,
+                                                    std::vector<std::optional<FuncSchedule>> &fixed) const;
 
     const SearchDag &m_dag;
     const model::CostModel &m_model;

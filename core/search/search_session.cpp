@@ -11,6 +11,7 @@
 #include "core/schedule/emit_source.h"
 #include "core/search/autoschedule.h"
 #include "core/search/search_dag.h"
+#include "core/search/state_from_decisions.h"
 #include "core/weights/weights.h"
 
 #include <algorithm>
@@ -97,6 +98,7 @@ SessionOutcome runSearchSession(const SessionOptions &options, Progress *progres
     params.randomizeTilings = options.randomizeTilings;
     params.freezeInlineComputeRoot = options.freezeInlineComputeRoot;
     params.traceCap = options.traceCap;
+    params.startDecisions = options.startDecisions;
     if (params.beamSize < 1 || params.beamSize > 100000) {
         out.error = "beam size: expected 1..100000, found " + std::to_string(params.beamSize);
         return out;
@@ -170,63 +172,8 @@ std::unique_ptr<RebuiltState> rebuildState(const std::string &pipeline, const st
     r->instance = info->build();
     r->dag = std::make_unique<dag::FunctionDAG>(r->instance.outputs);
     r->searchDag = std::make_unique<SearchDag>(*r->dag);
+    State &state = r->state.emplace(stateFromDecisions(*r->searchDag, decisions, pipeline));
     const SearchDag &searchDag = *r->searchDag;
-    // Halide makes the names of a second build of a pipeline in one process
-    // unique with a "$N" suffix ("output" becomes "output$2"), so names are
-    // compared without it.
-    const auto baseName = [](const std::string &name) { return name.substr(0, name.find('$')); };
-    const auto nodeNamed = [&](const std::string &name) {
-        for (int n = 0; n < searchDag.nodeCount(); n++)
-            if (baseName(searchDag.node(n).name) == baseName(name))
-                return n;
-        return -1;
-    };
-    State &state = r->state.emplace(searchDag);
-    for (size_t i = 0; i < decisions.size(); i++) {
-        const Json &d = decisions[i];
-        const std::string where = "decision " + std::to_string(i + 1);
-        const Json *func = d.isObject() ? d.find("func") : nullptr;
-        if (!func)
-            throw std::invalid_argument(where + ": field \"func\" missing");
-        FuncSchedule f;
-        f.node = nodeNamed(func->toString());
-        if (f.node < 0 || f.node != state.nextNode())
-            throw std::invalid_argument(where + ": field \"func\": expected '" +
-                                        (state.nextNode() >= 0 ? searchDag.node(state.nextNode()).name : std::string("(none)")) +
-                                        "', the next Func " + pipeline + " schedules, found '" + func->toString() + "'");
-        const std::string location = d.find("location") ? d.find("location")->toString() : "";
-        if (location == "inline")
-            f.location = ComputeLocation::Inlined;
-        else if (location == "root")
-            f.location = ComputeLocation::Root;
-        else if (location == "block")
-            f.location = ComputeLocation::BlockLevel;
-        else if (location == "thread")
-            f.location = ComputeLocation::ThreadLevel;
-        else
-            throw std::invalid_argument(where + ": field \"location\": expected inline, root, block or thread, found '" +
-                                        location + "'");
-        if (const Json *c = d.find("consumer")) {
-            f.consumer = nodeNamed(c->toString());
-            if (f.consumer < 0)
-                throw std::invalid_argument(where + ": field \"consumer\": no Func named '" + c->toString() + "'");
-            f.consumerStage = d.find("consumer_stage") ? static_cast<int>(d.find("consumer_stage")->toInt()) : 0;
-        }
-        if (const Json *stages = d.find("stages"))
-            for (const Json &st : stages->items()) {
-                StageTiling t;
-                if (const Json *th = st.find("threads"))
-                    for (const Json &v : th->items())
-                        t.threads.push_back(v.toInt());
-                if (const Json *se = st.find("serial"))
-                    for (const Json &v : se->items())
-                        t.serial.push_back(v.toInt());
-                t.vectorLoop = st.find("vector_loop") ? static_cast<int>(st.find("vector_loop")->toInt()) : 0;
-                t.unrolled = st.find("unrolled") && st.find("unrolled")->toBool();
-                f.stages.push_back(std::move(t));
-            }
-        state.add(std::move(f));
-    }
     if (!state.complete())
         throw std::invalid_argument("the state is partial (" + std::to_string(state.numScheduled()) + " of " +
                                     std::to_string(searchDag.scheduleOrder().size()) +

@@ -37,6 +37,9 @@ struct SessionOptions {
     bool randomizeTilings = false;
     bool freezeInlineComputeRoot = false;
     size_t traceCap = 200000;
+    // Continue from a state: the "detail" decisions on its path in a trace
+    // (root first) are fixed; empty: search from the empty schedule.
+    std::vector<Json> startDecisions;
 };
 
 struct SessionOutcome {

@@ -3,7 +3,11 @@
 #include "core/search/thread_info.h"
 #include "core/search/tiling.h"
 
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <set>
+#include <unordered_map>
 #include <sstream>
 
 namespace beamscope::search {
@@ -75,19 +79,56 @@ Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const {
     return j;
 }
 
-std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params, size_t maxTilings,
-                                    std::mt19937_64 &rng) {
+namespace {
+
+// Halide's randomized tilings: per group of same-hash candidates, a random
+// floor(log2(N)) of them (a group of one is kept whole).
+std::vector<Child> sampleByHash(std::vector<Child> candidates, int granularity, std::mt19937_64 &rng) {
+    std::vector<uint64_t> order;
+    std::unordered_map<uint64_t, std::vector<Child>> groups;
+    for (Child &c : candidates) {
+        const uint64_t h = coarseToFineHash(c.state, granularity);
+        auto [it, fresh] = groups.try_emplace(h);
+        if (fresh)
+            order.push_back(h);
+        it->second.push_back(std::move(c));
+    }
+    std::vector<Child> out;
+    for (uint64_t h : order) {
+        std::vector<Child> &g = groups[h];
+        size_t keep = g.size();
+        if (keep > 1)
+            keep = static_cast<size_t>(std::log2(static_cast<double>(keep)));
+        std::shuffle(g.begin(), g.end(), rng);
+        for (size_t i = 0; i < keep; i++)
+            out.push_back(std::move(g[i]));
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params,
+                                    const GenerateOptions &options, std::mt19937_64 &rng) {
     std::vector<Child> out;
     const int node = parent.nextNode();
     if (node < 0)
         return out;
     const SearchDag &d = parent.dag();
     const dag::Node &n = d.node(node);
-    TilingLimits limits;
-    limits.disableSubtiling = params.disableSubtiling;
-    std::mt19937_64 *sampler = params.randomizeTilings ? &rng : nullptr;
+    // compute_root Funcs are tiled with serial sub-tiles even in Mullapudi's
+    // space; only Funcs computed inside a block lose them.
+    const TilingLimits rootLimits;
+    TilingLimits innerLimits;
+    innerLimits.disableSubtiling = params.disableSubtiling;
+    const bool sample = params.randomizeTilings;
+    const size_t cap = sample ? std::numeric_limits<size_t>::max() : options.maxTilings;
 
-    auto push = [&](FuncSchedule f) {
+    auto legal = [&](const State &s) {
+        return s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
+            .empty();
+    };
+    auto make = [&](FuncSchedule f) -> std::optional<Child> {
         State s = parent;
         Decision dec;
         dec.node = node;
@@ -95,10 +136,32 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
         dec.consumer = f.consumer;
         dec.text = describe(d, f);
         s.add(std::move(f));
-        if (!s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
-                 .empty())
-            return;
-        out.push_back(Child{std::move(s), std::move(dec)});
+        if (!legal(s))
+            return std::nullopt;
+        return Child{std::move(s), std::move(dec)};
+    };
+
+    if (options.fixed) {
+        if (std::optional<Child> c = make(*options.fixed)) {
+            out.push_back(std::move(*c));
+            return out;
+        }
+        if (options.fixedIsStrict)
+            return out;
+    }
+
+    // Tilings of one location, sampled as a group when randomizing.
+    std::vector<Child> group;
+    auto push = [&](FuncSchedule f) {
+        if (std::optional<Child> c = make(std::move(f)))
+            group.push_back(std::move(*c));
+    };
+    auto flush = [&] {
+        if (sample)
+            group = sampleByHash(std::move(group), options.pass, rng);
+        for (Child &c : group)
+            out.push_back(std::move(c));
+        group.clear();
     };
 
     // Inline.
@@ -107,25 +170,28 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
         f.node = node;
         f.location = ComputeLocation::Inlined;
         push(std::move(f));
+        flush();
     }
 
     // compute_root (always offered for outputs, which must be realized).
-    if (params.options.computeRoot || n.isOutput) {
+    const bool inside = !options.prePass && (params.options.computeAtBlock || params.options.computeAtThread);
+    if (params.options.computeRoot || inside || n.isOutput) {
         const Region &loops0 = d.rootLoops(node, 0);
-        for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, limits), maxTilings, sampler)) {
+        for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, rootLimits), cap, nullptr)) {
             FuncSchedule f;
             f.node = node;
             f.location = ComputeLocation::Root;
             f.stages.push_back(t);
             for (size_t s = 1; s < n.stages.size(); s++)
                 f.stages.push_back(followTiling(n.stages[0], t, n.stages[s], d.rootLoops(node, static_cast<int>(s)),
-                                                ComputeLocation::Root, limits));
+                                                ComputeLocation::Root, rootLimits));
             push(std::move(f));
         }
+        flush();
     }
 
     // Block / thread level of the single consumer stage.
-    if (!n.isOutput && (params.options.computeAtBlock || params.options.computeAtThread)) {
+    if (!n.isOutput && inside) {
         std::set<std::pair<int, int>> consumers;
         bool blocked = false;
         effectiveConsumers(parent, node, consumers, blocked);
@@ -136,7 +202,7 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
                 for (const ComputeLocation loc : {ComputeLocation::BlockLevel, ComputeLocation::ThreadLevel}) {
                     if (loc == ComputeLocation::BlockLevel && !params.options.computeAtBlock)
                         continue;
-                    if (loc == ComputeLocation::ThreadLevel && !params.options.computeAtThread)
+                    if (loc == ComputeLocation::ThreadLevel && (!params.options.computeAtThread || params.disableSubtiling))
                         continue;
                     // Regions of this Func at that level, for its tilings.
                     State probe = parent;
@@ -158,17 +224,19 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
                             continue;
                         f.stages.clear();
                         for (size_t s = 0; s < n.stages.size(); s++)
-                            f.stages.push_back(threadTiling(n.stages[s], loops[s], limits));
+                            f.stages.push_back(threadTiling(n.stages[s], loops[s], innerLimits));
                         push(f);
+                        flush();
                         continue;
                     }
-                    for (const StageTiling &t : subsample(blockTilings(n.stages[0], loops[0], limits), maxTilings, sampler)) {
+                    for (const StageTiling &t : subsample(blockTilings(n.stages[0], loops[0], innerLimits), cap, nullptr)) {
                         f.stages.clear();
                         f.stages.push_back(t);
                         for (size_t s = 1; s < n.stages.size(); s++)
-                            f.stages.push_back(followTiling(n.stages[0], t, n.stages[s], loops[s], loc, limits));
+                            f.stages.push_back(followTiling(n.stages[0], t, n.stages[s], loops[s], loc, innerLimits));
                         push(f);
                     }
+                    flush();
                 }
             }
         }

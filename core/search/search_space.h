@@ -5,6 +5,7 @@
 // as SearchSpace.cpp's generate_children does for Anderson2021.
 
 #include "core/search/autoschedule_params.h"
+#include "core/search/structural_hash.h"
 #include "core/search/state.h"
 #include "core/util/json.h"
 
@@ -28,10 +29,31 @@ struct Child {
     Decision decision;
 };
 
-// maxTilings: tiling candidates kept per location (pass-dependent);
+// How one pass generates children.
+struct GenerateOptions {
+    size_t maxTilings = 96; // tiling candidates kept per location (evenly spread), without randomizeTilings
+    int pass = 0;           // the coarse-to-fine pass (randomizeTilings groups tilings by its hash granularity)
+    bool prePass = false;   // freeze_inline_compute_root's pre-pass: inline and compute_root only
+    // A decision fixed for this Func (continue-from / partial schedule, frozen
+    // stage): when set it is the only child offered, as long as it is legal.
+    const FuncSchedule *fixed = nullptr;
+    bool fixedIsStrict = true; // an illegal fixed decision leaves no child (else: generate normally)
+};
+
 // rng: used for dropout and, with randomizeTilings, to sample tilings.
-std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params, size_t maxTilings,
-                                    std::mt19937_64 &rng);
+//
+// Search space options follow Halide's SearchSpaceOptions: compute_root is
+// allowed when its flag or the block or thread flag is set (Funcs computed
+// inside a kernel need compute_root consumers); outputs are always compute_root.
+// disableSubtiling (HL_NO_SUBTILING) is Mullapudi et al.'s space: a Func is
+// computed at root or inside its consumer's block loop, never further in
+// (no thread level), and a Func computed inside a block is not tiled into
+// serial sub-tiles; compute_root Funcs are still tiled into blocks, threads
+// and serial loops. randomizeTilings (HL_RANDOMIZE_TILINGS) groups the
+// tilings of a location by the pass's structural hash and keeps a random
+// floor(log2(N)) of a group of N (all of a group of one).
+std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params,
+                                    const GenerateOptions &options, std::mt19937_64 &rng);
 
 std::string describe(const SearchDag &dag, const FuncSchedule &f);
 

@@ -30,7 +30,7 @@ std::string SearchTrace::serialize() const {
     std::string out;
     Json header = Json::object();
     header["format"] = "beamscope-search-trace";
-    header["version"] = 1;
+    header["version"] = kTraceVersion;
     header["pipeline"] = pipeline;
     Json stages = Json::array();
     for (const std::string &s : stageNames)
@@ -53,6 +53,8 @@ std::string SearchTrace::serialize() const {
         j["detail"] = n.detail;
         j["cost"] = n.cost;
         j["in_beam"] = n.inBeam;
+        if (n.fixed)
+            j["fixed"] = true;
         if (!n.stageCosts.empty()) {
             Json costs = Json::array();
             for (float c : n.stageCosts)
@@ -118,8 +120,9 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
             if (!format || format->toString() != "beamscope-search-trace")
                 return fail(lineNo, "expected the header with \"format\": \"beamscope-search-trace\"");
             const Json *version = j.find("version");
-            if (!version || version->toInt() != 1)
-                return fail(lineNo, "unsupported trace version (expected 1)");
+            if (!version || !version->isNumber() || version->toInt() < 1 || version->toInt() > kTraceVersion)
+                return fail(lineNo, "field \"version\": expected 1 to " + std::to_string(kTraceVersion) + ", found " +
+                                        (version ? version->dump() : std::string("none")));
             if (const Json *p = j.find("pipeline"))
                 trace.pipeline = p->toString();
             if (const Json *st = j.find("stages"))
@@ -166,6 +169,7 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
             return fail(lineNo, "field \"cost\": expected a number");
         n.cost = cost->toNumber();
         n.inBeam = j.find("in_beam") && j.find("in_beam")->toBool();
+        n.fixed = j.find("fixed") && j.find("fixed")->toBool();
         if (const Json *c = j.find("stage_costs"))
             for (const Json &v : c->items())
                 n.stageCosts.push_back(static_cast<float>(v.toNumber()));

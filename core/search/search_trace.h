@@ -6,11 +6,17 @@
 // also carry their per-stage costs, their 73 features per stage and their loop nest.
 //
 // File format: JSON lines. Line 1 is the header object
-//   {"format":"beamscope-search-trace","version":1,"pipeline":..,"stages":[..],
+//   {"format":"beamscope-search-trace","version":2,"pipeline":..,"stages":[..],
 //    "feature_names":[..73..],"params":{..},"cap":N}
 // then one object per node {"id","parent","pass","depth","decision","detail","cost","in_beam"
-//   [,"stage_costs","features","loop_nest"]}
+//   [,"fixed"][,"stage_costs","features","loop_nest"]}
 // and a last line {"summary":{"best_id","best_cost","nodes_recorded","nodes_dropped","states_evaluated","search_seconds"}}.
+//
+// Version 2 added "fixed": true on the nodes a continued search took from its
+// start state (params "start_depth" counts them) and params "pre_pass" (pass 0
+// is freeze_inline_compute_root's pre-pass); version 1 traces still parse.
+// A state is reconstructible from the "detail" objects on its path (root
+// first): state_from_decisions.h.
 //
 // Bounded: at most `cap` nodes are kept (default 200,000); later nodes are
 // counted in nodes_dropped but not stored. Features are stored only for
@@ -27,6 +33,8 @@
 
 namespace beamscope::search {
 
+constexpr int kTraceVersion = 2;
+
 struct TraceNode {
     int64_t id = 0;
     int64_t parent = -1; // -1: the empty root state
@@ -36,6 +44,7 @@ struct TraceNode {
     Json detail;
     double cost = 0;
     bool inBeam = false;
+    bool fixed = false;  // decided by the start state of a continued search (version 2)
     // Expanded nodes only:
     std::vector<float> stageCosts;                 // scheduled stages, cost-model order
     std::vector<std::array<float, 73>> features;   // same order

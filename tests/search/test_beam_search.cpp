@@ -1,4 +1,7 @@
-// The beam search: determinism for a fixed seed, legality of every state it
+// The beam search: Anderson2021's coarse-to-fine rule (hash granularity,
+// every pass completing on every built-in pipeline, the result being the best
+// pass), continuing from a recorded state, freeze_inline_compute_root's
+// pre-pass, the search space flags, determinism for a fixed seed, legality of every state it
 // can visit (checked independently of the search's own filter), completion on
 // every built-in pipeline at beam 1 and a small beam, trace round trip and
 // clear errors for damaged traces, the CLI's refusal to run without weights,
@@ -12,13 +15,18 @@
 #include "core/search/cost_pruning.h"
 #include "core/search/search_space.h"
 #include "core/search/search_trace.h"
+#include "core/search/state_from_decisions.h"
+#include "core/search/structural_hash.h"
 
 #include <QtTest>
 
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <map>
 #include <random>
+#include <set>
+#include <stdexcept>
 
 using namespace beamscope;
 using namespace beamscope::search;
@@ -169,7 +177,7 @@ private Q_SLOTS:
             while (!frontier.empty() && !frontier.front().complete()) {
                 std::vector<State> next;
                 for (const State &s : frontier)
-                    for (Child &c : generateChildren(s, params, 64, rng)) {
+                    for (Child &c : generateChildren(s, params, GenerateOptions{64}, rng)) {
                         const QString problem = independentLegality(c.state, params.device);
                         QVERIFY2(problem.isEmpty(), (name + ": " + c.decision.text + ": " + problem.toStdString()).c_str());
                         for (const ScheduleFeatures &f : computeFeatures(c.state, params.device))
@@ -251,6 +259,303 @@ private Q_SLOTS:
                          .c_str());
         QVERIFY(r.cost > 0);
         QVERIFY2(maxInlinedCalls(*r.best) < kMaxInlinedCalls, "winner inlines too deeply");
+    }
+
+    // The hash refines with its granularity (equal at g+1 implies equal at g),
+    // tells different states apart at kExactGranularity, and the hash of a
+    // prefix is the hash of that ancestor.
+    void coarseToFineHashRefines() {
+        test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
+        AutoscheduleParams params = smallParams(4, 1);
+        std::mt19937_64 rng(1);
+        std::vector<State> states{State(*p.searchDag)};
+        std::vector<State> all;
+        for (int depth = 0; depth < 4; depth++) {
+            std::vector<State> next;
+            for (const State &s : states)
+                for (Child &c : generateChildren(s, params, GenerateOptions{16}, rng)) {
+                    all.push_back(c.state);
+                    if (next.size() < 6)
+                        next.push_back(std::move(c.state));
+                }
+            states = std::move(next);
+        }
+        QVERIFY(all.size() > 50);
+        int coarserCollisions = 0;
+        for (size_t i = 0; i < all.size(); i++) {
+            for (size_t j = i + 1; j < all.size(); j++) {
+                for (int g = -1; g < kExactGranularity; g++)
+                    if (coarseToFineHash(all[i], g + 1) == coarseToFineHash(all[j], g + 1))
+                        QVERIFY2(coarseToFineHash(all[i], g) == coarseToFineHash(all[j], g), "granularity does not refine");
+                if (all[i].dump() != all[j].dump() || all[i].funcs().size() != all[j].funcs().size())
+                    QVERIFY2(coarseToFineHash(all[i], kExactGranularity) != coarseToFineHash(all[j], kExactGranularity),
+                             (all[i].dump() + "\nvs\n" + all[j].dump()).c_str());
+                if (all[i].numScheduled() == all[j].numScheduled() && coarseToFineHash(all[i], 0) == coarseToFineHash(all[j], 0))
+                    coarserCollisions++;
+            }
+            // Ancestors: the prefix hash equals the hash of the rebuilt ancestor.
+            State ancestor(*p.searchDag);
+            for (int k = 0; k <= all[i].numScheduled(); k++) {
+                for (int g : {0, 2, kExactGranularity})
+                    QCOMPARE(coarseToFineHash(all[i], g, k), coarseToFineHash(ancestor, g));
+                if (k < all[i].numScheduled())
+                    ancestor.add(all[i].funcs()[static_cast<size_t>(k)]);
+            }
+        }
+        QVERIFY2(coarserCollisions > 0, "granularity 0 should merge states that differ only in tiling");
+    }
+
+    // Halide's rule never filters a child out, so every pass of a small-beam,
+    // several-pass search completes on every built-in pipeline (bilateral_grid's
+    // passes 2-3 used to stall at depth 6 under a filter). Halide keeps the best
+    // pass result (AutoSchedule.cpp optimal_schedule: pass 0, then any cheaper
+    // pass), so the result is never worse than pass 0 and is the minimum of the
+    // passes; it does not promise that a later pass beats an earlier one.
+    void everyPassCompletes_data() {
+        QTest::addColumn<QString>("name");
+        for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines())
+            QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
+    }
+
+    void everyPassCompletes() {
+        QFETCH(QString, name);
+        test::BuiltPipeline p = test::buildRegistered(name.toStdString());
+        const model::CostModel model(test::syntheticWeights(11));
+        AutoscheduleParams params = smallParams(3, 3);
+        params.maxChildrenPerDecision = 6; // keeps the 53-stage apps quick; the full search runs in bench/search
+        SearchTrace trace(2000000);
+        const SearchResult r = BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
+        QVERIFY2(r.best.has_value(), "no complete schedule");
+        QCOMPARE(r.passCosts.size(), size_t(3));
+        const int depth = static_cast<int>(p.searchDag->scheduleOrder().size());
+        for (int pass = 0; pass < 3; pass++) {
+            bool complete = false;
+            for (const TraceNode &n : trace.nodes())
+                complete = complete || (n.pass == pass && n.depth == depth && n.inBeam);
+            QVERIFY2(complete, qPrintable(QString("pass %1 reached no complete state").arg(pass)));
+        }
+        const double best = *std::min_element(r.passCosts.begin(), r.passCosts.end());
+        // r.cost is the winner re-costed alone; the batch costing may round differently in the last float bit.
+        QVERIFY2(std::abs(r.cost - best) <= 1e-5 * std::abs(best), qPrintable(QString("%1 vs %2").arg(r.cost).arg(best)));
+        QVERIFY(r.cost <= r.passCosts.front() * (1 + 1e-5));
+        QVERIFY(r.best->complete());
+        QCOMPARE(QString::fromStdString(r.best->legalityProblem(1024, 48 * 1024, 64)), QString());
+    }
+
+    // The penalty of a coarse-to-fine pass is multiplicative in the popped
+    // order: in pass 0 at most one state per granularity-1 hash enters the
+    // beam unpenalized, so with more distinct hashes than the beam each kept
+    // state has its own hash at depth 1.
+    void firstPassKeepsDistinctCoarseStructures() {
+        test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
+        const model::CostModel model(test::syntheticWeights(2));
+        SearchTrace trace(2000000);
+        AutoscheduleParams params = smallParams(4, 2);
+        BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
+        std::vector<std::vector<Json>> kept;
+        for (const TraceNode &n : trace.nodes())
+            if (n.pass == 0 && n.depth == 2 && n.inBeam) {
+                std::vector<Json> path;
+                for (const TraceNode *q = &n; q; q = trace.find(q->parent))
+                    path.insert(path.begin(), q->detail);
+                kept.push_back(path);
+            }
+        QVERIFY(kept.size() >= 2);
+        std::set<uint64_t> hashes;
+        for (const auto &path : kept)
+            hashes.insert(coarseToFineHash(stateFromDecisions(*p.searchDag, path, "bilateral_grid"), 1));
+        QCOMPARE(hashes.size(), kept.size());
+    }
+
+    // Continue from a recorded partial state: its decisions are fixed in every
+    // state of the new search (and flagged in the trace); a complete start is
+    // the result; decisions that do not fit the pipeline are refused by name.
+    void continuesFromAState() {
+        test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
+        const model::CostModel model(test::syntheticWeights(4));
+        SearchTrace first(2000000);
+        BeamSearch(*p.searchDag, model, smallParams(3, 1)).run(&first, nullptr);
+        const TraceNode *pick = nullptr;
+        for (const TraceNode &n : first.nodes())
+            if (n.depth == 3 && n.inBeam && !pick)
+                pick = &n;
+        QVERIFY(pick);
+        std::vector<Json> path;
+        for (const TraceNode *q = pick; q; q = first.find(q->parent))
+            path.insert(path.begin(), q->detail);
+        QCOMPARE(path.size(), size_t(3));
+
+        AutoscheduleParams params = smallParams(3, 2);
+        params.startDecisions = path;
+        SearchTrace trace(2000000);
+        const SearchResult r = BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
+        QVERIFY(r.best && r.best->complete());
+        QCOMPARE(r.startDepth, 3);
+        QCOMPARE(r.passCosts.size(), size_t(2));
+        const State start = stateFromDecisions(*p.searchDag, path, "bilateral_grid");
+        for (int k = 0; k < 3; k++)
+            QCOMPARE(describe(*p.searchDag, r.best->funcs()[static_cast<size_t>(k)]),
+                     describe(*p.searchDag, start.funcs()[static_cast<size_t>(k)]));
+        int fixedCount = 0;
+        for (const TraceNode &n : trace.nodes()) {
+            QCOMPARE(n.fixed, n.depth <= 3);
+            if (n.depth <= 3) {
+                fixedCount++;
+                QCOMPARE(n.detail.dump(), path[static_cast<size_t>(n.depth - 1)].dump());
+            }
+        }
+        QCOMPARE(fixedCount, 3 * 2); // the prefix once per pass
+        QCOMPARE(trace.params.find("start_depth")->toInt(), int64_t(3));
+
+        // A complete start state is its own result.
+        std::vector<Json> full;
+        for (const TraceNode *q = trace.find(trace.summary.bestId); q; q = trace.find(q->parent))
+            full.insert(full.begin(), q->detail);
+        params.startDecisions = full;
+        const SearchResult same = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
+        QVERIFY(same.best);
+        QCOMPARE(QString::fromStdString(same.best->dump()), QString::fromStdString(r.best->dump()));
+
+        // Decisions for another pipeline (or out of order) are refused, naming the decision and field.
+        params.startDecisions = {path[1]};
+        try {
+            BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
+            QFAIL("expected std::invalid_argument");
+        } catch (const std::invalid_argument &e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("decision 1") != std::string::npos && what.find("\"func\"") != std::string::npos,
+                     e.what());
+        }
+    }
+
+    // freeze_inline_compute_root: the pre-pass (trace pass 0) only inlines or
+    // computes at root; afterwards the Funcs it froze (all but log2(N) of the N,
+    // cheapest first) keep that choice, tiling included, in every state.
+    void freezeKeepsInlineAndRootChoices() {
+        test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
+        const model::CostModel model(test::syntheticWeights(6));
+        AutoscheduleParams params = smallParams(3, 3);
+        params.freezeInlineComputeRoot = true;
+        SearchTrace trace(2000000);
+        const SearchResult r = BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
+        QVERIFY(r.best);
+        QCOMPARE(r.passCosts.size(), size_t(2)); // one of the three passes is the pre-pass
+        const size_t funcs = p.searchDag->scheduleOrder().size();
+        QVERIFY(!r.frozen.empty());
+        QVERIFY(r.frozen.size() <= funcs - static_cast<size_t>(std::log2(double(funcs))));
+        QVERIFY(trace.params.find("pre_pass")->toBool());
+        std::map<std::string, std::set<std::string>> choices; // frozen Func -> decisions seen after the pre-pass
+        for (const TraceNode &n : trace.nodes()) {
+            const std::string func = n.detail.find("func")->toString();
+            const std::string location = n.detail.find("location")->toString();
+            if (n.pass == 0)
+                QVERIFY2(location == "inline" || location == "root", n.decision.c_str());
+            else if (std::find(r.frozen.begin(), r.frozen.end(), func) != r.frozen.end())
+                choices[func].insert(n.detail.dump());
+        }
+        QCOMPARE(choices.size(), r.frozen.size());
+        for (const auto &[func, seen] : choices)
+            QVERIFY2(seen.size() == 1, (func + " is not frozen").c_str());
+
+        // Without the freeze, some of those Funcs take other decisions in the same passes.
+        params.freezeInlineComputeRoot = false;
+        SearchTrace free(2000000);
+        BeamSearch(*p.searchDag, model, params).run(&free, nullptr);
+        std::map<std::string, std::set<std::string>> freeChoices;
+        for (const TraceNode &n : free.nodes())
+            freeChoices[n.detail.find("func")->toString()].insert(n.detail.dump());
+        bool varies = false;
+        for (const std::string &f : r.frozen)
+            varies = varies || freeChoices[f].size() > 1;
+        QVERIFY(varies);
+
+        // Deterministic, pre-pass and randomized tilings included.
+        params.freezeInlineComputeRoot = true;
+        params.randomizeTilings = true;
+        params.randomDropoutSeed = 17;
+        const SearchResult a = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
+        const SearchResult b = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
+        QVERIFY(a.best && b.best);
+        QCOMPARE(a.passCosts, b.passCosts);
+        QCOMPARE(a.frozen, b.frozen);
+        QCOMPARE(a.statesEvaluated, b.statesEvaluated);
+        QCOMPARE(QString::fromStdString(a.best->dump()), QString::fromStdString(b.best->dump()));
+    }
+
+    // Halide's SearchSpaceOptions: compute_root is implied by the block or
+    // thread flag; HL_NO_SUBTILING keeps Funcs out of the thread level and
+    // block-level Funcs untiled, but still tiles compute_root Funcs serially;
+    // HL_RANDOMIZE_TILINGS keeps floor(log2(N)) of N same-hash tilings.
+    void searchSpaceFlagsMatchHalide() {
+        test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
+        std::mt19937_64 rng(3);
+        AutoscheduleParams params = smallParams(1, 1);
+        const State empty(*p.searchDag);
+        // The output first: every flag string still offers compute_root for it.
+        QVERIFY(params.options.parse("0011"));
+        const std::vector<Child> outputs = generateChildren(empty, params, GenerateOptions{1000}, rng);
+        QVERIFY(!outputs.empty());
+        // The next Func, under a compute_root output.
+        State parent = empty;
+        parent.add(outputs.front().state.funcs().front());
+        std::map<ComputeLocation, int> byLocation;
+        for (const Child &c : generateChildren(parent, params, GenerateOptions{1000}, rng))
+            byLocation[c.decision.location]++;
+        QVERIFY2(byLocation[ComputeLocation::Root] > 0, "0011 must allow compute_root (Halide: implied by block/thread)");
+        QCOMPARE(byLocation[ComputeLocation::Inlined], 0);
+
+        QVERIFY(params.options.parse("1111"));
+        params.disableSubtiling = true;
+        bool rootSerial = false;
+        std::map<ComputeLocation, int> noSub;
+        for (const Child &c : generateChildren(parent, params, GenerateOptions{100000}, rng)) {
+            noSub[c.decision.location]++;
+            const FuncSchedule &f = c.state.funcs().back();
+            for (const StageTiling &t : f.stages)
+                for (int64_t s : t.serial)
+                    if (f.location == ComputeLocation::Root)
+                        rootSerial = rootSerial || s > 1;
+            if (f.location == ComputeLocation::BlockLevel)
+                for (size_t j = 0; j < f.stages[0].serial.size(); j++)
+                    QVERIFY(f.stages[0].serial[j] == 1 || !p.searchDag->node(f.node).stages[0].loop[j].pure);
+        }
+        QCOMPARE(noSub[ComputeLocation::ThreadLevel], 0);
+        QVERIFY(rootSerial);
+
+        params.disableSubtiling = false;
+        const size_t all = generateChildren(empty, params, GenerateOptions{100000}, rng).size();
+        params.randomizeTilings = true;
+        const size_t sampled = generateChildren(empty, params, GenerateOptions{100000, 0}, rng).size();
+        // Pass 0: every compute_root tiling of the output shares its granularity-0 hash.
+        QCOMPARE(sampled, static_cast<size_t>(std::log2(double(all))));
+    }
+
+    // Traces written before version 2 (no "fixed", no pre-pass params) still open.
+    void versionOneTracesStillOpen() {
+        test::BuiltPipeline p = test::buildRegistered("box_blur");
+        const model::CostModel model(test::syntheticWeights(5));
+        SearchTrace trace(500);
+        BeamSearch(*p.searchDag, model, smallParams(2, 1)).run(&trace, nullptr);
+        std::string text = trace.serialize();
+        const std::string v2 = "\"version\":2";
+        QVERIFY(text.find(v2) != std::string::npos);
+        text.replace(text.find(v2), v2.size(), "\"version\":1");
+        std::string error;
+        const auto back = SearchTrace::parse(text, &error);
+        QVERIFY2(back.has_value(), error.c_str());
+        QCOMPARE(back->nodes().size(), trace.nodes().size());
+        text.replace(text.find("\"version\":1"), 11, "\"version\":3");
+        QVERIFY(!SearchTrace::parse(text, &error));
+        QVERIFY2(error.find("version") != std::string::npos, error.c_str());
+        // The checked-in fixture was written by the version-1 code.
+        const QString fixture = QFINDTESTDATA("../fixtures/search/box_blur_v1.trace.jsonl");
+        if (!fixture.isEmpty()) {
+            const auto old = SearchTrace::read(fixture.toStdString(), &error);
+            QVERIFY2(old.has_value(), error.c_str());
+            QVERIFY(!old->nodes().empty());
+            for (const TraceNode &n : old->nodes())
+                QVERIFY(!n.fixed);
+        }
     }
 
     void traceRoundTrip() {
@@ -337,6 +642,28 @@ private Q_SLOTS:
             test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
                                                weightsPath.string(), "--trace", trace});
         QCOMPARE(again.exitCode, 1);
+
+        // Continue from the trace's first state: the pipeline comes from the trace, one decision is fixed.
+        const test::ProcessResult cont =
+            test::runProcess(test::cliPath(), {"autoschedule", "--continue-from", trace, "--state", "0", "--beam", "2",
+                                               "--passes", "2", "--weights", weightsPath.string(), "--json"});
+        QVERIFY2(cont.exitCode == 0, cont.err.c_str());
+        const auto cj = parseJson(cont.out);
+        QVERIFY2(cj.value.has_value(), cont.out.c_str());
+        QCOMPARE(cj.value->find("pipeline")->toString(), std::string("box_blur"));
+        QCOMPARE(cj.value->find("start_depth")->toInt(), int64_t(1));
+        const test::ProcessResult badId = test::runProcess(
+            test::cliPath(), {"autoschedule", "--continue-from", trace, "--state", "999999", "--weights", weightsPath.string()});
+        QCOMPARE(badId.exitCode, 1);
+        QVERIFY2(badId.err.find("no such state") != std::string::npos, badId.err.c_str());
+        const test::ProcessResult otherApp =
+            test::runProcess(test::cliPath(), {"autoschedule", "--continue-from", trace, "--state", "0", "--app", "matmul",
+                                               "--weights", weightsPath.string()});
+        QCOMPARE(otherApp.exitCode, 1);
+        QVERIFY2(otherApp.err.find("pipeline") != std::string::npos, otherApp.err.c_str());
+        const test::ProcessResult alone =
+            test::runProcess(test::cliPath(), {"autoschedule", "--continue-from", trace, "--weights", weightsPath.string()});
+        QCOMPARE(alone.exitCode, 2);
         QDir(dir).removeRecursively();
     }
 };

@@ -30,7 +30,8 @@ namespace {
 const char *const kSynopsis =
     "(--app NAME | --generator LIB.so --name GEN [--param k=v]...) [--weights W | --weights-dir DIR] [--beam N] "
     "[--passes P] [--seed S] [--dropout PCT] [--options 1111] [--profile v100|local|NAME] [--trace FILE] "
-    "[--schedule-out FILE] [--force] [--json]";
+    "[--schedule-out FILE] [--continue-from TRACE --state ID] [--freeze-inline-compute-root] [--no-subtiling] "
+    "[--randomize-tilings] [--force] [--json]";
 
 class StderrProgress : public Progress {
 public:
@@ -53,15 +54,43 @@ int fail(const std::string &message) {
 }
 
 int runAutoschedule(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json", "force", "quiet"},
+    Arguments args(rawArgs, {"json", "force", "quiet", "freeze-inline-compute-root", "no-subtiling", "randomize-tilings"},
                    {"app", "generator", "name", "param", "weights", "weights-dir", "beam", "passes", "seed", "dropout",
-                    "options", "profile", "trace", "schedule-out"});
+                    "options", "profile", "trace", "schedule-out", "continue-from", "state"});
     if (!args.ok())
         return usageError("", "autoschedule", args.error());
     if (!args.positional().empty())
         return usageError("", "autoschedule", "unexpected argument '" + args.positional().front() + "'");
-    const auto app = args.value("app");
+    auto app = args.value("app");
     const auto library = args.value("generator");
+    // Continue from a recorded state: its decisions (the path's "detail"
+    // objects, root first) are fixed; the pipeline defaults to the trace's.
+    const auto continueFrom = args.value("continue-from");
+    if (continueFrom.has_value() != args.value("state").has_value())
+        return usageError("", "autoschedule", "--continue-from TRACE and --state ID go together");
+    std::vector<Json> startDecisions;
+    if (continueFrom) {
+        const int64_t id = args.integer("state", -1);
+        if (!args.ok())
+            return usageError("", "autoschedule", args.error());
+        std::string error;
+        const auto recorded = search::SearchTrace::read(*continueFrom, &error);
+        if (!recorded)
+            return fail(error);
+        const search::TraceNode *node = recorded->find(id);
+        if (!node)
+            return fail(*continueFrom + ": --state " + std::to_string(id) + ": no such state (the trace has ids 0 to " +
+                        std::to_string(static_cast<int64_t>(recorded->nodes().size()) - 1) + ")");
+        for (const search::TraceNode *n = node; n; n = recorded->find(n->parent))
+            startDecisions.insert(startDecisions.begin(), n->detail);
+        if (library)
+            return usageError("", "autoschedule", "--continue-from works on built-in pipelines (--app), not generators");
+        if (!app)
+            app = recorded->pipeline;
+        else if (*app != recorded->pipeline)
+            return fail(*continueFrom + ": field \"pipeline\": expected '" + *app + "' (--app), found '" +
+                        recorded->pipeline + "'");
+    }
     if (app.has_value() == library.has_value())
         return usageError("", "autoschedule", "give exactly one of --app NAME or --generator LIB.so");
     if (library && !args.value("name"))
@@ -72,6 +101,10 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     params.numPasses = static_cast<int>(args.integer("passes", 0));
     params.randomDropoutSeed = static_cast<uint64_t>(args.integer("seed", 0));
     params.randomDropout = static_cast<int>(args.integer("dropout", 100));
+    params.freezeInlineComputeRoot = args.flag("freeze-inline-compute-root");
+    params.disableSubtiling = args.flag("no-subtiling");
+    params.randomizeTilings = args.flag("randomize-tilings");
+    params.startDecisions = startDecisions;
     if (!args.ok())
         return usageError("", "autoschedule", args.error());
     if (params.beamSize < 1 || params.beamSize > 100000)
@@ -193,6 +226,14 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             j["profile"] = facts->name;
             j["beam_size"] = params.beamSize;
             j["passes"] = params.passes();
+            j["start_depth"] = r.startDepth;
+            if (params.freezeInlineComputeRoot) {
+                Json frozen = Json::array();
+                for (const std::string &f : r.frozen)
+                    frozen.push(Json(f));
+                j["frozen"] = frozen;
+                j["pre_pass_cost"] = r.prePassCost;
+            }
             std::cout << j.dump(2) << "\n";
         } else {
             std::cout << "pipeline: " << instance.name << " (profile " << facts->name << ", beam " << params.beamSize

@@ -1,0 +1,21 @@
+#pragma once
+// A state rebuilt from its decisions as a search trace records them (each
+// node's "detail": func, location, consumer, per-stage threads / serial /
+// vector loop / unrolled), root first. The decisions must follow the
+// pipeline's schedule order (a prefix of SearchDag::scheduleOrder()), so a
+// partial state is rebuilt as well as a complete one.
+
+#include "core/search/state.h"
+#include "core/util/json.h"
+
+#include <string>
+#include <vector>
+
+namespace beamscope::search {
+
+// Throws std::invalid_argument naming the decision (1-based) and the field at
+// fault, what was expected and what was found. Func names are compared without
+// Halide's "$N" uniquifying suffix. pipeline only names the pipeline in errors.
+State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decisions, const std::string &pipeline);
+
+} // namespace beamscope::search
