@@ -98,27 +98,12 @@ struct KnownDifference {
 };
 const std::map<Feature, KnownDifference> &knownDifferences() {
     static const std::map<Feature, KnownDifference> known = {
-        // Approximations documented in featurizer.h:
-        {Feature::ExprBranching,
-         {Scope::Any, "approximated by a Sethi-Ullman register count over the stage's values; Halide's count "
-                      "differs by 1 on most stages"}},
-        {Feature::NumGlobalMemLoadsPerBlock,
-         {Scope::Any, "transactions counted for the first warp only with the loop-extent rule; Halide also applies "
-                      "its region-required rule and counts every warp"}},
-        {Feature::NumGlobalMemStoresPerBlock,
-         {Scope::Any, "as the loads; for update stages with reduction loops (conv_s1, prod_s1) Beamscope counts a "
-                      "store per reduction iteration, Halide one per point"}},
-        {Feature::GlobalMemLoadEfficiency, {Scope::Any, "ratio of the two transaction counts above"}},
-        // Not in featurizer.h's list yet:
         {Feature::NumScalars,
          {Scope::Any, "Halide's GPU stages have vector_size 1 (its dumps print the simd loop as '1v'), so "
                       "num_scalars is 0 for a stage with a vectorized loop and every point for a stage without one "
                       "(histogram hist_s1, StageTiling::hasVectorLoop false); the featurizer uses the x86 host's "
                       "lanes (8 for uint16: stencil stage_3 1540 % 8 = 4) and fills it for inlined stages"}},
         // Block-level Funcs (every one in the golden set is stored at root, FuncSchedule::storedAtRoot):
-        {Feature::InnerParallelism,
-         {Scope::StoredAtRoot, "Halide gives 1 for a Func computed inside a block; Beamscope its thread count "
-                               "(featurizer.h: inner/outer_parallelism of block-level Funcs)"}},
         {Feature::GlobalBytesAtTask,
          {Scope::StoredAtRoot, "the featurizer picks *_bytes_at_task by location (block level -> shared) "
                                "instead of FuncSchedule::memory(), which is global for storedAtRoot"}},

@@ -6,6 +6,7 @@
 #include "tests/support/test_data.h"
 
 #include "core/search/featurizer.h"
+#include "core/search/loop_nest_parser.h"
 
 #include <QtTest>
 
@@ -34,25 +35,6 @@ test::BuiltPipeline boxBlur() {
 
 double feature(const std::vector<ScheduleFeatures> &f, const SearchDag &d, int node, int stage, Feature which) {
     return f.at(static_cast<size_t>(d.stageSlot(node, stage)))[which];
-}
-
-// A stage tiling from per-variable (threads, serial); other pure loops 1 x 1,
-// reduction loops serial over their whole extent.
-StageTiling byVar(const SearchDag &d, int node, int stage, const Region &loops,
-                  const std::map<std::string, std::pair<int64_t, int64_t>> &tiles, bool unrolled) {
-    const dag::Stage &s = d.node(node).stages[static_cast<size_t>(stage)];
-    std::vector<int64_t> threads, serial;
-    for (size_t j = 0; j < s.loop.size(); j++) {
-        auto it = tiles.find(s.loop[j].var);
-        if (it != tiles.end()) {
-            threads.push_back(it->second.first);
-            serial.push_back(it->second.second);
-        } else {
-            threads.push_back(1);
-            serial.push_back(s.loop[j].rvar ? loops[j].extent() : 1);
-        }
-    }
-    return test::tiling(threads, serial, unrolled);
 }
 
 struct GoldenStage {
@@ -177,8 +159,10 @@ private Q_SLOTS:
         // Each thread stores one float; a warp covers 16 + 16 floats of two rows of the 16-wide tile:
         // 128 contiguous bytes -> 1 shared transaction, 9 warps.
         QCOMPARE(fb_(Feature::NumSharedMemStoresPerBlock), 9.0);
-        // Inlined nothing: expr_branching of ((a + b) + c) / 3 is 2 registers.
-        QCOMPARE(fb_(Feature::ExprBranching), 2.0);
+        // Inlined nothing: expr_branching of ((a + b) + c) / 3 is 3, Halide's own value for blur_x in
+        // shared/golden/samples/retrain_set/schedules/box_blur_seed005 and _seed009 (the division by a
+        // constant becomes a multiply, whose constant operand also takes a register).
+        QCOMPARE(fb_(Feature::ExprBranching), 3.0);
     }
 
     // The same pipeline with blur_x inlined: inlined_calls = 3 calls per output point.
@@ -214,8 +198,8 @@ private Q_SLOTS:
         QTest::newRow("matmul beam32") << "matmul";
     }
 
-    // Halide's chosen beam-32 schedules, expressed as states (from the loop
-    // nests in search_log_excerpt.txt), against Halide's features.
+    // Halide's chosen beam-32 schedules, parsed from the loop nests in
+    // search_log_excerpt.txt, against Halide's features.
     // Tolerance: 1e-5 relative for the features Beamscope defines exactly as
     // Halide (float32 storage in .featurization gives ~6e-8); the approximated
     // features (featurizer.h) are compared and printed but not asserted.
@@ -223,47 +207,15 @@ private Q_SLOTS:
         QFETCH(QString, pipeline);
         const std::string name = pipeline.toStdString();
         BEAMSCOPE_REQUIRE_SHARED(tsv, "golden/pipelines/" + name + "/beam32/schedule_features.tsv");
+        BEAMSCOPE_REQUIRE_SHARED(log, "golden/pipelines/" + name + "/beam32/search_log_excerpt.txt");
         test::BuiltPipeline p = test::buildRegistered(name);
         const SearchDag &d = *p.searchDag;
-        State s(d);
-        auto root = [&](const std::string &func, std::vector<std::map<std::string, std::pair<int64_t, int64_t>>> tiles,
-                        bool unrolled) {
-            FuncSchedule f;
-            f.node = p.node(func);
-            f.location = ComputeLocation::Root;
-            for (size_t st = 0; st < tiles.size(); st++)
-                f.stages.push_back(byVar(d, f.node, static_cast<int>(st), d.rootLoops(f.node, static_cast<int>(st)),
-                                         tiles[st], unrolled));
-            s.add(f);
-        };
-        if (name == "box_blur") {
-            root("output", {{{"x", {64, 1}}, {"y", {16, 8}}}}, true);
-            FuncSchedule f;
-            f.node = p.node("blur_x");
-            f.location = ComputeLocation::Inlined;
-            s.add(f);
-        } else if (name == "conv_relu") {
-            root("output", {{{"c", {32, 1}}, {"x", {1, 1}}, {"y", {1, 2}}, {"n", {1, 4}}}}, true);
-            root("conv", {{{"c", {32, 1}}, {"x", {1, 8}}, {"y", {4, 1}}, {"n", {1, 1}}},
-                          {{"c", {32, 1}}, {"x", {1, 8}}, {"y", {4, 1}}, {"n", {1, 1}}}},
-                 false);
-            s.funcs(); // output and conv are the two scheduled Funcs
-        } else if (name == "matmul") {
-            root("output", {{{"x", {64, 1}}, {"y", {1, 4}}}}, true);
-            FuncSchedule f;
-            f.node = p.node("prod");
-            f.location = ComputeLocation::BlockLevel;
-            f.consumer = p.node("output");
-            f.consumerStage = 0;
-            s.add(f); // regions first, then tilings over them
-            FuncSchedule g = *s.scheduleOf(f.node);
-            State s2(d);
-            s2.add(*s.scheduleOf(p.node("output")));
-            for (int st = 0; st < 2; st++)
-                g.stages.push_back(byVar(d, g.node, st, s.stageLoops(g.node, st), {{"x", {64, 1}}, {"y", {1, 4}}}, st == 0));
-            s2.add(g);
-            s = s2;
-        }
+        // The state comes from Halide's own loop-nest dump (core/search/loop_nest_parser);
+        // tests/search/test_golden_states covers all 36 golden schedules this way.
+        std::string error;
+        const std::optional<State> parsed = parseLoopNest(d, test::readFile(log), &error);
+        QVERIFY2(parsed.has_value(), error.c_str());
+        const State &s = *parsed;
         QVERIFY2(s.complete(), s.dump().c_str());
         const std::vector<ScheduleFeatures> f = computeFeatures(s, FeatureParams{});
         const std::vector<GoldenStage> golden = readGolden(tsv);
@@ -277,10 +229,11 @@ private Q_SLOTS:
             Feature::ExprBranching, Feature::InnerParallelism, Feature::OuterParallelism};
         std::set<Feature> known = approximated;
         if (name == "matmul") {
-            // Known difference: Halide stores prod, computed at output's gpu_block loop, in GLOBAL
-            // memory (global_bytes_at_task 1024 in its features); Beamscope's block-level Funcs are
-            // always in shared memory. Every feature split by memory type, and the per-task and
-            // working-set sums that depend on where prod lives, differ for that reason alone.
+            // Known difference: Halide stores prod, computed at output's gpu_block loop, at root in
+            // GLOBAL memory (global_bytes_at_task 1024 in its features). The parsed state says so
+            // (FuncSchedule::storedAtRoot), but the featurizer does not yet follow it everywhere:
+            // the features split by memory type and the per-task and working-set sums that depend
+            // on where prod lives (/work/notes/feature-mismatches.md).
             for (Feature k : {Feature::SharedAllocationBytesReadPerRealization, Feature::GlobalAllocationBytesReadPerRealization,
                               Feature::UniqueBytesReadPerTask, Feature::UniqueLinesReadPerTask,
                               Feature::WorkingSetAtProduction, Feature::WorkingSetAtRealization, Feature::WorkingSetAtRoot,
