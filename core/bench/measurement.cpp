@@ -59,6 +59,9 @@ Json Measurement::toJson() const
         if (!firstMismatch.empty())
             c["first_mismatch"] = firstMismatch;
         c["reference_target"] = referenceTarget;
+        c["strict_float"] = strictFloat;
+        if (!tolerance.empty())
+            c["tolerance"] = tolerance;
     }
     j["correctness"] = c;
     if (!outputs.isNull())

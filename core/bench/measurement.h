@@ -47,6 +47,10 @@ struct Measurement {
     double mismatches = 0, values = 0, maxAbsError = 0, maxRelError = 0;
     std::string firstMismatch;
     std::string referenceTarget;
+    bool strictFloat = false; // both builds compiled with strict_float (float_check.h)
+    // Set when the output differs but within the device math library's
+    // tolerance (float_check.h): ok is then true and matches false.
+    std::string tolerance;
     Json outputs; // [{name, type, extents}] as the worker saw them
 
     std::string workerLog; // the tail of the worker's stderr

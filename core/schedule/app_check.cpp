@@ -1,0 +1,123 @@
+#include "core/schedule/app_check.h"
+
+#include "core/bench/float_check.h"
+#include "core/bench/targets.h"
+#include "core/gpu/search_parameters.h"
+#include "core/schedule/apply_schedule.h"
+#include "core/schedule/emit_source.h"
+#include "core/search/autoschedule.h"
+#include "core/util/progress.h"
+
+#include <memory>
+
+namespace beamscope::schedule {
+
+namespace {
+
+// What a schedule function needs after the search: the state refers to the
+// DAG its outcome owns, and that DAG to the instance's Funcs.
+struct Searched {
+    pipelines::PipelineInstance instance;
+    search::AutoscheduleOutcome outcome;
+};
+
+} // namespace
+
+search::FeatureParams deviceLimits(const gpu::DeviceFacts &device)
+{
+    const gpu::DeviceSearchParameters p = gpu::searchParametersFor(device);
+    search::FeatureParams out;
+    out.parallelism = p.parallelism;
+    out.sharedMemoryLimitBytes = int64_t(p.sharedMemoryLimitKb) * 1024;
+    out.sharedMemorySmLimitBytes = int64_t(p.sharedMemorySmLimitKb) * 1024;
+    out.activeBlockLimit = p.activeBlockLimit;
+    out.activeWarpLimit = p.activeWarpLimit;
+    return out;
+}
+
+std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps, const model::CostModel &model,
+                                const AppCheckOptions &options, Progress *progress)
+{
+    std::vector<AppCheck> rows(apps.size());
+    std::vector<std::unique_ptr<Searched>> searched(apps.size());
+    std::vector<bench::Schedule> schedules(apps.size());
+    const double steps = static_cast<double>(apps.size()) + 2;
+
+    for (size_t i = 0; i < apps.size(); i++) {
+        AppCheck &row = rows[i];
+        row.app = apps[i].name;
+        if (progress) {
+            if (progress->cancelled()) {
+                row.error = "cancelled";
+                continue;
+            }
+            progress->report(static_cast<double>(i) / steps, "searching " + row.app);
+        }
+        try {
+            auto s = std::make_unique<Searched>();
+            s->instance = apps[i].build();
+            row.mathCalls = bench::inexactMathCalls(s->instance.outputs);
+            s->outcome = search::autoschedule(row.app, s->instance.outputs, model, options.params, nullptr, nullptr);
+            const search::SearchResult &r = s->outcome.result;
+            row.searchSeconds = r.searchSeconds;
+            row.statesEvaluated = r.statesEvaluated;
+            row.predictedCost = r.cost;
+            if (!r.best) {
+                row.error = "the search found no complete schedule";
+                continue;
+            }
+            EmitOptions emit;
+            emit.pipeline = row.app;
+            emit.stageCosts = &r.stageCosts;
+            emit.totalCost = r.cost;
+            row.source = emitSource(*r.best, s->instance.outputs, emit);
+            const search::State *state = &*r.best;
+            schedules[i] = bench::Schedule::custom("beamscope", [state](pipelines::PipelineInstance &p, const Halide::Target &) {
+                applySchedule(*state, p.outputs);
+            });
+            searched[i] = std::move(s);
+        } catch (const Halide::Error &e) {
+            row.error = std::string("Halide: ") + e.what();
+        } catch (const std::exception &e) {
+            row.error = e.what();
+        }
+    }
+
+    std::vector<size_t> ok;
+    for (size_t i = 0; i < apps.size(); i++)
+        if (rows[i].searched())
+            ok.push_back(i);
+
+    if (progress)
+        progress->report(static_cast<double>(apps.size()) / steps, "compiling for CUDA");
+    std::vector<bench::CompileRequest> cuda;
+    const Halide::Target cudaTarget = bench::benchTarget(bench::TargetKind::Cuda, options.cudaCapability);
+    for (size_t i : ok)
+        cuda.push_back({apps[i].build, schedules[i], cudaTarget, {}, {}});
+    const std::vector<bench::CompiledLibrary> cudaBuilt = bench::compileAll(cuda, options.compile);
+    for (size_t k = 0; k < ok.size(); k++)
+        rows[ok[k]].cuda = cudaBuilt[k];
+
+    if (options.runOpenCL && !ok.empty()) {
+        if (progress)
+            progress->report((static_cast<double>(apps.size()) + 1) / steps, "compiling and running on OpenCL");
+        std::vector<bench::BenchRequest> requests;
+        for (size_t i : ok) {
+            bench::BenchRequest r;
+            r.build = apps[i].build;
+            r.schedule = schedules[i];
+            // CLDoubles: some apps (select_cast) compute in double; PoCL has them.
+            r.target = bench::benchTarget(bench::TargetKind::OpenCL, 0).with_feature(Halide::Target::CLDoubles);
+            r.strictFloat = true;
+            requests.push_back(std::move(r));
+        }
+        const std::vector<bench::Measurement> ran = bench::benchmarkAll(requests, options.compile, options.run);
+        for (size_t k = 0; k < ok.size(); k++)
+            rows[ok[k]].opencl = ran[k];
+    }
+    if (progress)
+        progress->report(1.0, "checked " + std::to_string(apps.size()) + " apps");
+    return rows;
+}
+
+} // namespace beamscope::schedule
