@@ -1,0 +1,189 @@
+// beamscope-cli state: reads a schedule Halide's Anderson2021 autoscheduler chose
+// (its loop-nest dump, or a whole HL_DEBUG_AUTOSCHEDULE log) as a Beamscope state of a
+// built-in pipeline, and prints the state's loop nest, the 73 schedule features of every
+// stage and the cost model's prediction per stage and in total.
+
+#include "app/cli/arguments.h"
+#include "app/cli/command.h"
+#include "core/dag/function_dag.h"
+#include "core/gpu/device_facts.h"
+#include "core/gpu/search_parameters.h"
+#include "core/model/cost_model.h"
+#include "core/pipelines/pipeline.h"
+#include "core/search/autoschedule.h"
+#include "core/search/featurizer.h"
+#include "core/search/loop_nest_parser.h"
+#include "core/util/json.h"
+#include "core/weights/weights.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace beamscope::cli {
+
+namespace {
+
+const char *const kSynopsis = "--app NAME --loop-nest FILE [--weights W | --weights-dir DIR] [--profile v100|NAME] [--json]";
+
+int fail(const std::string &message) {
+    std::cerr << "beamscope-cli state: " << message << "\n";
+    return kFailure;
+}
+
+int runState(const std::vector<std::string> &rawArgs) {
+    Arguments args(rawArgs, {"json"}, {"app", "loop-nest", "weights", "weights-dir", "profile"});
+    if (!args.ok())
+        return usageError("", "state", args.error());
+    if (!args.positional().empty())
+        return usageError("", "state", "unexpected argument '" + args.positional().front() + "'");
+    const auto app = args.value("app");
+    const auto nestPath = args.value("loop-nest");
+    if (!app || !nestPath)
+        return usageError("", "state", "--app NAME and --loop-nest FILE are both required");
+
+    const std::string profile = args.value("profile").value_or("v100");
+    const std::optional<gpu::DeviceFacts> facts = gpu::findProfile(profile);
+    if (!facts) {
+        std::string names;
+        for (const std::string &n : gpu::profileNames())
+            names += (names.empty() ? "" : ", ") + n;
+        return fail("--profile: unknown profile '" + profile + "' (expected one of " + names + ")");
+    }
+    const gpu::DeviceSearchParameters limits = gpu::searchParametersFor(*facts);
+    search::FeatureParams params;
+    params.parallelism = limits.parallelism;
+    params.sharedMemoryLimitBytes = int64_t(limits.sharedMemoryLimitKb) * 1024;
+    params.sharedMemorySmLimitBytes = int64_t(limits.sharedMemorySmLimitKb) * 1024;
+    params.activeBlockLimit = limits.activeBlockLimit;
+    params.activeWarpLimit = limits.activeWarpLimit;
+
+    // Weights are optional: without them the features are still printed.
+    std::unique_ptr<model::CostModel> model;
+    std::string weightsNote;
+    {
+        std::string why;
+        const std::filesystem::path weightsPath = search::resolveWeightsPath(args.value("weights"), args.value("weights-dir"), why);
+        if (weightsPath.empty()) {
+            if (args.value("weights") || args.value("weights-dir"))
+                return fail(why);
+            weightsNote = "no weights (" + why + "): predicted cost not computed";
+        } else {
+            auto loaded = weights::loadWeights(weightsPath);
+            if (!loaded.ok()) {
+                const auto *first = loaded.firstError();
+                return fail(first ? first->format() : weightsPath.string() + ": cannot load weights");
+            }
+            try {
+                model = std::make_unique<model::CostModel>(*loaded.weights);
+            } catch (const model::ModelError &e) {
+                return fail(weightsPath.string() + ": " + e.what());
+            }
+            weightsNote = weightsPath.string();
+        }
+    }
+
+    std::ifstream in(*nestPath, std::ios::binary);
+    if (!in)
+        return fail(*nestPath + ": cannot read the file");
+    std::ostringstream text;
+    text << in.rdbuf();
+
+    try {
+        const auto info = pipelines::findPipeline(*app);
+        if (!info)
+            return fail("--app: unknown pipeline '" + *app + "' (see 'beamscope-cli apps')");
+        pipelines::PipelineInstance instance = info->build();
+        const dag::FunctionDAG dag(instance.outputs);
+        const search::SearchDag sdag(dag);
+        search::LoopNestParseResult parsed = search::parseLoopNestDump(sdag, text.str());
+        if (!parsed.state)
+            return fail(*nestPath + ": " + parsed.error);
+        const search::State &state = *parsed.state;
+        const std::string legality =
+            state.legalityProblem(1024, params.sharedMemoryLimitBytes, params.activeWarpLimit);
+        const std::vector<search::ScheduleFeatures> features = search::computeFeatures(state, params);
+        const int stages = static_cast<int>(features.size());
+
+        std::vector<float> stageCosts;
+        double total = 0;
+        if (model && state.complete()) {
+            std::vector<float> packed;
+            for (const auto &f : features)
+                for (double v : f.values)
+                    packed.push_back(static_cast<float>(v));
+            const model::Evaluation e = model->evaluate(sdag.pipelineFeatures(), packed, stages, 1, params.parallelism);
+            stageCosts.assign(e.costPerStage.begin(), e.costPerStage.end());
+            total = e.predictions.at(0);
+        } else if (model) {
+            weightsNote = "the state is partial: predicted cost not computed";
+        }
+        auto stageName = [&](int slot) { return dag.stage(sdag.costStages()[static_cast<size_t>(slot)]).name; };
+
+        if (args.flag("json")) {
+            Json j = Json::object();
+            j["pipeline"] = instance.name;
+            j["profile"] = facts->name;
+            j["complete"] = state.complete();
+            j["legality"] = legality;
+            j["loop_nest"] = state.dump();
+            Json notes = Json::array();
+            for (const std::string &n : parsed.notes)
+                notes.push(Json(n));
+            j["notes"] = notes;
+            Json st = Json::array();
+            for (int s = 0; s < stages; s++) {
+                Json o = Json::object();
+                o["stage"] = stageName(s);
+                Json f = Json::object();
+                for (int i = 0; i < search::kScheduleFeatureCount; i++)
+                    f[search::featureName(i)] = features[static_cast<size_t>(s)].values[static_cast<size_t>(i)];
+                o["features"] = f;
+                if (!stageCosts.empty())
+                    o["cost"] = static_cast<double>(stageCosts[static_cast<size_t>(s)]);
+                st.push(o);
+            }
+            j["stages"] = st;
+            if (!stageCosts.empty())
+                j["predicted_cost"] = total;
+            j["weights"] = weightsNote;
+            std::cout << j.dump(2) << "\n";
+            return kSuccess;
+        }
+        std::cout << "pipeline: " << instance.name << " (profile " << facts->name << ", num_cores "
+                  << params.parallelism << ")\n"
+                  << (state.complete() ? "complete state" : "partial state") << ", "
+                  << (legality.empty() ? "legal" : "NOT legal: " + legality) << "\n";
+        for (const std::string &n : parsed.notes)
+            std::cout << "note: " << n << "\n";
+        std::cout << "\nloop nest:\n" << state.dump() << "\n";
+        for (int s = 0; s < stages; s++) {
+            std::cout << "stage " << s << " " << stageName(s);
+            if (!stageCosts.empty())
+                std::cout << "  cost " << std::setprecision(9) << stageCosts[static_cast<size_t>(s)];
+            std::cout << "\n";
+            for (int i = 0; i < search::kScheduleFeatureCount; i++)
+                std::cout << "  " << std::left << std::setw(48) << search::featureName(i) << std::right
+                          << std::setprecision(9) << features[static_cast<size_t>(s)].values[static_cast<size_t>(i)]
+                          << "\n";
+        }
+        if (!stageCosts.empty())
+            std::cout << "\npredicted cost: " << std::setprecision(9) << total << " (weights " << weightsNote << ")\n";
+        else
+            std::cout << "\n" << weightsNote << "\n";
+        return kSuccess;
+    } catch (const dag::DagError &e) {
+        return fail(e.what());
+    } catch (const Halide::Error &e) {
+        return fail(std::string("Halide: ") + e.what());
+    }
+}
+
+const CommandRegistration registration({"", "state", kSynopsis,
+                                        "read Halide's loop-nest dump as a state: loop nest, 73 features and cost per stage",
+                                        runState});
+
+} // namespace
+
+} // namespace beamscope::cli
