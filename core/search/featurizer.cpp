@@ -1,9 +1,12 @@
 #include "core/search/featurizer.h"
 
+#include "core/search/expr_branching.h"
+#include "core/search/gpu_memory_features.h"
 #include "core/search/thread_info.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -73,86 +76,9 @@ struct StageCtx {
     int kernelNode = 0, kernelStage = 0;
     ThreadInfo thread;
     int vectorDim = 0;
+    int funcVectorDim = 0;       // the Func's dense storage dim (Halide's vector_dim, the same for every stage)
+    int threadOwnerNode = 0, threadOwnerStage = 0; // the stage whose gpu_thread loop this stage runs in
 };
-
-struct MemCount {
-    double transactions = 0, used = 0, moved = 0;
-    double efficiency() const { return moved <= 0 ? 1.0 : std::min(1.0, used / moved); }
-};
-
-// Transactions of one warp-wide access: the first warp's active threads, each
-// at loop offsets thread_coord * serial tile, mapped to producer storage.
-void countWarpAccess(MemoryType mem, const ThreadInfo &ti, const StageTiling &t, const Jacobian &jac,
-                     const Region &storage, int bytesPerPoint, double instructionsPerThread, MemCount &out) {
-    if (mem == MemoryType::Register)
-        return;
-    std::vector<int64_t> stride(storage.size(), 1);
-    for (size_t i = 1; i < storage.size(); i++)
-        stride[i] = stride[i - 1] * std::max<int64_t>(1, storage[i - 1].extent());
-    // At most one warp: fixed arrays, sorted to count distinct values.
-    int64_t addresses[kWarpSize], units[kWarpSize];
-    std::pair<int64_t, int64_t> bankWords[kWarpSize];
-    bool unknown = false;
-    int active = 0;
-    int id = 0;
-    for (int z = 0; z < ti.inBlock[2] && id < kWarpSize; z++)
-        for (int y = 0; y < ti.inBlock[1] && id < kWarpSize; y++)
-            for (int x = 0; x < ti.inBlock[0] && id < kWarpSize; x++, id++) {
-                if (!(x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2]))
-                    continue;
-                const int coord[3] = {x, y, z};
-                int64_t address = 0;
-                for (size_t i = 0; i < jac.m.size() && i < storage.size(); i++) {
-                    double delta = 0;
-                    for (size_t dd = 0; dd < ti.loopIndices.size() && dd < 3; dd++) {
-                        const size_t j = static_cast<size_t>(ti.loopIndices[dd]);
-                        if (j >= jac.m[i].size() || j >= t.serial.size())
-                            continue;
-                        const double c = jac.m[i][j];
-                        if (std::isnan(c)) {
-                            if (coord[dd] != 0)
-                                unknown = true;
-                            continue;
-                        }
-                        delta += c * double(coord[dd]) * double(t.serial[j]);
-                    }
-                    address += static_cast<int64_t>(std::floor(delta)) * stride[i];
-                }
-                addresses[active] = address;
-                const int64_t byte = address * bytesPerPoint;
-                units[active] = byte >= 0 ? byte / 32 : (byte - 31) / 32;
-                const int64_t word = byte >= 0 ? byte / 4 : (byte - 3) / 4;
-                bankWords[active] = {((word % 32) + 32) % 32, word};
-                active++;
-            }
-    if (active == 0)
-        return;
-    auto distinct = [](int64_t *v, int count) {
-        std::sort(v, v + count);
-        return static_cast<int>(std::unique(v, v + count) - v);
-    };
-    const int distinctAddresses = distinct(addresses, active);
-    double perWarp = 0, moved = 0;
-    const double used = unknown ? double(active) * bytesPerPoint : double(distinctAddresses) * bytesPerPoint;
-    if (mem == MemoryType::Global) {
-        perWarp = unknown ? active : double(distinct(units, active));
-        moved = perWarp * 32;
-    } else {
-        std::sort(bankWords, bankWords + active);
-        const int n = static_cast<int>(std::unique(bankWords, bankWords + active) - bankWords);
-        int worst = 1, run = 0;
-        for (int i = 0; i < n; i++) {
-            run = (i > 0 && bankWords[i].first == bankWords[i - 1].first) ? run + 1 : 1;
-            worst = std::max(worst, run);
-        }
-        perWarp = unknown ? active : double(worst);
-        moved = perWarp * 128;
-    }
-    const double instructions = double(ti.numActiveWarpsPerBlock) * instructionsPerThread;
-    out.transactions += perWarp * instructions;
-    out.used += used * instructions;
-    out.moved += moved * instructions;
-}
 
 class Featurizer {
 public:
@@ -176,7 +102,12 @@ private:
     Site siteOf(int producer, int consumerNode) const;
     StageCtx context(const FuncSchedule &f, int stage) const;
     void collectAccesses(int node, int stage, std::vector<Access> &out) const;
-    int branching(const Expr &e) const;
+    int branching(int node);
+    void memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
+    int64_t pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat, const std::vector<int> &chain,
+                                    const RationalJacobian &thread, const RationalJacobian &serial, bool scheduled,
+                                    int innermostDim, MemoryType memory) const;
+    std::vector<int64_t> storeSiteExtents(int node) const;
     void computePointsComputedMinimum();
     void stageFeatures(const StageCtx &c, ScheduleFeatures &feat);
     void inlinedFeatures();
@@ -253,6 +184,9 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const {
                                : c.t->vectorLoop;
     c.thread = makeThreadInfo(vectorLoop, threadSizes, block);
     c.vectorDim = std::max(0, d.loopDim(f.node, stage, c.t->vectorLoop));
+    c.funcVectorDim = f.stages.empty() ? 0 : std::max(0, d.loopDim(f.node, 0, f.stages[0].vectorLoop));
+    c.threadOwnerNode = f.location == ComputeLocation::ThreadLevel ? c.kernelNode : f.node;
+    c.threadOwnerStage = f.location == ComputeLocation::ThreadLevel ? c.kernelStage : stage;
     return c;
 }
 
@@ -313,82 +247,25 @@ void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) 
     }
 }
 
-namespace {
-
-template <typename T>
-bool binaryChildren(const Expr &e, std::vector<Expr> &out) {
-    if (const T *op = e.as<T>()) {
-        out = {op->a, op->b};
-        return true;
-    }
-    return false;
-}
-
-// The immediate sub-expressions of e; false for leaves.
-bool children(const Expr &e, std::vector<Expr> &out) {
-    if (binaryChildren<Add>(e, out) || binaryChildren<Sub>(e, out) || binaryChildren<Mul>(e, out) ||
-        binaryChildren<Div>(e, out) || binaryChildren<Mod>(e, out) || binaryChildren<Min>(e, out) ||
-        binaryChildren<Max>(e, out) || binaryChildren<EQ>(e, out) || binaryChildren<NE>(e, out) ||
-        binaryChildren<LT>(e, out) || binaryChildren<LE>(e, out) || binaryChildren<GT>(e, out) ||
-        binaryChildren<GE>(e, out) || binaryChildren<And>(e, out) || binaryChildren<Or>(e, out))
-        return true;
-    if (const Not *n = e.as<Not>()) {
-        out = {n->a};
-        return true;
-    }
-    if (const Select *sel = e.as<Select>()) {
-        out = {sel->condition, sel->true_value, sel->false_value};
-        return true;
-    }
-    if (const Let *let = e.as<Let>()) {
-        out = {let->value, let->body};
-        return true;
-    }
-    if (const Call *call = e.as<Call>()) {
-        out = call->args;
-        return !out.empty();
-    }
-    return false;
-}
-
-} // namespace
-
-int Featurizer::branching(const Expr &e) const {
-    if (!e.defined())
-        return 0;
-    if (const Cast *cast = e.as<Cast>())
-        return branching(cast->value);
-    if (const Call *call = e.as<Call>(); call && call->call_type == Call::Halide) {
-        // Each inlined Func's body is measured once per state: chains of inlined
-        // stencils would otherwise be expanded exponentially.
-        auto memo = inlinedBranching.find(call->name);
-        if (memo != inlinedBranching.end())
-            return memo->second;
-        int result = 1;
-        for (int n = 0; n < d.nodeCount(); n++) {
-            const FuncSchedule *f = st.scheduleOf(n);
-            if (f && f->location == ComputeLocation::Inlined && d.node(n).name == call->name) {
-                int b = 0;
-                for (const Expr &v : d.node(n).func.values())
-                    b = std::max(b, branching(v));
-                result = std::max(1, b);
-                break;
-            }
+// Halide measures the Func's pure definition for every stage, through the
+// Funcs inlined into it. Each inlined Func is measured once per state (chains
+// of inlined stencils would otherwise be expanded exponentially).
+int Featurizer::branching(int node) {
+    const std::function<bool(const std::string &, int &)> inlinedMeasure = [&](const std::string &name, int &out) {
+        auto memo = inlinedBranching.find(name);
+        if (memo != inlinedBranching.end()) {
+            out = memo->second;
+            return true;
         }
-        inlinedBranching.emplace(call->name, result);
-        return result;
-    }
-    std::vector<Expr> subs;
-    if (!children(e, subs))
-        return 1;
-    std::vector<int> kids;
-    for (const Expr &x : subs)
-        kids.push_back(branching(x));
-    std::sort(kids.rbegin(), kids.rend());
-    int best = 0;
-    for (size_t i = 0; i < kids.size(); i++)
-        best = std::max(best, kids[i] + static_cast<int>(i));
-    return best;
+        for (const FuncSchedule &f : st.funcs())
+            if (f.location == ComputeLocation::Inlined && d.node(f.node).name == name) {
+                out = exprBranching(d.node(f.node).func, inlinedMeasure);
+                inlinedBranching.emplace(name, out);
+                return true;
+            }
+        return false;
+    };
+    return exprBranching(d.node(node).func, inlinedMeasure);
 }
 
 void Featurizer::computePointsComputedMinimum() {
@@ -427,7 +304,9 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     for (size_t j = 0; j < c.loops.size(); j++) {
         const int64_t e = c.loops[j].extent();
         perRealization *= double(e);
-        scalars *= static_cast<int>(j) == t.vectorLoop ? double(e % d.vectorSize(c.node)) : double(e);
+        // Halide's GPU stages vectorize at width 1 (its simd loops are "1v"): a vectorized loop
+        // leaves no scalar tail, a stage without one computes every point as a scalar.
+        scalars *= t.hasVectorLoop && static_cast<int>(j) == t.vectorLoop ? 0.0 : double(e);
     }
     feat[Feature::PointsComputedPerRealization] = perRealization;
     feat[Feature::PointsComputedPerProduction] = double(c.perProduction);
@@ -441,7 +320,12 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
             pure *= double(t.serial[j]);
     feat[Feature::InnermostLoopExtent] = double(c.serialTotal);
     feat[Feature::InnermostPureLoopExtent] = pure;
-    feat[Feature::UnrolledLoopExtent] = t.unrolled ? pure : 1;
+    // Halide unrolls (and reports) the serial tile when its pure extent is at most 16 and every
+    // loop of the stage is a pure loop of constant extent (a reduction loop blocks it).
+    bool unrollable = pure <= 16;
+    for (const dag::Loop &l : n.stages[static_cast<size_t>(c.stage)].loop)
+        unrollable = unrollable && !l.rvar;
+    feat[Feature::UnrolledLoopExtent] = unrollable ? pure : 1;
 
     if (f.location == ComputeLocation::Root) {
         int64_t inner = 1;
@@ -455,12 +339,11 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         }
         feat[Feature::InnerParallelism] = double(inner);
         feat[Feature::OuterParallelism] = 1;
-    } else if (f.location == ComputeLocation::BlockLevel) {
-        feat[Feature::InnerParallelism] = double(st.numThreads(c.node, c.stage));
-        feat[Feature::OuterParallelism] = double(c.blocks);
     } else {
+        // Produced inside the consumer's block loop: its own (thread or serial) loop is not a parallel
+        // task, and the tasks around it are the kernel's blocks (thread loops add none).
         feat[Feature::InnerParallelism] = 1;
-        feat[Feature::OuterParallelism] = double(c.instances);
+        feat[Feature::OuterParallelism] = double(c.blocks);
     }
 
     double bytes = double(bpp);
@@ -498,7 +381,10 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         }
         feat[Feature::GlobalBytesAtTask] = atTask;
         feat[Feature::GlobalInnermostBytesAtTask] = innermostAtTask;
-    } else if (f.location == ComputeLocation::BlockLevel) {
+    } else if (f.memory() == MemoryType::Global) { // block level, stored at root
+        feat[Feature::GlobalBytesAtTask] = bytes;
+        feat[Feature::GlobalInnermostBytesAtTask] = innermostBytes;
+    } else if (f.memory() == MemoryType::Shared) {
         feat[Feature::SharedBytesAtTask] = bytes;
         feat[Feature::SharedInnermostBytesAtTask] = innermostBytes;
     } else {
@@ -512,7 +398,6 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     double realizationBytes[3] = {0, 0, 0}, realizationLines[3] = {0, 0, 0};
     double threadBytes[3] = {0, 0, 0}, threadLines[3] = {0, 0, 0};
     double pointBytes = 0, pointLines = 0, allocation[3] = {0, 0, 0};
-    MemCount globalLoads, sharedLoads;
     std::set<int> done;
     auto footprint = [&](int producer, const Region &r, const Site &site, double &b, double &lines) {
         b = double(d.node(producer).bytesPerPoint);
@@ -531,23 +416,19 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     for (const Access &a : accesses) {
         const Site site = siteOf(a.producer, c.node);
         const int m = static_cast<int>(site.memory);
-        // Memory transactions of this load, for the kernel's threads.
-        double pointsPerThread = double(a.jac.count);
-        for (size_t j = 0; j < t.serial.size(); j++)
-            if (!a.jac.columnIsZero(j))
-                pointsPerThread *= double(t.serial[j]);
         const Region storage = st.computedRegion(a.producer);
-        if (site.memory == MemoryType::Global)
-            countWarpAccess(MemoryType::Global, c.thread, t, a.jac, storage, d.node(a.producer).bytesPerPoint,
-                            pointsPerThread, globalLoads);
-        else if (site.memory == MemoryType::Shared)
-            countWarpAccess(MemoryType::Shared, c.thread, t, a.jac, storage, d.node(a.producer).bytesPerPoint,
-                            pointsPerThread, sharedLoads);
         if (!done.insert(a.producer).second)
             continue;
         double b = 0, l = 0;
-        if (site.nestedIn) {
+        const FuncSchedule *pf = st.scheduleOf(a.producer);
+        if (site.nestedIn && pf && pf->storedAtRoot) {
+            // Realized once per block but stored at root: Halide reads its whole root allocation.
+            footprint(a.producer, d.rootRequired(a.producer), site, b, l);
+        } else if (site.nestedIn) {
             footprint(a.producer, storage, site, b, l);
+        } else if (f.storedAtRoot) {
+            // This Func's store site is the root, where Halide takes its producers' footprints.
+            footprint(a.producer, d.rootRequired(a.producer), site, b, l);
         } else {
             footprint(a.producer, st.requiredAt(a.producer, c.node, c.stage, 0), site, b, l);
         }
@@ -597,10 +478,6 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     feat[Feature::SharedAllocationBytesReadPerRealization] = allocation[1];
     feat[Feature::UniqueBytesReadPerPoint] = pointBytes;
     feat[Feature::UniqueLinesReadPerPoint] = pointLines;
-    feat[Feature::NumGlobalMemLoadsPerBlock] = globalLoads.transactions;
-    feat[Feature::GlobalMemLoadEfficiency] = globalLoads.efficiency();
-    feat[Feature::NumSharedMemLoadsPerBlock] = sharedLoads.transactions;
-    feat[Feature::SharedMemLoadEfficiency] = sharedLoads.efficiency();
 
     // Per task: what a block of a root stage streams in from Funcs stored at root.
     if (f.location == ComputeLocation::Root) {
@@ -613,7 +490,7 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
             if (!seen.insert(e.producer).second)
                 continue;
             const FuncSchedule *pf = st.scheduleOf(e.producer);
-            if (!pf || pf->location == ComputeLocation::Root || d.node(e.producer).isInput) {
+            if (!pf || pf->location == ComputeLocation::Root || pf->storedAtRoot || d.node(e.producer).isInput) {
                 const Region r = st.requiredAt(e.producer, c.node, c.stage, 1);
                 double b = 0, l = 0;
                 footprint(e.producer, r.empty() ? d.rootRequired(e.producer) : r, siteOf(e.producer, c.node), b, l);
@@ -628,25 +505,7 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         feat[Feature::UniqueLinesReadPerTask] = taskLines;
     }
 
-    // Stores.
-    {
-        Jacobian store;
-        for (const auto &row : d.storeJacobian(c.node, c.stage)) {
-            std::vector<double> r;
-            for (const dag::JacobianEntry &e : row)
-                r.push_back(e.known ? double(e.numerator) : std::nan(""));
-            store.m.push_back(std::move(r));
-        }
-        MemCount stores;
-        countWarpAccess(f.memory(), c.thread, t, store, computed, static_cast<int>(bpp), double(c.serialTotal), stores);
-        if (f.memory() == MemoryType::Global) {
-            feat[Feature::NumGlobalMemStoresPerBlock] = stores.transactions;
-            feat[Feature::GlobalMemStoreEfficiency] = stores.efficiency();
-        } else if (f.memory() == MemoryType::Shared) {
-            feat[Feature::NumSharedMemStoresPerBlock] = stores.transactions;
-            feat[Feature::SharedMemStoreEfficiency] = stores.efficiency();
-        }
-    }
+    memoryFeatures(c, feat);
 
     // GPU occupancy and warps.
     const ThreadInfo &ti = c.thread;
@@ -672,35 +531,276 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
                 params.activeBlockLimit;
     }
 
+    // Keyed by the inlined set and the Func (every stage reports the pure definition's measure).
     std::string key = inlinedKey;
-    key += std::to_string(c.node) + "/" + std::to_string(c.stage);
+    key += "#" + std::to_string(c.node);
     auto cached = d.branchingCache.find(key);
-    if (cached == d.branchingCache.end()) {
-        int b = 0;
-        const Definition &def = c.stage == 0 ? n.func.definition() : n.func.update(c.stage - 1);
-        for (const Expr &v : def.values())
-            b = std::max(b, branching(v));
-        cached = d.branchingCache.emplace(std::move(key), b).first;
-    }
+    if (cached == d.branchingCache.end())
+        cached = d.branchingCache.emplace(std::move(key), branching(c.node)).first;
     feat[Feature::ExprBranching] = cached->second;
 }
 
+// The region of `node` required at its store site (Halide's store_bounds): at
+// root for inputs, root and unscheduled Funcs, per block for block-level Funcs.
+std::vector<int64_t> Featurizer::storeSiteExtents(int node) const {
+    const FuncSchedule *f = st.scheduleOf(node);
+    Region r;
+    if (f && f->location != ComputeLocation::Root && f->location != ComputeLocation::Inlined && !f->storedAtRoot)
+        r = st.requiredAt(node, f->consumer, f->consumerStage, f->location == ComputeLocation::BlockLevel ? 1 : 2);
+    if (r.empty())
+        r = d.rootRequired(node);
+    std::vector<int64_t> out;
+    out.reserve(r.size());
+    for (const Span &s : r)
+        out.push_back(s.extent());
+    return out;
+}
+
+// Halide's points_accessed_per_thread: loads a thread issues along one edge
+// chain, either the producer region one unrolled block of the serial loops
+// reads times the other non-invariant serial extents, or (when smaller) the
+// call count times every non-invariant serial extent, with shared loads along
+// a unit-stride loop merged into vectors.
+int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat,
+                                            const std::vector<int> &chain, const RationalJacobian &thread,
+                                            const RationalJacobian &serial, bool scheduled, int innermostDim,
+                                            MemoryType memory) const {
+    const StageTiling &t = *c.t;
+    const dag::Stage &stage = d.node(c.node).stages[static_cast<size_t>(c.stage)];
+    const bool unrolled = feat[Feature::UnrolledLoopExtent] > 1;
+    int64_t nonInvariant = 1, nonInvariantRolled = 1;
+    Region box(c.loops.size());
+    for (size_t j = 0; j < c.loops.size(); j++) {
+        int64_t extent = 1;
+        if (j < t.serial.size() && !thread.columnIsZero(j)) {
+            nonInvariant *= t.serial[j];
+            if (stage.loop[j].pure && unrolled)
+                extent = t.serial[j];
+            else
+                nonInvariantRolled *= t.serial[j];
+        }
+        // A representative tile in the middle of the loop; only its extent matters for affine accesses.
+        const int64_t tiles = j < t.serial.size() ? ceilDiv(t.serial[j], extent) : 1;
+        const int64_t min = c.loops[j].min + (tiles / 2) * extent;
+        box[j] = Span{min, min + extent - 1};
+    }
+    Region required;
+    for (size_t k = 0; k < chain.size(); k++) {
+        const dag::Edge &e = d.edge(chain[k]);
+        if (k > 0) {
+            const int through = d.edge(chain[k - 1]).producer;
+            box = d.loopBounds(through, e.consumerStage, d.requiredToComputed(through, required));
+        }
+        required = d.producerRegion(chain[k], box);
+    }
+    int64_t points = 1;
+    for (const Span &s : required)
+        points *= s.extent();
+    const int64_t byRegion = points * nonInvariantRolled;
+    const int64_t byLoops = thread.count * nonInvariant;
+    if (byLoops > byRegion)
+        return byRegion;
+    int64_t result = byLoops;
+    if (memory == MemoryType::Shared) {
+        int vector = 1;
+        const int producerDims = static_cast<int>(serial.rows);
+        for (int dim = scheduled ? innermostDim : 0; dim < (scheduled ? innermostDim + 1 : producerDims); dim++)
+            for (size_t j = 0; j < t.serial.size(); j++)
+                if (vectorizableAlong(serial, dim, j))
+                    vector = std::max(vector, vectorizedAccessSize(t.serial[j], d.node(c.node).bytesPerPoint));
+        if (result % vector == 0)
+            result /= vector;
+    }
+    return result;
+}
+
+// num_{global,shared}_mem_{loads,stores}_per_block and their efficiencies, as
+// Anderson2021's compute_features computes them at a stage's innermost loop.
+void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+    const FuncSchedule &f = *c.f;
+    const StageTiling &t = *c.t;
+    const dag::Node &n = d.node(c.node);
+    const dag::Stage &stage = n.stages[static_cast<size_t>(c.stage)];
+    const size_t loops = stage.loop.size();
+    if (loops == 0)
+        return;
+    const WarpLayout warps = makeWarpLayout(c.thread);
+    // Thread dims x, y, z: the loops of this stage with the thread loops' variables.
+    const dag::Stage &owner = d.node(c.threadOwnerNode).stages[static_cast<size_t>(c.threadOwnerStage)];
+    std::vector<int> threadLoops;
+    for (int idx : c.thread.loopIndices) {
+        int found = -1;
+        if (idx >= 0 && static_cast<size_t>(idx) < owner.loop.size())
+            for (size_t j = 0; j < loops; j++)
+                if (stage.loop[j].var == owner.loop[static_cast<size_t>(idx)].var) {
+                    found = static_cast<int>(j);
+                    break;
+                }
+        threadLoops.push_back(found);
+    }
+    // Extents of this stage's loops inside one thread (the strides of the thread loops).
+    std::vector<int64_t> innerSerial(loops, 1);
+    for (size_t j = 0; j < loops; j++)
+        innerSerial[j] = f.location == ComputeLocation::ThreadLevel ? c.loops[j].extent()
+                                                                    : (j < t.serial.size() ? t.serial[j] : 1);
+    MemTotals globalLoads, sharedLoads;
+
+    // Stores (register Funcs have none); an update's stores also count as loads.
+    const MemoryType mine = f.memory();
+    const auto &storeJac = d.storeJacobian(c.node, c.stage);
+    if (!storeJac.empty() && mine != MemoryType::Register) {
+        const RationalJacobian jac = RationalJacobian::fromStore(storeJac, loops);
+        const Region computed = st.computedRegion(c.node);
+        int actualDim = c.funcVectorDim;
+        if (!(static_cast<size_t>(actualDim) < computed.size() && computed[static_cast<size_t>(actualDim)].extent() > 1))
+            for (size_t i = 0; i < computed.size(); i++)
+                if (computed[i].extent() > 1) {
+                    actualDim = static_cast<int>(i);
+                    break;
+                }
+        double requests = double(c.serialTotal);
+        int vector = 1;
+        for (size_t j = 0; j < loops && j < t.serial.size(); j++) {
+            if (jac.columnIsZero(j))
+                requests /= double(t.serial[j]);
+            else if (mine == MemoryType::Shared && vectorizableAlong(jac, actualDim, j))
+                vector = std::max(vector, vectorizedAccessSize(t.serial[j], n.bytesPerPoint));
+        }
+        requests /= vector;
+        const MemKind kind = mine == MemoryType::Shared ? MemKind::Shared : MemKind::Global;
+        const MemTotals stores = countAccesses(kind, jac.scaledColumns(innerSerial), c.funcVectorDim,
+                                               storeSiteExtents(c.node), n.bytesPerPoint, warps, threadLoops, requests);
+        if (kind == MemKind::Shared) {
+            feat[Feature::NumSharedMemStoresPerBlock] = stores.transactions;
+            feat[Feature::SharedMemStoreEfficiency] = stores.efficiency();
+            if (c.stage > 0)
+                sharedLoads.add(stores);
+        } else {
+            feat[Feature::NumGlobalMemStoresPerBlock] = stores.transactions;
+            feat[Feature::GlobalMemStoreEfficiency] = stores.efficiency();
+            if (c.stage > 0)
+                globalLoads.add(stores);
+        }
+    }
+
+    // Loads, looking through inlined Funcs. Like Halide, every Jacobian reaching a producer so far is
+    // counted again for each edge into that producer (a Func read directly and through an inlined Func
+    // counts its direct reads twice).
+    struct Reach {
+        RationalJacobian serial, thread;
+        int producer;
+    };
+    std::vector<Reach> reach;
+    struct Pending {
+        int node, stage;
+        std::vector<int> chain;
+    };
+    std::vector<Pending> pending{{c.node, c.stage, {}}};
+    while (!pending.empty()) {
+        const Pending p = std::move(pending.back());
+        pending.pop_back();
+        const dag::Stage &ps = d.node(p.node).stages[static_cast<size_t>(p.stage)];
+        for (int e : ps.incomingEdges) {
+            const dag::Edge &edge = d.edge(e);
+            std::vector<int> chain = p.chain;
+            chain.push_back(e);
+            if (p.node == c.node && p.stage == c.stage) {
+                for (const dag::LoadJacobian &lj : edge.loadJacobians) {
+                    RationalJacobian j = RationalJacobian::fromDag(lj, loops);
+                    RationalJacobian scaled = j.scaledColumns(innerSerial);
+                    reach.push_back(Reach{std::move(j), std::move(scaled), edge.producer});
+                }
+            } else {
+                std::vector<Reach> next;
+                for (Reach &r : reach) {
+                    if (r.producer == edge.consumerNode)
+                        for (const dag::LoadJacobian &lj : edge.loadJacobians) {
+                            const RationalJacobian j2 = RationalJacobian::fromDag(lj, ps.loop.size());
+                            next.push_back(Reach{j2 * r.serial, j2 * r.thread, edge.producer});
+                        }
+                    next.push_back(std::move(r));
+                }
+                reach.swap(next);
+            }
+            const FuncSchedule *pf = st.scheduleOf(edge.producer);
+            if (pf && pf->location == ComputeLocation::Inlined) {
+                pending.push_back(Pending{edge.producer, 0, std::move(chain)});
+                continue;
+            }
+            const Site site = siteOf(edge.producer, c.node);
+            if (site.memory == MemoryType::Register)
+                continue;
+            const dag::Node &pn = d.node(edge.producer);
+            const bool scheduled = site.scheduled && (pn.isInput || pf != nullptr);
+            const int innermost = pn.isInput ? 0 : (scheduled ? site.vectorDim : -1);
+            const MemKind kind = site.memory == MemoryType::Shared ? MemKind::Shared : MemKind::Global;
+            const std::vector<int64_t> extents = storeSiteExtents(edge.producer);
+            for (const Reach &r : reach) {
+                if (r.producer != edge.producer)
+                    continue;
+                const int64_t points =
+                    pointsAccessedPerThread(c, feat, chain, r.thread, r.serial, scheduled, innermost, site.memory);
+                MemTotals loads;
+                if (scheduled) {
+                    loads = countAccesses(kind, r.thread, innermost, extents, pn.bytesPerPoint, warps, threadLoops,
+                                          double(points));
+                } else {
+                    // Not laid out yet: Halide assumes the storage order that needs the fewest transactions.
+                    int fewest = 0;
+                    for (size_t dim = 0; dim < extents.size(); dim++) {
+                        const MemTotals option = countAccesses(kind, r.thread, static_cast<int>(dim), extents,
+                                                               pn.bytesPerPoint, warps, threadLoops, double(points));
+                        if (dim == 0 || option.transactions < fewest) {
+                            loads = option;
+                            fewest = static_cast<int>(option.transactions);
+                        }
+                    }
+                }
+                (kind == MemKind::Shared ? sharedLoads : globalLoads).add(loads);
+            }
+        }
+    }
+    feat[Feature::NumGlobalMemLoadsPerBlock] = globalLoads.transactions;
+    feat[Feature::GlobalMemLoadEfficiency] = globalLoads.efficiency();
+    feat[Feature::NumSharedMemLoadsPerBlock] = sharedLoads.transactions;
+    feat[Feature::SharedMemLoadEfficiency] = sharedLoads.efficiency();
+}
+
 void Featurizer::inlinedFeatures() {
+    // Halide's loop-nest order: kernels in scheduling order, a Func's stages last update first,
+    // each stage followed by the Funcs computed in its thread loop, then those in its block.
+    // outer_parallelism and num_blocks of an inlined Func are the last consumer's.
+    std::vector<std::pair<const FuncSchedule *, int>> order;
+    std::function<void(const FuncSchedule &)> visit = [&](const FuncSchedule &f) {
+        for (int s = static_cast<int>(f.stages.size()); s-- > 0;) {
+            order.emplace_back(&f, s);
+            for (ComputeLocation nested : {ComputeLocation::ThreadLevel, ComputeLocation::BlockLevel})
+                for (const FuncSchedule &g : st.funcs())
+                    if (g.location == nested && g.consumer == f.node && g.consumerStage == s)
+                        visit(g);
+        }
+    };
+    for (const FuncSchedule &f : st.funcs())
+        if (f.location == ComputeLocation::Root)
+            visit(f);
     // For every non-inlined stage, the Funcs inlined into it and their call counts
     // (multiplied along chains of inlined Funcs).
-    for (const FuncSchedule &f : st.funcs()) {
-        if (f.location == ComputeLocation::Inlined)
-            continue;
-        for (size_t s = 0; s < f.stages.size(); s++) {
-            ScheduleFeatures *consumer = featOf(f.node, static_cast<int>(s));
+    for (const auto &[fp, stageIndex] : order) {
+        const FuncSchedule &f = *fp;
+        {
+            const int s = stageIndex;
+            ScheduleFeatures *consumer = featOf(f.node, s);
             if (!consumer)
                 continue;
-            const StageCtx c = context(f, static_cast<int>(s));
+            const StageCtx c = context(f, s);
+            // Calls per point of this stage to each inlined Func, summed over every path through
+            // other inlined Funcs (Halide's inlined map: one entry per Func).
+            std::vector<std::pair<int, int64_t>> inlinedCalls;
             struct Item {
                 int node, stage;
                 int64_t calls;
             };
-            std::vector<Item> pending{{f.node, static_cast<int>(s), 1}};
+            std::vector<Item> pending{{f.node, s, 1}};
             while (!pending.empty()) {
                 const Item it = pending.back();
                 pending.pop_back();
@@ -710,23 +810,31 @@ void Featurizer::inlinedFeatures() {
                     if (!pf || pf->location != ComputeLocation::Inlined)
                         continue;
                     const int64_t calls = it.calls * std::max(1, edge.calls);
-                    ScheduleFeatures *in = featOf(edge.producer, 0);
-                    if (in) {
-                        (*in)[Feature::InlinedCalls] += double(calls) * double(c.perProduction * c.instances);
-                        (*in)[Feature::NumScalars] += double(calls) * (*consumer)[Feature::NumScalars];
-                        const double ipe = (*consumer)[Feature::InnermostPureLoopExtent];
-                        double &mine = (*in)[Feature::InnermostPureLoopExtent];
-                        mine = mine > 0 ? std::min(mine, ipe) : ipe;
-                        (*in)[Feature::InnerParallelism] = 1;
-                        (*in)[Feature::OuterParallelism] = double(c.blocks);
-                        (*in)[Feature::NumBlocks] = double(c.blocks);
-                        (*in)[Feature::NumWarpsPerBlock] += double(calls) * double(c.serialTotal) *
-                                                            c.thread.numWarpsPerBlock * double(c.blocks);
-                        (*in)[Feature::NumThreadsPerBlock] += double(c.thread.numThreads);
-                        (*in)[Feature::PointsComputedPerThread] += double(calls) * double(c.serialTotal);
-                    }
+                    auto known = std::find_if(inlinedCalls.begin(), inlinedCalls.end(),
+                                              [&](const auto &p) { return p.first == edge.producer; });
+                    if (known == inlinedCalls.end())
+                        inlinedCalls.emplace_back(edge.producer, calls);
+                    else
+                        known->second += calls;
                     pending.push_back(Item{edge.producer, 0, calls});
                 }
+            }
+            for (const auto &[producer, calls] : inlinedCalls) {
+                ScheduleFeatures *in = featOf(producer, 0);
+                if (!in)
+                    continue;
+                (*in)[Feature::InlinedCalls] += double(calls) * double(c.perProduction * c.instances);
+                (*in)[Feature::NumScalars] += double(calls) * (*consumer)[Feature::NumScalars];
+                const double ipe = (*consumer)[Feature::InnermostPureLoopExtent];
+                double &mine = (*in)[Feature::InnermostPureLoopExtent];
+                mine = mine > 0 ? std::min(mine, ipe) : ipe;
+                (*in)[Feature::InnerParallelism] = 1;
+                (*in)[Feature::OuterParallelism] = double(c.blocks);
+                (*in)[Feature::NumBlocks] = double(c.blocks);
+                (*in)[Feature::NumWarpsPerBlock] +=
+                    double(calls) * double(c.serialTotal) * c.thread.numWarpsPerBlock * double(c.blocks);
+                (*in)[Feature::NumThreadsPerBlock] += double(c.thread.numThreads);
+                (*in)[Feature::PointsComputedPerThread] += double(calls) * double(c.serialTotal);
             }
         }
     }
@@ -741,6 +849,10 @@ void Featurizer::workingSets() {
             for (const Span &s : st.computedRegion(f.node))
                 b *= double(s.extent());
             rootSet += b; // every realization counts once in the tree walk's sum
+            // A block-level Func stored at root is also in the root's store_at set (with its
+            // per-block production size): Halide counts it a second time there.
+            if (f.storedAtRoot)
+                rootSet += b;
         }
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location != ComputeLocation::Root)
@@ -780,11 +892,12 @@ void Featurizer::workingSets() {
     for (ScheduleFeatures &ft : feats)
         ft[Feature::WorkingSetAtRoot] = rootSet;
     for (const FuncSchedule &f : st.funcs())
-        if (f.location == ComputeLocation::Root)
+        if (f.location == ComputeLocation::Root || f.storedAtRoot)
             for (size_t s = 0; s < f.stages.size(); s++)
                 if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s))) {
                     (*ft)[Feature::WorkingSetAtRealization] = rootSet;
-                    (*ft)[Feature::WorkingSetAtProduction] = rootSet;
+                    if (f.location == ComputeLocation::Root)
+                        (*ft)[Feature::WorkingSetAtProduction] = rootSet;
                 }
 }
 
