@@ -547,15 +547,13 @@ private Q_SLOTS:
         text.replace(text.find("\"version\":1"), 11, "\"version\":3");
         QVERIFY(!SearchTrace::parse(text, &error));
         QVERIFY2(error.find("version") != std::string::npos, error.c_str());
-        // The checked-in fixture was written by the version-1 code.
-        const QString fixture = QFINDTESTDATA("../fixtures/search/box_blur_v1.trace.jsonl");
-        if (!fixture.isEmpty()) {
-            const auto old = SearchTrace::read(fixture.toStdString(), &error);
-            QVERIFY2(old.has_value(), error.c_str());
-            QVERIFY(!old->nodes().empty());
-            for (const TraceNode &n : old->nodes())
-                QVERIFY(!n.fixed);
-        }
+        // The Search workspace's fixture was written by the version-1 code (commit 17b9c7f).
+        const auto old = SearchTrace::read(test::sourceDir() / "tests/fixtures/search/box_blur_beam4.jsonl", &error);
+        QVERIFY2(old.has_value(), error.c_str());
+        QVERIFY(!old->nodes().empty());
+        QVERIFY(old->summary.bestId >= 0);
+        for (const TraceNode &n : old->nodes())
+            QVERIFY(!n.fixed);
     }
 
     void traceRoundTrip() {

@@ -24,6 +24,8 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -71,6 +73,7 @@ private Q_SLOTS:
     void liveSearchGrowsAndFinishes();
     void cancelStopsTheSearch();
     void staleSearchNeverPaints();
+    void continueFromSelectedState();
     void paintTimeOf200kStates();
     void cleanupTestCase();
 
@@ -440,6 +443,60 @@ void TestUiSearch::staleSearchNeverPaints()
     QCOMPARE(d.passCount(), 1);
     for (const auto &row : d.rows())
         QVERIFY(row.beamCount <= 1);
+}
+
+// "Continue" on a selected state of the fixture's trace starts a new search
+// off the GUI thread: the tree shows the new run, whose first decision is the
+// selected state's, flagged as fixed in every pass.
+void TestUiSearch::continueFromSelectedState()
+{
+    QVERIFY(openFixture());
+    const search::SearchTrace trace = readFixture();
+    const search::TraceNode *pick = nullptr;
+    for (const auto &n : trace.nodes())
+        if (n.depth == 1 && n.inBeam && (!pick || n.cost > pick->cost))
+            pick = &n; // not the cheapest, so the new search could not have found it by itself
+    QVERIFY(pick);
+    m_ws->setWeightsPath(m_randomWeights);
+    m_ws->setBeamSize(2);
+    m_ws->setPasses(2);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->weightsScanPending(), 30000);
+    m_ws->selectState(pick->id);
+    QPushButton *button = m_ws->detailPanel()->continueButton();
+    QVERIFY(button->isEnabled());
+
+    QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+    QTest::mouseClick(button, Qt::LeftButton);
+    // The click returns at once: the search runs on its worker, cancellable, Continue disabled meanwhile.
+    QVERIFY(m_ws->isSearching());
+    QVERIFY(!button->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QCOMPARE(finished.first().at(1).toBool(), false);
+
+    // Halide gives a second build of a pipeline in one process "$N"-suffixed Func names.
+    const auto decision = [](const search::TraceNode *n) {
+        return QString::fromStdString(n->detail.dump()).remove(QRegularExpression(QStringLiteral("\\$\\d+")));
+    };
+    const SearchTreeData &d = m_ws->treeData();
+    QCOMPARE(d.pipeline(), QStringLiteral("box_blur"));
+    QCOMPARE(d.passCount(), 2);
+    int fixedNodes = 0;
+    for (const auto &n : d.nodes()) {
+        QCOMPARE(n.fixed, n.depth == 1);
+        if (n.fixed) {
+            ++fixedNodes;
+            QCOMPARE(decision(&n), decision(pick));
+        }
+    }
+    QCOMPARE(fixedNodes, 2); // once per pass
+    QVERIFY(d.winner() >= 0);
+    const search::TraceNode *w = d.node(d.winner());
+    while (w && w->depth > 1)
+        w = d.node(w->parent);
+    QVERIFY(w && w->fixed);
+    QCOMPARE(decision(w), decision(pick));
+    QVERIFY(button->isEnabled() || m_ws->detailPanel()->stateA() < 0);
 }
 
 void TestUiSearch::paintTimeOf200kStates()

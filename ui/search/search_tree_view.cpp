@@ -296,6 +296,14 @@ void SearchTreeView::paintEvent(QPaintEvent *)
         p.setPen(QPen(outline, 1.4));
         p.drawEllipse(m.at, markerR * 1.5, markerR * 1.5);
     }
+    // A continued search's fixed prefix (decisions taken from its start state): a dashed square around each.
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(90, 90, 110), 1.2, Qt::DashLine));
+    for (const Marker &m : markers)
+        if (d.nodes()[static_cast<size_t>(m.id)].fixed) {
+            const double r = markerR * 2.2 + 1;
+            p.drawRect(QRectF(m.at.x() - r, m.at.y() - r, 2 * r, 2 * r));
+        }
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(kMatchColor, 2));

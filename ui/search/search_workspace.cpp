@@ -40,8 +40,8 @@ const char *const kMeasureWhy =
     "Compiles the state (core/schedule applies it to the Funcs) for the measurement target and times it in the "
     "bench worker, output checked against the compute_root host reference. Complete states only.";
 const char *const kContinueWhy =
-    "core/search cannot start a search from a partial schedule yet (its beam search always starts from the empty "
-    "schedule).";
+    "Starts a new search from this state: its decisions stay fixed (dashed squares in the tree) and the search "
+    "schedules only the remaining Funcs, with the controls' weights, beam and passes.";
 } // namespace
 
 // Nodes handed out by the search thread, with the trace's header (the first
@@ -130,9 +130,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
         else
             measureState(id);
     });
-    connect(m_panel, &StateDetailPanel::continueRequested, this, [this] {
-        m_panel->setMeasurement(tr("Cannot continue: %1").arg(tr(kContinueWhy)));
-    });
+    connect(m_panel, &StateDetailPanel::continueRequested, this, &SearchWorkspace::continueFrom);
 
     m_openAction = new QAction(tr("Open Search Trace…"), this);
     connect(m_openAction, &QAction::triggered, this, [this] {
@@ -287,6 +285,30 @@ void SearchWorkspace::startSearch()
 
 bool SearchWorkspace::weightsScanPending() const { return m_weights->scanPending(); }
 
+bool SearchWorkspace::continueFrom(qint64 id)
+{
+    const search::TraceNode *n = m_data.node(id);
+    if (!n || m_data.pipeline().isEmpty())
+        return false;
+    // The path's decisions, root first, taken before the new search resets the tree.
+    std::vector<Json> decisions;
+    for (const search::TraceNode *q = n; q; q = m_data.node(q->parent))
+        decisions.insert(decisions.begin(), q->detail);
+    const QString pipeline = m_data.pipeline();
+    const auto start = [this, decisions, pipeline, id] {
+        search::SessionOptions o = optionsFromControls();
+        o.app = pipeline.toStdString();
+        o.startDecisions = decisions;
+        startSearch(o);
+        m_status->setText(tr("Continuing from state #%1 (%2 decisions fixed)…").arg(id).arg(decisions.size()));
+    };
+    if (m_weights->scanPending())
+        connect(m_weights, &WeightsComboBox::scanned, this, start, Qt::SingleShotConnection);
+    else
+        start();
+    return true;
+}
+
 void SearchWorkspace::startSearch(const search::SessionOptions &options)
 {
     if (m_progress)
@@ -390,6 +412,7 @@ void SearchWorkspace::setSearching(bool on)
     m_searching = on;
     m_start->setEnabled(!on);
     m_cancel->setEnabled(on);
+    m_panel->setContinueAllowed(!on);
 }
 
 void SearchWorkspace::refreshCounts()

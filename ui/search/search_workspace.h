@@ -54,6 +54,10 @@ public:
     void startSearch(const search::SessionOptions &options);
     void startSearch(); // from the controls
     void cancelSearch();
+    // Starts a new search from a recorded state (its decisions fixed, the rest
+    // searched with the controls' settings), off the GUI thread like any search;
+    // false when there is no such state.
+    bool continueFrom(qint64 id);
     bool isSearching() const { return m_searching; }
     // Parses a trace file off the GUI thread; traceLoaded or loadFailed follows.
     void openTrace(const QString &path);

@@ -195,6 +195,12 @@ QString StateDetailPanel::loopNestText() const { return m_loopNest->toPlainText(
 QString StateDetailPanel::summaryText() const { return m_summary->text(); }
 QString StateDetailPanel::measurementText() const { return m_measured->text(); }
 
+void StateDetailPanel::setContinueAllowed(bool allowed)
+{
+    m_continueAllowed = allowed;
+    m_continue->setEnabled(allowed && m_a >= 0);
+}
+
 void StateDetailPanel::showState(int64_t a, int64_t b)
 {
     const search::TraceNode *na = m_data ? m_data->node(a) : nullptr;
@@ -203,7 +209,7 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     setMeasurement({});
     for (QPushButton *button : {m_compareButton, m_measure, m_export})
         button->setEnabled(na != nullptr);
-    m_continue->setEnabled(false); // core/search has no way to start from a partial schedule yet (tool tip)
+    m_continue->setEnabled(na != nullptr && m_continueAllowed);
     m_clearCompare->setEnabled(m_b >= 0);
     m_path->clear();
     if (!na) {

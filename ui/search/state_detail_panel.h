@@ -67,6 +67,8 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     QPushButton *measureButton() const { return m_measure; }
     QPushButton *continueButton() const { return m_continue; }
+    // Whether "Continue" may start a search now (not while one runs).
+    void setContinueAllowed(bool allowed);
     QPushButton *exportButton() const { return m_export; }
     QPushButton *compareButton() const { return m_compareButton; }
 
@@ -92,6 +94,7 @@ private:
     QLabel *m_summary;
     QLabel *m_measured;
     QPushButton *m_compareButton, *m_clearCompare, *m_measure, *m_continue, *m_export;
+    bool m_continueAllowed = true;
     QTabWidget *m_tabs;
     QListWidget *m_path;
     QTextBrowser *m_loopNest;
