@@ -322,6 +322,87 @@ std::string State::dump() const {
     return os.str();
 }
 
+std::string State::halideLoopNest() const {
+    std::ostringstream os;
+    auto sizes = [&](const std::vector<int64_t> &v, int vectorLoop, bool constant) {
+        std::string out;
+        for (size_t j = 0; j < v.size(); j++)
+            out += " " + std::to_string(v[j]) + (static_cast<int>(j) == vectorLoop ? "v" : "") + (constant ? "c" : "");
+        return out;
+    };
+    auto vectorPair = [&](const FuncSchedule &f, int s) {
+        const StageTiling &t = f.stages[static_cast<size_t>(s)];
+        const int v = t.hasVectorLoop ? t.vectorLoop : -1;
+        const int dim = t.hasVectorLoop ? std::max(0, m_dag->loopDim(f.node, s, t.vectorLoop)) : 0;
+        return " (" + std::to_string(v) + ", " + std::to_string(dim) + ")";
+    };
+    auto realize = [&](int node, const Region &r, bool constant, const std::string &pad) {
+        os << pad << "realize: " << m_dag->node(node).name << " [";
+        for (size_t d = 0; d < r.size(); d++)
+            os << (d ? ", " : "") << r[d].extent() << (constant ? "c" : "");
+        os << "] with " << m_dag->node(node).stages.size() << " stages\n";
+    };
+    // Thread (when inner is false) / serial / innermost lines of one stage below `pad`.
+    std::vector<int> inlined;
+    for (const FuncSchedule &f : m_funcs)
+        if (f.location == ComputeLocation::Inlined)
+            inlined.push_back(f.node);
+    bool inlinedPrinted = false;
+    std::function<void(const FuncSchedule &, int, std::string)> innerLevels;
+    innerLevels = [&](const FuncSchedule &f, int s, std::string pad) {
+        const StageTiling &t = f.stages[static_cast<size_t>(s)];
+        const std::string name = m_dag->node(f.node).name;
+        const std::vector<int64_t> one(t.serial.size(), 1);
+        if (f.location != ComputeLocation::ThreadLevel) {
+            os << pad << name << sizes(t.threads, -1, true) << vectorPair(f, s) << " t gpu_thread\n";
+            pad += " ";
+            if (f.location == ComputeLocation::Root)
+                for (const FuncSchedule &g : m_funcs)
+                    if (g.location == ComputeLocation::ThreadLevel && g.consumer == f.node && g.consumerStage == s) {
+                        realize(g.node, computedRegion(g.node), true, pad);
+                        for (size_t gs = 0; gs < g.stages.size(); gs++)
+                            innerLevels(g, static_cast<int>(gs), pad);
+                    }
+        }
+        os << pad << name << sizes(t.serial, -1, true) << vectorPair(f, s) << " t gpu_serial\n";
+        pad += " ";
+        os << pad << name << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, true) << vectorPair(f, s) << " * gpu_simd\n";
+        if (f.location == ComputeLocation::Root && !inlinedPrinted) {
+            for (int n : inlined)
+                os << pad << " inlined: " << m_dag->node(n).name << " 1\n";
+            inlinedPrinted = true;
+        }
+    };
+    os << " gpu_none\n";
+    for (const FuncSchedule &f : m_funcs)
+        if (f.location == ComputeLocation::Root || (f.location == ComputeLocation::BlockLevel && f.storedAtRoot))
+            realize(f.node, m_dag->rootComputed(f.node), false, "");
+    // Halide prints the root's children last-scheduled first.
+    for (size_t i = m_funcs.size(); i-- > 0;) {
+        const FuncSchedule &f = m_funcs[i];
+        if (f.location != ComputeLocation::Root)
+            continue;
+        for (size_t s = 0; s < f.stages.size(); s++) {
+            const StageTiling &t = f.stages[s];
+            const Region &loops = m_dag->rootLoops(f.node, static_cast<int>(s));
+            std::vector<int64_t> blocks;
+            for (size_t j = 0; j < loops.size(); j++)
+                blocks.push_back(ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]));
+            os << m_dag->node(f.node).name << sizes(blocks, -1, false) << vectorPair(f, static_cast<int>(s))
+               << " t gpu_block\n";
+            for (const FuncSchedule &g : m_funcs)
+                if (g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
+                    g.consumerStage == static_cast<int>(s)) {
+                    realize(g.node, computedRegion(g.node), true, " ");
+                    for (size_t gs = 0; gs < g.stages.size(); gs++)
+                        innerLevels(g, static_cast<int>(gs), " ");
+                }
+            innerLevels(f, static_cast<int>(s), " ");
+        }
+    }
+    return os.str();
+}
+
 uint64_t State::structuralHash(int granularity) const {
     uint64_t h = 0;
     for (const FuncSchedule &f : m_funcs) {

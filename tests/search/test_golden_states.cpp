@@ -13,6 +13,8 @@
 #include "core/model/cost_model.h"
 #include "core/search/featurizer.h"
 #include "core/search/loop_nest_parser.h"
+#include "core/search/search_space.h"
+#include "core/pipelines/pipeline.h"
 #include "core/util/atomic_file.h"
 #include "core/util/json.h"
 #include "core/weights/weights.h"
@@ -24,6 +26,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 using namespace beamscope;
@@ -492,6 +495,54 @@ private Q_SLOTS:
         std::string error;
         QVERIFY(!parseLoopNest(*p.searchDag, text, &error).has_value());
         QVERIFY2(error.starts_with("line 6: blur_x is realized inside output's gpu_serial loop"), error.c_str());
+    }
+
+    // Every form Beamscope's own search produces (root, inline, block level in shared memory,
+    // thread level in registers) survives State::halideLoopNest() -> parseLoopNest unchanged:
+    // random complete states of every built-in pipeline, seeded walks over generateChildren.
+    void roundTripsSearchStates() {
+        int states = 0, blockLevel = 0, threadLevel = 0;
+        for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
+            test::BuiltPipeline p = test::fromOutputs(info.name, info.build().outputs);
+            const SearchDag &d = *p.searchDag;
+            AutoscheduleParams params;
+            GenerateOptions options;
+            options.maxTilings = 8;
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                std::mt19937_64 rng(seed * 7919 + static_cast<uint64_t>(states));
+                State s(d);
+                while (!s.complete()) {
+                    std::vector<Child> children = generateChildren(s, params, options, rng);
+                    QVERIFY2(!children.empty(), (info.name + ": no children").c_str());
+                    s = std::move(children[rng() % children.size()].state);
+                }
+                const std::string text = s.halideLoopNest();
+                LoopNestParseResult r = parseLoopNestDump(d, text);
+                QVERIFY2(r.state.has_value(), (info.name + ": " + r.error + "\n" + text).c_str());
+                QVERIFY2(r.notes.empty(), (info.name + ": " + (r.notes.empty() ? "" : r.notes[0]) + "\n" + text).c_str());
+                QCOMPARE(r.state->numScheduled(), s.numScheduled());
+                for (const FuncSchedule &f : s.funcs()) {
+                    const FuncSchedule *g = r.state->scheduleOf(f.node);
+                    QVERIFY(g);
+                    const std::string what = info.name + " " + d.node(f.node).name + "\n" + text;
+                    QVERIFY2(g->location == f.location && g->consumer == f.consumer &&
+                                 g->consumerStage == f.consumerStage && g->storedAtRoot == f.storedAtRoot,
+                             what.c_str());
+                    QVERIFY2(g->stages.size() == f.stages.size(), what.c_str());
+                    for (size_t st = 0; st < f.stages.size(); st++) {
+                        const StageTiling &a = f.stages[st], &b = g->stages[st];
+                        QVERIFY2(a.threads == b.threads && a.serial == b.serial && a.unrolled == b.unrolled, what.c_str());
+                        QVERIFY2(!a.hasVectorLoop || a.vectorLoop == b.vectorLoop, what.c_str());
+                    }
+                    blockLevel += f.location == ComputeLocation::BlockLevel;
+                    threadLevel += f.location == ComputeLocation::ThreadLevel;
+                }
+                states++;
+            }
+        }
+        qInfo() << states << "random states round-tripped," << blockLevel << "block-level and" << threadLevel
+                << "thread-level Funcs among them";
+        QVERIFY(blockLevel > 0 && threadLevel > 0);
     }
 
     // ---- beamscope-cli state ----
