@@ -61,6 +61,8 @@ Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const {
         j["consumer"] = dag.node(f.consumer).name;
         j["consumer_stage"] = f.consumerStage;
     }
+    if (f.storedAtRoot)
+        j["stored_at_root"] = true;
     Json stages = Json::array();
     for (const StageTiling &t : f.stages) {
         Json st = Json::object();
@@ -229,6 +231,10 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
                         flush();
                         continue;
                     }
+                    // Halide's search realizes a Func it computes inside a kernel at root as well
+                    // (LoopNest::compute_in_tiles adds it to the root's store_at when pushing it into
+                    // the root's child), and its featurizer takes that outermost store site.
+                    f.storedAtRoot = true;
                     for (const StageTiling &t : subsample(blockTilings(n.stages[0], loops[0], innerLimits), cap, nullptr)) {
                         f.stages.clear();
                         f.stages.push_back(t);

@@ -1,7 +1,8 @@
 #pragma once
 // A state rebuilt from its decisions as a search trace records them (each
 // node's "detail": func, location, consumer, per-stage threads / serial /
-// vector loop / unrolled), root first. The decisions must follow the
+// vector loop / unrolled; stored_at_root for block-level Funcs also realized
+// at root, as Halide's search holds them), root first. The decisions must follow the
 // pipeline's schedule order (a prefix of SearchDag::scheduleOrder()), so a
 // partial state is rebuilt as well as a complete one.
 

@@ -63,6 +63,7 @@ uint64_t coarseToFineHash(const State &state, int granularity, int prefix) {
             combine(h, static_cast<uint64_t>(f.node));
             combine(h, static_cast<uint64_t>(f.consumer));
             combine(h, static_cast<uint64_t>(f.consumerStage));
+            combine(h, f.storedAtRoot ? 1 : 0);
         }
     });
     combine(h, kBarrier);

@@ -12,6 +12,7 @@
 //   g >= 0 which Funcs are compute_root (the children of the root)
 //   g >= 1 per root stage: which loops have more than one block, the vector loop
 //   g >= 2 exact block counts; per root stage, which Funcs it computes per block
+//          (and whether they are also realized at root)
 //   g >= 3 per root / block-level stage: which loops have more than one thread
 //   g >= 4 exact thread counts; which Funcs are computed per thread or inlined
 //   g >= 5 which loops have serial tiles > 1

@@ -615,6 +615,30 @@ private Q_SLOTS:
         QCOMPARE(u.exitCode, 2);
     }
 
+    // Halide's partial_schedule_path with a complete golden loop nest: every
+    // decision is fixed, so the result is Halide's own winner and its predicted
+    // cost is Halide's (1e-5 relative: float32 sums in another order).
+    void cliPartialScheduleIsHalidesState() {
+        BEAMSCOPE_REQUIRE_SHARED(weightsPath, "anderson2021-weights/baseline.weights");
+        BEAMSCOPE_REQUIRE_SHARED(dump, "golden/pipelines/matmul/beam32/search_log_excerpt.txt");
+        const test::ProcessResult r =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "matmul", "--beam", "4", "--passes", "2",
+                                               "--partial-schedule", dump.string(), "--weights", weightsPath.string(),
+                                               "--json", "--quiet"});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const auto j = parseJson(r.out);
+        QVERIFY2(j.value.has_value(), r.out.c_str());
+        QCOMPARE(j.value->find("start_depth")->toInt(), int64_t(2));
+        const double halide = 1.24807107; // golden/pipelines/matmul/beam32/predicted_cost.txt, "total"
+        QVERIFY2(std::abs(j.value->find("predicted_cost")->toNumber() - halide) <= 1e-5 * halide, r.out.c_str());
+        // A dump of another pipeline is refused with the parser's line-numbered error.
+        const test::ProcessResult bad =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--partial-schedule", dump.string(),
+                                               "--weights", weightsPath.string(), "--quiet"});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.find("line ") != std::string::npos, bad.err.c_str());
+    }
+
     void cliSearchesWithSharedWeights() {
         BEAMSCOPE_REQUIRE_SHARED(weightsPath, "anderson2021-weights/baseline.weights");
         const QString dir = QDir::tempPath() + "/beamscope_search_cli_test";

@@ -16,11 +16,15 @@
 #include "core/pipelines/pipeline.h"
 #include "core/schedule/emit_source.h"
 #include "core/search/autoschedule.h"
+#include "core/search/loop_nest_parser.h"
+#include "core/search/search_space.h"
 #include "core/util/atomic_file.h"
 #include "core/util/json.h"
 #include "core/weights/weights.h"
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 
 namespace beamscope::cli {
@@ -30,7 +34,8 @@ namespace {
 const char *const kSynopsis =
     "(--app NAME | --generator LIB.so --name GEN [--param k=v]...) [--weights W | --weights-dir DIR] [--beam N] "
     "[--passes P] [--seed S] [--dropout PCT] [--options 1111] [--profile v100|local|NAME] [--trace FILE] "
-    "[--schedule-out FILE] [--continue-from TRACE --state ID] [--freeze-inline-compute-root] [--no-subtiling] "
+    "[--schedule-out FILE] [--continue-from TRACE --state ID | --partial-schedule LOOPNEST] "
+    "[--freeze-inline-compute-root] [--no-subtiling] "
     "[--randomize-tilings] [--force] [--json]";
 
 class StderrProgress : public Progress {
@@ -56,7 +61,7 @@ int fail(const std::string &message) {
 int runAutoschedule(const std::vector<std::string> &rawArgs) {
     Arguments args(rawArgs, {"json", "force", "quiet", "freeze-inline-compute-root", "no-subtiling", "randomize-tilings"},
                    {"app", "generator", "name", "param", "weights", "weights-dir", "beam", "passes", "seed", "dropout",
-                    "options", "profile", "trace", "schedule-out", "continue-from", "state"});
+                    "options", "profile", "trace", "schedule-out", "continue-from", "state", "partial-schedule"});
     if (!args.ok())
         return usageError("", "autoschedule", args.error());
     if (!args.positional().empty())
@@ -69,6 +74,9 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     if (continueFrom.has_value() != args.value("state").has_value())
         return usageError("", "autoschedule", "--continue-from TRACE and --state ID go together");
     std::vector<Json> startDecisions;
+    const auto partialSchedule = args.value("partial-schedule");
+    if (partialSchedule && continueFrom)
+        return usageError("", "autoschedule", "give --continue-from or --partial-schedule, not both");
     if (continueFrom) {
         const int64_t id = args.integer("state", -1);
         if (!args.ok())
@@ -175,6 +183,23 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             for (const std::string &p : args.values("param"))
                 gp.insert(pipelines::parseGeneratorParam(p));
             instance = pipelines::buildGenerator(*library, *args.value("name"), gp);
+        }
+        if (partialSchedule) {
+            // Halide's partial_schedule_path: a loop-nest dump (or a whole log) whose
+            // Funcs, a prefix of the scheduling order, keep the dump's decisions.
+            std::ifstream in(*partialSchedule, std::ios::binary);
+            if (!in)
+                return fail(*partialSchedule + ": cannot open");
+            std::stringstream text;
+            text << in.rdbuf();
+            const dag::FunctionDAG partialDag(instance.outputs);
+            const search::SearchDag partialSearchDag(partialDag);
+            std::string error;
+            const auto state = search::parseLoopNest(partialSearchDag, text.str(), &error);
+            if (!state)
+                return fail(*partialSchedule + ": " + error);
+            for (const search::FuncSchedule &f : state->funcs())
+                params.startDecisions.push_back(search::Decision{}.toJson(partialSearchDag, f));
         }
         std::optional<search::SearchTrace> trace;
         if (tracePath)
