@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -324,10 +325,22 @@ std::string State::dump() const {
 
 std::string State::halideLoopNest() const {
     std::ostringstream os;
-    auto sizes = [&](const std::vector<int64_t> &v, int vectorLoop, bool constant) {
+    // Names as a fresh Halide process prints them: without the "$N" Halide adds to names repeated
+    // in this process, unless two Funcs of this pipeline share the base name.
+    std::map<std::string, int> baseCount;
+    for (int n = 0; n < m_dag->nodeCount(); n++)
+        baseCount[m_dag->node(n).name.substr(0, m_dag->node(n).name.find('$'))]++;
+    auto funcName = [&](int node) {
+        const std::string &n = m_dag->node(node).name;
+        const std::string base = n.substr(0, n.find('$'));
+        return baseCount[base] == 1 ? base : n;
+    };
+    // Halide marks a loop size 'c' when its extent is a compile-time constant: always inside a
+    // kernel, and at the block level only for reduction loops (pure root loops follow the estimates).
+    auto sizes = [&](const std::vector<int64_t> &v, int vectorLoop, const std::vector<bool> &constant) {
         std::string out;
         for (size_t j = 0; j < v.size(); j++)
-            out += " " + std::to_string(v[j]) + (static_cast<int>(j) == vectorLoop ? "v" : "") + (constant ? "c" : "");
+            out += " " + std::to_string(v[j]) + (static_cast<int>(j) == vectorLoop ? "v" : "") + (constant[j] ? "c" : "");
         return out;
     };
     auto vectorPair = [&](const FuncSchedule &f, int s) {
@@ -337,24 +350,36 @@ std::string State::halideLoopNest() const {
         return " (" + std::to_string(v) + ", " + std::to_string(dim) + ")";
     };
     auto realize = [&](int node, const Region &r, bool constant, const std::string &pad) {
-        os << pad << "realize: " << m_dag->node(node).name << " [";
+        os << pad << "realize: " << funcName(node) << " [";
         for (size_t d = 0; d < r.size(); d++)
             os << (d ? ", " : "") << r[d].extent() << (constant ? "c" : "");
         os << "] with " << m_dag->node(node).stages.size() << " stages\n";
     };
-    // Thread (when inner is false) / serial / innermost lines of one stage below `pad`.
-    std::vector<int> inlined;
-    for (const FuncSchedule &f : m_funcs)
-        if (f.location == ComputeLocation::Inlined)
-            inlined.push_back(f.node);
-    bool inlinedPrinted = false;
+    // Calls of an inlined Func per point of a stage, through other inlined Funcs (Halide's count).
+    std::function<int64_t(int, int, int)> inlinedCalls = [&](int producer, int node, int stage) -> int64_t {
+        int64_t calls = 0;
+        for (int e : m_dag->node(producer).outgoingEdges) {
+            const dag::Edge &edge = m_dag->edge(e);
+            if (edge.consumerNode == node && edge.consumerStage == stage)
+                calls += edge.calls;
+            else if (const FuncSchedule *y = scheduleOf(edge.consumerNode); y && y->location == ComputeLocation::Inlined)
+                calls += inlinedCalls(edge.consumerNode, node, stage) * edge.calls;
+        }
+        return calls;
+    };
+    std::vector<int> inlined; // node order, as Halide's map prints them
+    for (int n = 0; n < m_dag->nodeCount(); n++)
+        if (const FuncSchedule *f = scheduleOf(n); f && f->location == ComputeLocation::Inlined)
+            inlined.push_back(n);
+    // Thread (unless thread level) / serial / innermost lines of one stage below `pad`.
     std::function<void(const FuncSchedule &, int, std::string)> innerLevels;
     innerLevels = [&](const FuncSchedule &f, int s, std::string pad) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
-        const std::string name = m_dag->node(f.node).name;
+        const std::string name = funcName(f.node);
         const std::vector<int64_t> one(t.serial.size(), 1);
+        const std::vector<bool> constant(t.serial.size(), true);
         if (f.location != ComputeLocation::ThreadLevel) {
-            os << pad << name << sizes(t.threads, -1, true) << vectorPair(f, s) << " t gpu_thread\n";
+            os << pad << name << sizes(t.threads, -1, constant) << vectorPair(f, s) << " t gpu_thread\n";
             pad += " ";
             if (f.location == ComputeLocation::Root)
                 for (const FuncSchedule &g : m_funcs)
@@ -364,14 +389,12 @@ std::string State::halideLoopNest() const {
                             innerLevels(g, static_cast<int>(gs), pad);
                     }
         }
-        os << pad << name << sizes(t.serial, -1, true) << vectorPair(f, s) << " t gpu_serial\n";
+        os << pad << name << sizes(t.serial, -1, constant) << vectorPair(f, s) << " t gpu_serial\n";
         pad += " ";
-        os << pad << name << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, true) << vectorPair(f, s) << " * gpu_simd\n";
-        if (f.location == ComputeLocation::Root && !inlinedPrinted) {
-            for (int n : inlined)
-                os << pad << " inlined: " << m_dag->node(n).name << " 1\n";
-            inlinedPrinted = true;
-        }
+        os << pad << name << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, constant) << vectorPair(f, s) << " * gpu_simd\n";
+        for (int n : inlined)
+            if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
+                os << pad << " inlined: " << funcName(n) << " " << calls << "\n";
     };
     os << " gpu_none\n";
     for (const FuncSchedule &f : m_funcs)
@@ -384,11 +407,15 @@ std::string State::halideLoopNest() const {
             continue;
         for (size_t s = 0; s < f.stages.size(); s++) {
             const StageTiling &t = f.stages[s];
+            const dag::Stage &stage = m_dag->node(f.node).stages[s];
             const Region &loops = m_dag->rootLoops(f.node, static_cast<int>(s));
             std::vector<int64_t> blocks;
-            for (size_t j = 0; j < loops.size(); j++)
+            std::vector<bool> constant;
+            for (size_t j = 0; j < loops.size(); j++) {
                 blocks.push_back(ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]));
-            os << m_dag->node(f.node).name << sizes(blocks, -1, false) << vectorPair(f, static_cast<int>(s))
+                constant.push_back(stage.loop[j].rvar);
+            }
+            os << funcName(f.node) << sizes(blocks, -1, constant) << vectorPair(f, static_cast<int>(s))
                << " t gpu_block\n";
             for (const FuncSchedule &g : m_funcs)
                 if (g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&

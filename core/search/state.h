@@ -127,8 +127,8 @@ public:
     std::vector<PlainStageNest> plainTree() const;
     std::string dump() const; // readable loop nest in the spirit of Halide's LoopNest::dump
     // The loop nest in the form of Halide's Anderson2021 LoopNest::dump (see loop_nest_parser.h),
-    // which parseLoopNest reads back into this state. Inlined Funcs are listed in the innermost
-    // loop of the first compute_root stage printed, with a call count of 1.
+    // which parseLoopNest reads back into this state; for Halide's own schedules it is Halide's
+    // dump line for line (tests/search/test_golden_states).
     std::string halideLoopNest() const;
     uint64_t structuralHash(int granularity) const;
 

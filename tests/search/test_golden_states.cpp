@@ -296,6 +296,9 @@ void checkGoldenSchedule(const std::string &label, const std::string &pipeline, 
         qInfo().noquote() << QString::fromStdString(label + ": note: " + n);
     const State &s = *r.state;
     QVERIFY2(s.complete(), (label + ": parsed state is incomplete:\n" + s.dump()).c_str());
+    // The state is Halide's schedule exactly: written back in Halide's form it is Halide's dump,
+    // line for line (sizes, 'v'/'c' marks, realize extents, inlined call counts, order).
+    QCOMPARE(QString::fromStdString(s.halideLoopNest()), QString::fromStdString(std::string(findLoopNest(dumpText))));
     const FeatureParams params; // Halide's defaults: parallelism 80, 48/96 KiB, 32 blocks, 64 warps
     QCOMPARE(QString::fromStdString(s.legalityProblem(1024, params.sharedMemoryLimitBytes, params.activeWarpLimit)),
              QString());

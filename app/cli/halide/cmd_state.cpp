@@ -128,6 +128,7 @@ int runState(const std::vector<std::string> &rawArgs) {
             j["complete"] = state.complete();
             j["legality"] = legality;
             j["loop_nest"] = state.dump();
+            j["halide_loop_nest"] = state.halideLoopNest();
             Json notes = Json::array();
             for (const std::string &n : parsed.notes)
                 notes.push(Json(n));
@@ -157,7 +158,8 @@ int runState(const std::vector<std::string> &rawArgs) {
                   << (legality.empty() ? "legal" : "NOT legal: " + legality) << "\n";
         for (const std::string &n : parsed.notes)
             std::cout << "note: " << n << "\n";
-        std::cout << "\nloop nest:\n" << state.dump() << "\n";
+        std::cout << "\nloop nest:\n" << state.dump() << "\nin the form of Halide's LoopNest::dump:\n"
+                  << state.halideLoopNest() << "\n";
         for (int s = 0; s < stages; s++) {
             std::cout << "stage " << s << " " << stageName(s);
             if (!stageCosts.empty())
