@@ -1,17 +1,21 @@
 // beamscope: the explorer.
 //
-//   beamscope [--weights-dir DIR]... [FILE.weights | DIR]...
+//   beamscope [--weights-dir DIR]... [FILE.weights | DIR | TRACE]...
 //   beamscope --compare A.weights B.weights
+//   beamscope --workspace NAME [--app A | --trace FILE | --weights W | --samples DIR ...] [--run]
+//             [--screenshot FILE.png] [--size WxH]
 //
 // The library scans the project's weights/ folder, every --weights-dir, the
 // folders in BEAMSCOPE_WEIGHTS_PATH (colon-separated), the folders added in the
-// window (remembered), and recently opened files. --screenshot FILE saves the
-// window once a weights file is shown (used for the documentation).
+// window (remembered), and recently opened files. `beamscope --help` lists the
+// options of each workspace (explorer_options.cpp); startup_scene_*.cpp set the
+// workspace up; --screenshot saves the window once that is shown (screenshot.h).
 
+#include "app/gui/explorer_options.h"
+#include "app/gui/screenshot.h"
+#include "app/gui/startup_scene.h"
 #include "ui/common/app_settings.h"
 #include "ui/mainwindow/main_window.h"
-#include "ui/weights/diff_view.h"
-#include "ui/weights/heatmap_panel.h"
 #include "ui/weights/weights_library.h"
 #include "ui/weights/weights_workspace.h"
 #if BEAMSCOPE_HAVE_HALIDE
@@ -19,21 +23,16 @@
 #endif
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
-#include <QMouseEvent>
-#include <QPointer>
+#include <QIcon>
 #include <QProcessEnvironment>
-#include <QSettings>
 #include <QTemporaryDir>
-#include <QTimer>
 
-#include <cmath>
 #include <cstdio>
-#include <memory>
 
 using namespace beamscope::ui;
+using namespace beamscope::app;
 
 namespace {
 
@@ -63,61 +62,28 @@ QStringList environmentFolders()
     return folders;
 }
 
-// Points at the cell with the largest |value| so the picture shows the hover read-out.
-void hoverOneCell(HeatmapWidget *heatmap)
+#if BEAMSCOPE_HAVE_HALIDE
+// The built-in default: a fresh clone has no weights to show, so rather than
+// the Weights start page the explorer opens a built-in app's DAG and features.
+void openPipelineWhenNoWeights(MainWindow &window)
 {
-    const HeatmapGrid &grid = heatmap->grid();
-    if (grid.empty())
+    auto *weights = qobject_cast<WeightsWorkspace *>(window.workspace(QStringLiteral("weights")));
+    if (!weights)
         return;
-    int bestRow = 0, bestColumn = 0;
-    for (int r = 0; r < grid.rows; ++r)
-        for (int c = 0; c < grid.columns; ++c)
-            if (std::abs(grid.at(r, c)) > std::abs(grid.at(bestRow, bestColumn))) {
-                bestRow = r;
-                bestColumn = c;
-            }
-    const QPoint at = heatmap->cellRect(bestRow, bestColumn).center();
-    QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(heatmap->mapToGlobal(at)), Qt::NoButton, Qt::NoButton,
-                     Qt::NoModifier);
-    QCoreApplication::sendEvent(heatmap, &move);
-}
-
-// Waits for the workspace to show a file (or a comparison), selects the tensor,
-// lets layouts and the chart settle, then grabs the window and quits.
-void scheduleScreenshot(MainWindow &window, WeightsWorkspace *weights, const QString &file, const QString &tensor,
-                        bool comparing)
-{
-    auto taken = std::make_shared<bool>(false);
-    QPointer<MainWindow> guard(&window);
-    auto grab = [guard, file, taken](bool onTime) {
-        if (*taken || !guard)
+    QObject::connect(weights, &WeightsWorkspace::libraryScanned, &window, [&window, weights] {
+        if (!weights->startPageShown())
             return;
-        *taken = true;
-        const bool saved = guard->grab().save(file);
-        std::fprintf(stderr, "beamscope: %s %s\n", saved ? "saved" : "could not save", qPrintable(file));
-        if (!onTime)
-            std::fprintf(stderr, "beamscope: nothing was shown within 20 s; the screenshot shows the window as it was\n");
-        QCoreApplication::exit(saved && onTime ? 0 : 1);
-    };
-    if (comparing) {
-        QObject::connect(weights, &WeightsWorkspace::comparisonDisplayed, &window, [weights, tensor, grab] {
-            DiffView *diff = weights->diffView();
-            for (int row = 0; row < static_cast<int>(diff->diff().tensors.size()); ++row)
-                if (QString::fromStdString(diff->diff().tensors[row].name) == tensor)
-                    diff->selectTensor(row);
-            QTimer::singleShot(600, weights, [diff] { hoverOneCell(diff->heatmapPanel()->heatmap()); });
-            QTimer::singleShot(900, weights, [grab] { grab(true); });
-        });
-    } else {
-        QObject::connect(weights, &WeightsWorkspace::weightsDisplayed, &window, [weights, tensor, grab] {
-            if (!tensor.isEmpty() && !weights->selectTensor(tensor))
-                std::fprintf(stderr, "beamscope: no tensor named %s\n", qPrintable(tensor));
-            QTimer::singleShot(600, weights, [weights] { hoverOneCell(weights->heatmapPanel()->heatmap()); });
-            QTimer::singleShot(900, weights, [grab] { grab(true); });
-        });
-    }
-    QTimer::singleShot(20000, &window, [grab] { grab(false); });
+        auto *pipeline = qobject_cast<PipelineWorkspace *>(window.workspace(QStringLiteral("pipeline")));
+        if (!pipeline)
+            return;
+        window.setCurrentWorkspace(QStringLiteral("pipeline"));
+        // Select the output stage so its feature heatmap is filled in.
+        QObject::connect(pipeline, &PipelineWorkspace::pipelineDisplayed, pipeline,
+                         [pipeline] { pipeline->selectStage(0); }, Qt::SingleShotConnection);
+        pipeline->showPipeline(QStringLiteral("camera_pipe"));
+    }, Qt::SingleShotConnection);
 }
+#endif
 
 } // namespace
 
@@ -131,97 +97,66 @@ int main(int argc, char **argv)
     QApplication::setDesktopFileName(QStringLiteral("beamscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/beamscope.svg")));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Explorer for Halide's learned GPU autoscheduler (Anderson2021).\n"
-                       "Library folders also come from BEAMSCOPE_WEIGHTS_PATH (colon-separated)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption weightsDir(QStringLiteral("weights-dir"),
-                                        QStringLiteral("Add DIR to the weights library for this run."),
-                                        QStringLiteral("DIR"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save the window to FILE once weights are shown, then quit "
-                                                       "(uses fresh settings, for reproducible pictures)."),
-                                        QStringLiteral("FILE"));
-    const QCommandLineOption tensor(QStringLiteral("tensor"),
-                                    QStringLiteral("Tensor to select first (default head2_filter)."),
-                                    QStringLiteral("NAME"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1500x920."),
-                                  QStringLiteral("WxH"));
-    const QCommandLineOption compare(QStringLiteral("compare"),
-                                     QStringLiteral("Compare the first two paths given (a, then b)."));
-    parser.addOptions({weightsDir, screenshot, tensor, size, compare});
-    parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Weights files or folders to open."),
-                                 QStringLiteral("[FILE.weights|DIR...]"));
-    parser.process(app);
-
-    // A screenshot must not depend on what this user's settings remember.
-    QTemporaryDir screenshotSettings;
-    if (parser.isSet(screenshot)) {
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, screenshotSettings.path());
+    QString usageError;
+    const std::optional<ExplorerOptions> parsed = parseExplorerOptions(app, &usageError);
+    if (!parsed) {
+        std::fprintf(stderr, "beamscope: %s (see beamscope --help)\n", qPrintable(usageError));
+        return 2;
     }
+    const ExplorerOptions &options = *parsed;
+
+    std::unique_ptr<QTemporaryDir> freshSettings;
+    if (options.screenshotMode())
+        freshSettings = useFreshSettings();
 
     AppSettings settings;
-    if (parser.isSet(screenshot))
+    if (options.screenshotMode())
         settings.setRememberLayout(false);
     QStringList sessionFolders = projectWeightsFolders();
-    sessionFolders += parser.values(weightsDir);
+    sessionFolders += options.weightsDirs;
     sessionFolders += environmentFolders();
     // Folders named on the command line join the library for this run; files
     // (and legacy weights directories) are opened once the window is up.
     QStringList paths;
-    for (const QString &path : parser.positionalArguments()) {
-        if (QFileInfo(path).isDir() && !isLegacyWeightsDirectory(path) && !parser.isSet(compare))
-            sessionFolders.append(QFileInfo(path).absoluteFilePath());
+    for (const QString &path : options.paths) {
+        if (QFileInfo(path).isDir() && !isLegacyWeightsDirectory(path) && !options.compare)
+            sessionFolders.append(path);
         else
-            paths.append(QFileInfo(path).absoluteFilePath());
+            paths.append(path);
     }
     settings.setSessionFolders(sessionFolders);
 
     MainWindow window(settings);
-    if (parser.isSet(size)) {
-        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        if (wh.size() == 2)
-            window.resize(wh[0].toInt(), wh[1].toInt());
+    if (options.size.isValid())
+        window.resize(options.size);
+
+    SceneCallbacks done;
+    if (options.screenshotMode()) {
+        done = screenshotWhenReady(window, options.screenshot, options.timeoutSeconds);
+    } else {
+        done.ready = [] {};
+        done.failed = [](const QString &error) { std::fprintf(stderr, "beamscope: %s\n", qPrintable(error)); };
     }
-    auto *weights = qobject_cast<WeightsWorkspace *>(window.workspace(QStringLiteral("weights")));
-    if (parser.isSet(screenshot) && weights)
-        scheduleScreenshot(window, weights, parser.value(screenshot),
-                           parser.isSet(tensor) ? parser.value(tensor) : QStringLiteral("head2_filter"),
-                           parser.isSet(compare));
-    else if (parser.isSet(tensor) && weights)
-        QObject::connect(weights, &WeightsWorkspace::weightsDisplayed, weights,
-                         [weights, name = parser.value(tensor)] { weights->selectTensor(name); },
-                         Qt::SingleShotConnection);
+
+    ExplorerOptions scene = options;
+    scene.paths = paths;
+    // The Weights workspace is the scene when a screenshot, a comparison or a tensor asks for no other.
+    if (scene.workspace.isEmpty() && (options.screenshotMode() || options.compare || !options.tensor.isEmpty()))
+        scene.workspace = QStringLiteral("weights");
     window.show();
-    if (parser.isSet(compare)) {
-        if (paths.size() != 2 || !weights) {
-            std::fprintf(stderr, "beamscope: --compare needs exactly two weights paths (a, then b)\n");
+    if (!scene.workspace.isEmpty()) {
+        if (!setUpScene(window, scene, done)) {
+            std::fprintf(stderr, "beamscope: no workspace \"%s\" in this build (%s)\n", qPrintable(scene.workspace),
+                         qPrintable(window.workspaceIds().join(QStringLiteral(", "))));
             return 2;
         }
-        weights->compare(canonicalPath(paths[0]), canonicalPath(paths[1]));
     } else {
         for (const QString &path : paths)
             window.openPath(path);
-    }
 #if BEAMSCOPE_HAVE_HALIDE
-    // The built-in default: a fresh clone has no weights to show, so rather than
-    // the Weights start page the explorer opens a built-in app's DAG and features.
-    if (weights && paths.isEmpty() && !parser.isSet(screenshot))
-        QObject::connect(weights, &WeightsWorkspace::libraryScanned, &window, [&window, weights] {
-            if (!weights->startPageShown())
-                return;
-            auto *pipeline = qobject_cast<PipelineWorkspace *>(window.workspace(QStringLiteral("pipeline")));
-            if (!pipeline)
-                return;
-            window.setCurrentWorkspace(QStringLiteral("pipeline"));
-            // Select the output stage so its feature heatmap is filled in.
-            QObject::connect(pipeline, &PipelineWorkspace::pipelineDisplayed, pipeline,
-                             [pipeline] { pipeline->selectStage(0); }, Qt::SingleShotConnection);
-            pipeline->showPipeline(QStringLiteral("camera_pipe"));
-        }, Qt::SingleShotConnection);
+        if (paths.isEmpty())
+            openPipelineWhenNoWeights(window);
 #endif
+    }
     return app.exec();
 }

@@ -8,6 +8,7 @@
 #include "core/model/cost_model.h"
 #include "core/samples/sample.h"
 #include "core/weights/weights.h"
+#include "tests/samples/synthetic_samples.h"
 
 #include <QString>
 
@@ -35,25 +36,6 @@ inline void writeBytes(const std::filesystem::path &path, const std::vector<char
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-inline samples::Sample makeSample(const std::vector<float> &pipelineFeatures, const std::vector<float> &schedule,
-                                  int stages, float runtimeMs, int32_t pipelineId, int32_t scheduleId)
-{
-    using namespace samples;
-    Sample sample;
-    sample.runtimeMs = runtimeMs;
-    sample.pipelineId = pipelineId;
-    sample.scheduleId = scheduleId;
-    for (int s = 0; s < stages; ++s) {
-        const auto stage = static_cast<long>(s);
-        sample.stages.insert(sample.stages.end(), schedule.begin() + stage * kScheduleFeatureCount,
-                             schedule.begin() + (stage + 1) * kScheduleFeatureCount);
-        sample.stages.insert(sample.stages.end(), kTypesInUseCount, 1.0f);
-        sample.stages.insert(sample.stages.end(), pipelineFeatures.begin() + stage * kPipelineFeatureCount,
-                             pipelineFeatures.begin() + (stage + 1) * kPipelineFeatureCount);
-    }
-    return sample;
-}
-
 // Writes <root>/<app>/p<id>_s<j>.sample (pipeline id 200 + k for app k);
 // returns the number of files written. Count-like features: small op counts
 // for the pipeline, log-uniform magnitudes (some zero) for the schedules.
@@ -70,18 +52,14 @@ inline int writeSyntheticSampleSet(const std::filesystem::path &root, const weig
         std::uniform_int_distribution<int> ops(1, 6);
         for (auto &v : pf)
             v = used(rng) ? static_cast<float>(ops(rng)) : 0.0f;
-        std::uniform_real_distribution<float> magnitude(0.0f, 12.0f);
-        std::bernoulli_distribution zero(0.15);
         for (int j = 0, attempts = 0; j < shape.schedulesPerPipeline && attempts < 1000; ++attempts) {
-            std::vector<float> sf(static_cast<size_t>(shape.stages) * samples::kScheduleFeatureCount);
-            for (auto &v : sf)
-                v = zero(rng) ? 0.0f : std::floor(std::exp(magnitude(rng)));
+            const std::vector<float> sf = syntheticScheduleFeatures(shape.stages, rng);
             const auto eval = costModel.evaluate(pf, sf, shape.stages, 1, shape.numCores);
             const float runtime = eval.predictions[0];
             if (!(runtime > 1e-6f) || !std::isfinite(runtime) || runtime > 1e4f)
                 continue; // not something a benchmark would have measured
             writeBytes(root / shape.apps[k] / ("p" + std::to_string(id) + "_s" + std::to_string(j) + ".sample"),
-                       samples::serializeSample(makeSample(pf, sf, shape.stages, runtime, id, j)));
+                       samples::serializeSample(assembleSample(pf, sf, shape.stages, runtime, id, j)));
             ++j;
             ++written;
         }
@@ -94,8 +72,8 @@ inline int writeSyntheticSampleSet(const std::filesystem::path &root, const weig
 inline void writeImplausibleSamples(const std::filesystem::path &folder)
 {
     std::vector<float> pf(samples::kPipelineFeatureCount, 1.0f), sf(samples::kScheduleFeatureCount, 2.0f);
-    writeBytes(folder / "too_slow.sample", samples::serializeSample(makeSample(pf, sf, 1, 250000.0f, 900, 1)));
-    auto bytes = samples::serializeSample(makeSample(pf, sf, 1, 1.0f, 901, 1));
+    writeBytes(folder / "too_slow.sample", samples::serializeSample(assembleSample(pf, sf, 1, 250000.0f, 900, 1)));
+    auto bytes = samples::serializeSample(assembleSample(pf, sf, 1, 1.0f, 901, 1));
     bytes.resize(bytes.size() - 7);
     writeBytes(folder / "truncated.sample", bytes);
 }

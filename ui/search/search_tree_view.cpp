@@ -15,7 +15,8 @@
 namespace beamscope::ui {
 
 namespace {
-constexpr int kLeft = 64, kTop = 26, kBottom = 40, kRight = 12;
+// kRight leaves room for a marker at the band's right end, its selection ring and "winner" label.
+constexpr int kLeft = 64, kTop = 26, kBottom = 40, kRight = 52;
 constexpr double kMarkerMinSpacing = 4.0; // screen pixels between states before rows become strips
 const QColor kMatchColor(200, 0, 200);
 const QColor kSelectedColor(0, 90, 255);

@@ -473,6 +473,7 @@ void SearchWorkspace::openTrace(const QString &path)
                 return;
             }
             m_data.load(*l->trace);
+            showTraceParamsInControls();
             m_view->setData(&m_data);
             m_panel->setData(&m_data);
             if (!m_funcSearch->text().isEmpty())
@@ -493,6 +494,34 @@ void SearchWorkspace::openTrace(const QString &path)
             Q_EMIT fileOpened(path);
             Q_EMIT traceLoaded();
         });
+}
+
+// The controls describe the opened trace's search, so they do not contradict
+// the tree (and Start runs that search again).
+void SearchWorkspace::showTraceParamsInControls()
+{
+    setApp(m_data.pipeline());
+    const Json &p = m_data.params();
+    const auto number = [&p](const char *key, QSpinBox *box) {
+        if (const Json *v = p.find(key); v && v->isNumber())
+            box->setValue(int(v->toInt()));
+    };
+    number("beam_size", m_beam);
+    number("num_passes", m_passes);
+    number("random_dropout", m_dropout);
+    number("random_dropout_seed", m_seed);
+    if (const Json *o = p.find("search_space_options"); o && o->isString() && o->toString().size() == 4) {
+        QCheckBox *const boxes[] = {m_optRoot, m_optInline, m_optBlock, m_optThread};
+        for (size_t i = 0; i < 4; ++i)
+            boxes[i]->setChecked(o->toString()[i] == '1');
+    }
+    const auto flag = [&p](const char *key, QCheckBox *box) {
+        if (const Json *v = p.find(key); v && v->isBool())
+            box->setChecked(v->toBool());
+    };
+    flag("disable_subtiling", m_noSubtiling);
+    flag("randomize_tilings", m_randomTilings);
+    flag("freeze_inline_compute_root", m_freeze);
 }
 
 void SearchWorkspace::requestBreakdownContext(const QString &pipeline, const QString &weightsPath)

@@ -103,6 +103,7 @@ private:
     void requestBreakdownContext(const QString &pipeline, const QString &weightsPath);
     void exportSchedule(qint64 id);
     void saveTrace();
+    void showTraceParamsInControls();
     void showNode(qint64 a, qint64 b);
 
     SearchTreeData m_data;

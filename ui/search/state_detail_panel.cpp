@@ -12,6 +12,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QCursor>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHorizontalStackedBarSeries>
@@ -22,6 +23,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -133,8 +135,13 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_featureModel = new FeatureTableModel(this);
     m_featureTable = makeTable(m_featureModel, fsplit);
     m_featureTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The values must stay readable in a narrow panel: the name column takes what is left
+    // (elided in the middle, the full name in its tooltip).
+    m_featureTable->horizontalHeader()->setSectionResizeMode(FeatureTableModel::Name, QHeaderView::Stretch);
+    m_featureTable->horizontalHeader()->setStretchLastSection(false);
+    m_featureTable->setTextElideMode(Qt::ElideMiddle);
     m_featureChart = new QChart;
-    m_featureChart->setTitle(tr("log(1 + x) of the 73 features (index = table row)"));
+    m_featureChart->setTitle(tr("log(1 + x) of the 73 features, in table order"));
     m_featureChartView = makeChartView(m_featureChart, fsplit);
     fsplit->addWidget(m_featureTable);
     fsplit->addWidget(m_featureChartView);
@@ -318,11 +325,25 @@ void StateDetailPanel::refreshFeatures()
         addSet(tr("B"), *b, QColor(255, 120, 0));
     m_featureSeries->setBarWidth(0.9);
     m_featureChart->addSeries(m_featureSeries);
+    // 73 bars leave no room for labels (Qt Charts elides them to "..."): the
+    // axis names the range, a hovered bar names its feature.
+    connect(m_featureSeries, &QBarSeries::hovered, this, [this](bool on, int index, QBarSet *set) {
+        if (!on) {
+            QToolTip::hideText();
+            return;
+        }
+        const QString name = m_featureModel->index(index, FeatureTableModel::Name).data().toString();
+        QToolTip::showText(QCursor::pos(), tr("%1 %2 (%3): log(1 + x) = %4")
+                                               .arg(index)
+                                               .arg(name, set->label())
+                                               .arg(set->at(index), 0, 'g', 4));
+    });
     auto *x = new QBarCategoryAxis;
     QStringList categories;
     for (int i = 0; i < 73; ++i)
-        categories << (i % 8 == 0 ? QString::number(i) : QStringLiteral(" ").repeated(i % 8 + 1));
+        categories << QString::number(i);
     x->append(categories);
+    x->setLabelsVisible(false);
     x->setGridLineVisible(false);
     auto *y = new QValueAxis;
     y->setTitleText(tr("log(1 + x)"));
@@ -431,8 +452,13 @@ void StateDetailPanel::refreshCosts()
     auto *y = new QBarCategoryAxis;
     QStringList categories;
     double widest = 0;
-    for (const search::StageTerms &s : reversed) {
-        categories << displayStageName(s.stage);
+    // The trace's stage names, as the table shows them: the pipeline rebuilt for the
+    // terms can carry other uniquifying suffixes (lambda_0 where the trace says lambda_1).
+    const std::vector<std::string> &traceStages = m_data->stageNames();
+    const bool sameStages = traceStages.size() == terms.size();
+    for (size_t i = 0; i < reversed.size(); ++i) {
+        const search::StageTerms &s = reversed[i];
+        categories << displayStageName(sameStages ? traceStages[terms.size() - 1 - i] : s.stage);
         double positive = 0;
         for (float v : s.terms)
             positive += std::max(0.0f, v);

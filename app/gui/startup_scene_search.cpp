@@ -1,0 +1,150 @@
+// The Search and Pipeline workspaces at start (they exist only in builds with Halide).
+
+#include "app/gui/startup_scene.h"
+
+#include "ui/mainwindow/main_window.h"
+
+#if BEAMSCOPE_HAVE_HALIDE
+#include "ui/pipeline/benchmark_panel.h"
+#include "ui/pipeline/pipeline_workspace.h"
+#include "ui/search/search_tree_data.h"
+#include "ui/search/search_workspace.h"
+#include "ui/search/state_detail_panel.h"
+
+#include <QTabWidget>
+#endif
+
+namespace beamscope::app {
+
+using namespace beamscope::ui;
+
+#if BEAMSCOPE_HAVE_HALIDE
+namespace {
+
+// A tab by number, or the first whose title contains the text ("cost" → "Cost breakdown").
+int findTab(const QTabWidget *tabs, const QString &wanted)
+{
+    bool isNumber = false;
+    const int index = wanted.toInt(&isNumber);
+    if (isNumber)
+        return index >= 0 && index < tabs->count() ? index : -1;
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->tabText(i).remove(QLatin1Char('&')).contains(wanted, Qt::CaseInsensitive))
+            return i;
+    return -1;
+}
+
+// Selection, comparison, filters and tab, once the tree and its cost terms are there.
+void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options, const SceneCallbacks &done)
+{
+    const qint64 id = options.state.value_or(search->treeData().winner());
+    if (!search->treeData().node(id)) {
+        done.failed(QStringLiteral("the tree has no state #%1").arg(id));
+        return;
+    }
+    search->selectState(id);
+    if (options.compareState)
+        search->compareState(*options.compareState);
+    if (!options.func.isEmpty())
+        search->setFuncSearch(options.func);
+    if (options.pathOnly)
+        search->setPathOnly(true);
+    if (!options.tab.isEmpty()) {
+        QTabWidget *tabs = search->detailPanel()->tabs();
+        const int tab = findTab(tabs, options.tab);
+        if (tab < 0) {
+            done.failed(QStringLiteral("no detail tab \"%1\"").arg(options.tab));
+            return;
+        }
+        tabs->setCurrentIndex(tab);
+    }
+    done.ready();
+}
+
+} // namespace
+
+void setUpSearchScene(MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done)
+{
+    auto *search = qobject_cast<SearchWorkspace *>(window.workspace(QStringLiteral("search")));
+    if (!options.weights.isEmpty())
+        search->setWeightsPath(options.weights);
+    if (!options.app.isEmpty())
+        search->setApp(options.app);
+    if (options.beam)
+        search->setBeamSize(*options.beam);
+    if (options.passes)
+        search->setPasses(*options.passes);
+
+    // The cost terms need the pipeline rebuilt off the GUI thread; the picture waits for them.
+    const auto whenShown = [search, options, done] {
+        if (!search->breakdownPending())
+            showRequestedState(search, options, done);
+        else
+            QObject::connect(search, &SearchWorkspace::breakdownReady, search,
+                             [search, options, done] { showRequestedState(search, options, done); },
+                             Qt::SingleShotConnection);
+    };
+    QObject::connect(search, &SearchWorkspace::searchFinished, search, [done, whenShown](bool ok, bool) {
+        if (ok)
+            whenShown();
+        else
+            done.failed(QStringLiteral("the search failed (the workspace's status line says why)"));
+    });
+    QObject::connect(search, &SearchWorkspace::traceLoaded, search, whenShown);
+    QObject::connect(search, &SearchWorkspace::loadFailed, search, [done](const QString &error) { done.failed(error); });
+    if (!options.trace.isEmpty())
+        search->openTrace(options.trace);
+    else if (!options.app.isEmpty() && options.run)
+        search->startSearch(); // waits for the weights library's scan itself
+}
+
+void setUpPipelineScene(MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done)
+{
+    auto *pipeline = qobject_cast<PipelineWorkspace *>(window.workspace(QStringLiteral("pipeline")));
+    QObject::connect(
+        pipeline, &PipelineWorkspace::pipelineDisplayed, pipeline,
+        [pipeline, options, done] {
+            const auto &stages = pipeline->summary()->stages;
+            bool selected = !options.stage.isEmpty() && pipeline->selectStage(options.stage);
+            if (!options.stage.isEmpty() && !selected) {
+                done.failed(QStringLiteral("%1 has no stage %2").arg(pipeline->currentPipeline(), options.stage));
+                return;
+            }
+            // Otherwise a stage in the middle of the graph, not an input, so the heatmap has features to show.
+            for (size_t i = stages.size() / 2; i < stages.size() && !selected; ++i)
+                if (!stages[i].isInput) {
+                    pipeline->selectStage(static_cast<int>(i));
+                    selected = true;
+                }
+            if (options.bench.isEmpty() || !options.run) {
+                done.ready();
+                return;
+            }
+            BenchmarkPanel *panel = pipeline->benchmarkPanel();
+            QObject::connect(panel, &BenchmarkPanel::finished, pipeline, [done](const BenchmarkOutcome &) { done.ready(); },
+                             Qt::SingleShotConnection);
+            panel->setTarget(options.bench);
+            panel->setRepetitions(5);
+            panel->run();
+        },
+        Qt::SingleShotConnection);
+    QObject::connect(pipeline, &PipelineWorkspace::pipelineFailed, pipeline,
+                     [done](const QString &, const QString &error) { done.failed(error); });
+    pipeline->showPipeline(options.app.isEmpty() ? QStringLiteral("camera_pipe") : options.app);
+}
+
+#else
+
+void setUpSearchScene(MainWindow &, const ExplorerOptions &, const SceneCallbacks &done)
+{
+    done.failed(QStringLiteral("this explorer was built without Halide (no Search workspace)"));
+}
+
+void setUpPipelineScene(MainWindow &, const ExplorerOptions &, const SceneCallbacks &done)
+{
+    done.failed(QStringLiteral("this explorer was built without Halide (no Pipeline workspace)"));
+}
+
+#endif
+
+} // namespace beamscope::app

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Makes the README's screenshots (docs/screenshots/*.png) with the explorer's
+# own screenshot mode (`beamscope --workspace ... --screenshot FILE.png`),
+# under a virtual X server (xvfb-run), so every picture can be made again:
+#
+#   packaging/take-screenshots.sh [--build DIR] [--shared DIR] [--out DIR] [NAME...]
+#
+# NAME is any of: weights-workspace weights-compare search pipeline device
+# retrain predictions (default: all). --build is a configured build folder with
+# Halide and the GUI (default build/dev; the explorer and the bench worker are
+# built there first); --shared the folder holding anderson2021-weights/ and
+# golden/ (default ../shared, or BEAMSCOPE_SHARED_DIR); --out where the PNGs go
+# (default docs/screenshots). Each picture uses fresh settings; the retrained
+# weights and the sample layout live in a temporary folder that is removed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=build/dev
+shared="${BEAMSCOPE_SHARED_DIR:-../shared}"
+out=docs/screenshots
+names=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build) build="$2"; shift 2 ;;
+        --shared) shared="$2"; shift 2 ;;
+        --out) out="$2"; shift 2 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "take-screenshots: unknown option $1" >&2; exit 2 ;;
+        *) names+=("$1"); shift ;;
+    esac
+done
+[ ${#names[@]} -eq 0 ] && names=(weights-workspace weights-compare search pipeline device retrain predictions)
+
+weights="$shared/anderson2021-weights"
+samples_src="$shared/golden/samples/retrain_set"
+for need in "$weights/baseline.weights" "$samples_src"; do
+    [ -e "$need" ] || { echo "take-screenshots: $need not found (pass --shared DIR)" >&2; exit 1; }
+done
+command -v xvfb-run >/dev/null || { echo "take-screenshots: xvfb-run not found (apt-get install xvfb xauth)" >&2; exit 1; }
+[ -f "$build/CMakeCache.txt" ] || cmake --preset dev >/dev/null
+cmake --build "$build" --target beamscope beamscope-bench-worker
+explorer="$build/app/beamscope"
+mkdir -p "$out"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+# The golden retrain set, one folder per app, so Retrain can hold one out (docs/samples.md).
+for f in "$samples_src"/*.sample; do
+    app="$(basename "$f" | sed 's/_seed[0-9]*\.sample$//')"
+    mkdir -p "$tmp/samples/$app"
+    ln -s "$(realpath "$f")" "$tmp/samples/$app/"
+done
+
+shoot() { # NAME SIZE ARGS...: one picture, in its own X server
+    local name="$1" size="$2"
+    shift 2
+    echo "take-screenshots: $name" >&2
+    xvfb-run -a -s "-screen 0 1920x1200x24" "$explorer" --size "$size" --screenshot "$out/$name.png" "$@"
+}
+
+for name in "${names[@]}"; do
+    case "$name" in
+        weights-workspace)
+            shoot "$name" 1560x940 --weights-dir "$weights" "$weights/harris.weights" ;;
+        weights-compare)
+            shoot "$name" 1560x940 --weights-dir "$weights" --compare "$weights/bgu.weights" "$weights/harris.weights" ;;
+        search)
+            shoot "$name" 1600x1000 --workspace search --app bilateral_grid --weights "$weights/baseline.weights" \
+                --beam 8 --passes 3 --tab cost ;;
+        pipeline)
+            shoot "$name" 1600x1000 --workspace pipeline --app camera_pipe --stage demosaiced_s0 --bench host ;;
+        device)
+            shoot "$name" 1600x1000 --workspace device --profile V100 ;;
+        retrain|predictions)
+            # Predictions puts the baseline beside the file Retrain trained, so both come from one run.
+            if [ ! -f "$tmp/retrained.weights" ]; then
+                picture="$out/retrain.png"
+                [[ " ${names[*]} " == *" retrain "* ]] || picture="$tmp/retrain.png"
+                echo "take-screenshots: retrain" >&2
+                xvfb-run -a -s "-screen 0 1920x1200x24" "$explorer" --size 1500x920 --screenshot "$picture" \
+                    --workspace retrain --samples "$tmp/samples" --weights "$weights/baseline.weights" \
+                    --hold-out conv_relu --epochs 30 --learning-rate 0.001 --output "$tmp/retrained.weights"
+            fi
+            if [ "$name" = predictions ]; then
+                shoot predictions 1500x920 --workspace predictions --samples "$tmp/samples" \
+                    --compare "$weights/baseline.weights" "$tmp/retrained.weights"
+            fi ;;
+        *) echo "take-screenshots: no picture named $name" >&2; exit 2 ;;
+    esac
+done
