@@ -316,10 +316,11 @@ void checkGoldenSchedule(const std::string &label, const std::string &pipeline, 
                              .arg(summary.total)
                              .arg(summary.cost, 0, 'g', 9)
                              .arg(halideCost, 0, 'g', 9);
-    // The cost model reproduces Halide's within 2e-5 relative per stage on identical features
-    // (tests/model); when every feature matches, the totals must agree to 1e-4 relative.
+    // On identical features the cost model reproduces Halide's predictions within 7.3e-6 relative
+    // (worst of the 39 golden cases in tests/model; float32 network, summation order), so when
+    // every feature matches the totals must agree to 1e-5 relative (found: at most 3.5e-7).
     if (summary.within == summary.total && std::isfinite(summary.cost))
-        QVERIFY2(std::fabs(summary.cost - halideCost) <= 1e-4 * std::fabs(halideCost),
+        QVERIFY2(std::fabs(summary.cost - halideCost) <= 1e-5 * std::fabs(halideCost),
                  (label + ": identical features but a different predicted cost").c_str());
     QVERIFY2(unexplained == 0, (label + ": " + std::to_string(unexplained) +
                                 " features differ from Halide's and are not listed as known differences (table above)")
