@@ -11,7 +11,8 @@
 # built there first); --shared the folder holding anderson2021-weights/ and
 # golden/ (default ../shared, or BEAMSCOPE_SHARED_DIR); --out where the PNGs go
 # (default docs/screenshots). Each picture uses fresh settings; the retrained
-# weights and the sample layout live in a temporary folder that is removed.
+# weights and the sample layout live in $TMPDIR/beamscope-screenshots, removed
+# at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,7 +43,10 @@ cmake --build "$build" --target beamscope beamscope-bench-worker
 explorer="$build/app/beamscope"
 mkdir -p "$out"
 
-tmp="$(mktemp -d)"
+# A fixed folder, not mktemp's random name: its path shows in the Retrain and Predictions pictures.
+tmp="${TMPDIR:-/tmp}/beamscope-screenshots"
+rm -rf "$tmp"
+mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 # The golden retrain set, one folder per app, so Retrain can hold one out (docs/samples.md).
 for f in "$samples_src"/*.sample; do
