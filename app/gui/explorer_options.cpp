@@ -71,6 +71,12 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("func", "Search: highlight the decisions on Funcs whose name contains NAME.", "NAME"),
         QCommandLineOption(QStringLiteral("path-only"), QStringLiteral("Search: show only the path to the winner.")),
         valueOption("tab", "Search: the state's detail tab, by number or title (path, loop, features, cost).", "TAB"),
+        QCommandLineOption(QStringLiteral("continue"),
+                           QStringLiteral("Search: continue the search from the selected state (then its winner is "
+                                          "selected).")),
+        valueOption("measure", "Search: with --run, compile and time the selected state on TARGET (opencl, cuda) "
+                               "in the bench worker.",
+                    "TARGET"),
         valueOption("stage", "Pipeline: stage to select (default: one in the middle of the graph).", "NAME"),
         valueOption("bench", "Pipeline: with --run, time the pipeline on TARGET (host, opencl, cuda) first.", "TARGET"),
         valueOption("profile", "Device: the reference GPU beside the local one (V100, A100, H100, H200).", "NAME"),
@@ -99,6 +105,8 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     o.func = parser.value(QStringLiteral("func"));
     o.pathOnly = parser.isSet(QStringLiteral("path-only"));
     o.tab = parser.value(QStringLiteral("tab"));
+    o.continueSearch = parser.isSet(QStringLiteral("continue"));
+    o.measure = parser.value(QStringLiteral("measure"));
     o.stage = parser.value(QStringLiteral("stage"));
     o.bench = parser.value(QStringLiteral("bench"));
     o.profile = parser.value(QStringLiteral("profile"));

@@ -35,7 +35,9 @@ struct ExplorerOptions {
     std::optional<qint64> state, compareState;
     QString func;
     bool pathOnly = false;
-    QString tab;     // detail tab: a number or the start of its title ("cost", "loop", ...)
+    QString tab;     // detail tab: a number or part of its title ("cost", "loop", ...)
+    bool continueSearch = false; // search on from the selected state
+    QString measure;             // with run: time the selected state on this target (opencl, cuda)
     QString stage;
     QString bench;   // benchmark target (host, opencl, cuda)
     QString profile; // Device workspace's reference GPU (V100, A100, ...)

@@ -12,6 +12,8 @@
 #include "ui/search/state_detail_panel.h"
 
 #include <QTabWidget>
+
+#include <memory>
 #endif
 
 namespace beamscope::app {
@@ -34,10 +36,13 @@ int findTab(const QTabWidget *tabs, const QString &wanted)
     return -1;
 }
 
-// Selection, comparison, filters and tab, once the tree and its cost terms are there.
-void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options, const SceneCallbacks &done)
+// Selection, comparison, filters and tab, once the tree and its cost terms are there;
+// then, when asked, a search continued from that state (whose tree replaces this
+// one: its winner is selected) or a measurement of it.
+void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options, const SceneCallbacks &done,
+                        bool continued)
 {
-    const qint64 id = options.state.value_or(search->treeData().winner());
+    const qint64 id = continued ? search->treeData().winner() : options.state.value_or(search->treeData().winner());
     if (!search->treeData().node(id)) {
         done.failed(QStringLiteral("the tree has no state #%1").arg(id));
         return;
@@ -58,6 +63,17 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
         }
         tabs->setCurrentIndex(tab);
     }
+    if (options.continueSearch && !continued) {
+        search->continueFrom(id);
+        return; // searchFinished comes back here
+    }
+    if (!options.measure.isEmpty() && options.run) {
+        QObject::connect(search, &SearchWorkspace::measured, search, [done](bool, double) { done.ready(); },
+                         Qt::SingleShotConnection);
+        search->setMeasureTarget(options.measure);
+        search->measureState(id);
+        return;
+    }
     done.ready();
 }
 
@@ -76,12 +92,14 @@ void setUpSearchScene(MainWindow &window, const ExplorerOptions &options, const 
         search->setPasses(*options.passes);
 
     // The cost terms need the pipeline rebuilt off the GUI thread; the picture waits for them.
-    const auto whenShown = [search, options, done] {
+    auto searches = std::make_shared<int>(0); // finished searches and traces; a second one is the continued search
+    const auto whenShown = [search, options, done, searches] {
+        const bool continued = ++*searches > 1;
         if (!search->breakdownPending())
-            showRequestedState(search, options, done);
+            showRequestedState(search, options, done, continued);
         else
             QObject::connect(search, &SearchWorkspace::breakdownReady, search,
-                             [search, options, done] { showRequestedState(search, options, done); },
+                             [search, options, done, continued] { showRequestedState(search, options, done, continued); },
                              Qt::SingleShotConnection);
     };
     QObject::connect(search, &SearchWorkspace::searchFinished, search, [done, whenShown](bool ok, bool) {

@@ -606,7 +606,7 @@ void SearchWorkspace::measureState(qint64 id)
         auto m = std::make_shared<search::StateMeasurement>(
             search::measureState(pipeline, decisions, target.toStdString(), progress.get()));
         const bool cancelled = progress->cancelled();
-        postToGui(guard, [this, generation, m, cancelled, predicted, id] {
+        postToGui(guard, [this, generation, m, cancelled, predicted, id, target] {
             if (generation != m_measureGeneration)
                 return;
             m_measureProgress.reset();
@@ -617,9 +617,10 @@ void SearchWorkspace::measureState(qint64 id)
             else if (!m->ok)
                 text = tr("Not measured: %1").arg(QString::fromStdString(m->error));
             else
+                // The short target name: Halide's full target string would push the runtime out of view.
                 text = tr("#%1 measured on %2: <b>%3 ms</b> median (min %4 ms) · predicted cost %5 · %6")
                            .arg(id)
-                           .arg(QString::fromStdString(m->target))
+                           .arg(target)
                            .arg(m->medianMs, 0, 'g', 4)
                            .arg(m->minMs, 0, 'g', 4)
                            .arg(formatNumber(predicted, 5))

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -33,6 +34,15 @@
 #include <sstream>
 
 namespace beamscope::ui {
+
+namespace {
+// A decision's text with every Func named as displayStageName does it.
+QString displayDecision(const std::string &decision)
+{
+    static const QRegularExpression suffix(QStringLiteral("\\$\\d+"));
+    return QString::fromStdString(decision).remove(suffix);
+}
+} // namespace
 
 QString displayStageName(const std::string &name)
 {
@@ -83,6 +93,7 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
     m_measured = new QLabel(this);
+    m_measured->setWordWrap(true); // the measured runtime must not be cut off by a long target string
     m_measured->setVisible(false);
     layout->addWidget(m_measured);
 
@@ -109,6 +120,7 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     // Decision path.
     m_path = new QListWidget(this);
     m_path->setFont(monospaceFont());
+    m_path->setWordWrap(true); // long tilings stay readable without scrolling sideways
     connect(m_path, &QListWidget::itemActivated, this,
             [this](QListWidgetItem *item) { Q_EMIT pathStateActivated(item->data(Qt::UserRole).toLongLong()); });
     m_tabs->addTab(m_path, tr("Decision path"));
@@ -238,10 +250,10 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
             .arg(n.inBeam ? tr("kept in the beam") : tr("pruned"))
             .arg(winner ? tr(" · <b>winner</b>") : QString());
     };
-    QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), QString::fromStdString(na->decision).toHtmlEscaped());
+    QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), displayDecision(na->decision).toHtmlEscaped());
     if (const search::TraceNode *nb = m_data->node(m_b))
         text += tr("<br><b>B</b> %1<br>%2 · B − A = %3")
-                    .arg(describe(*nb), QString::fromStdString(nb->decision).toHtmlEscaped(),
+                    .arg(describe(*nb), displayDecision(nb->decision).toHtmlEscaped(),
                          formatNumber(nb->cost - na->cost, 5));
     m_summary->setText(text);
 
@@ -249,7 +261,7 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
         const search::TraceNode *n = m_data->node(id);
         auto *item = new QListWidgetItem(QStringLiteral("%1. %2   [%3]")
                                              .arg(n->depth)
-                                             .arg(QString::fromStdString(n->decision))
+                                             .arg(displayDecision(n->decision))
                                              .arg(formatNumber(n->cost, 4)),
                                          m_path);
         item->setData(Qt::UserRole, qint64(id));
