@@ -92,6 +92,7 @@ private:
     const FeatureParams &params;
     std::vector<ScheduleFeatures> feats; // by cost-model slot (scheduled prefix)
     std::vector<int64_t> pcm;            // points_computed_minimum per slot (all stages)
+    std::vector<StageCtx> contexts;      // per scheduled slot, shared by the per-stage and inlined passes
     std::string inlinedKey;              // which Funcs are inlined, for the expr_branching memo
     mutable std::unordered_map<std::string, int> inlinedBranching; // per state: Func name -> branching
 
@@ -792,7 +793,7 @@ void Featurizer::inlinedFeatures() {
             ScheduleFeatures *consumer = featOf(f.node, s);
             if (!consumer)
                 continue;
-            const StageCtx c = context(f, s);
+            const StageCtx &c = contexts[static_cast<size_t>(d.stageSlot(f.node, s))];
             // Calls per point of this stage to each inlined Func, summed over every path through
             // other inlined Funcs (Halide's inlined map: one entry per Func).
             std::vector<std::pair<int, int64_t>> inlinedCalls;
@@ -903,6 +904,7 @@ void Featurizer::workingSets() {
 
 std::vector<ScheduleFeatures> Featurizer::run() {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
+    contexts.assign(feats.size(), StageCtx());
     inlinedKey.assign(static_cast<size_t>(d.nodeCount()), '0');
     for (const FuncSchedule &f : st.funcs())
         if (f.location == ComputeLocation::Inlined)
@@ -918,8 +920,11 @@ std::vector<ScheduleFeatures> Featurizer::run() {
             continue;
         }
         for (size_t s = 0; s < f.stages.size(); s++)
-            if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s)))
-                stageFeatures(context(f, static_cast<int>(s)), *ft);
+            if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s))) {
+                StageCtx &c = contexts[static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)))];
+                c = context(f, static_cast<int>(s));
+                stageFeatures(c, *ft);
+            }
     }
     inlinedFeatures();
     workingSets();

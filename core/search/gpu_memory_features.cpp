@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <numeric>
 #include <utility>
+#include <vector>
 
 namespace beamscope::search {
 
@@ -123,74 +124,86 @@ WarpLayout makeWarpLayout(const ThreadInfo &info) {
 
 namespace {
 
-// Byte offsets of one warp's accesses, and how many threads had no known address.
+// The accesses of one warp: each active thread's first byte (an access covers
+// bytesPerAccess bytes from there), and how many threads had no known address.
 struct WarpAccess {
-    std::vector<std::pair<int64_t, int64_t>> pairs; // (sector, byte) or (bank, word)
-    std::vector<int64_t> bytes;
+    int64_t start[kWarpSize];
+    int count = 0;
     int unknown = 0;
 };
 
-struct Strides {
-    std::vector<int64_t> storage;                 // per storage dim, innermost first
-    std::vector<std::vector<double>> perThreadDim; // [thread dim][storage dim]
-    std::vector<bool> valid;
+constexpr int kMaxStorageDims = 16;
 
-    int64_t offset(size_t k, int64_t point) const {
+struct Strides {
+    int dims = 0;
+    int64_t storage[kMaxStorageDims];          // per storage dim, innermost first
+    double perThreadDim[3][kMaxStorageDims];    // [thread dim][storage dim]
+    bool valid[3] = {true, true, true};
+    int threadDims = 0;
+
+    int64_t offset(int k, int64_t point) const {
         int64_t r = 0;
-        for (size_t i = 0; i < storage.size(); i++)
+        for (int i = 0; i < dims; i++)
             r += static_cast<int64_t>(double(point) * perThreadDim[k][i]) * storage[i];
         return std::llabs(r);
     }
 };
 
-void accessOf(MemKind kind, const Strides &s, int bytesPerAccess, int x, int y, int z, WarpAccess &out) {
+void accessOf(const Strides &s, int bytesPerAccess, int x, int y, int z, WarpAccess &out) {
     const int coord[3] = {x, y, z};
     int64_t byte = 0;
-    for (size_t k = 0; k < s.valid.size(); k++) {
+    for (int k = 0; k < s.threadDims; k++) {
         if (!s.valid[k]) {
             out.unknown++;
             return;
         }
-        byte += bytesPerAccess * s.offset(k, coord[k < 3 ? k : 2]);
+        byte += bytesPerAccess * s.offset(k, coord[k]);
     }
-    if (kind == MemKind::Global) {
-        // Every byte of the access is billed to the sector its first byte lies in.
-        const int64_t sector = byte / 32;
-        for (int b = 0; b < bytesPerAccess; b++)
-            out.pairs.emplace_back(sector, byte + b);
-    } else {
-        for (int b = 0; b < bytesPerAccess; b++) {
-            const int64_t word = (byte + b) / 4;
-            out.pairs.emplace_back(word % 32, word);
-            out.bytes.push_back(byte + b);
-        }
-    }
+    out.start[out.count++] = byte;
+}
+
+// Bytes covered by equal-length accesses starting at sorted, distinct offsets.
+int64_t coveredBytes(const int64_t *starts, int n, int bytesPerAccess) {
+    int64_t covered = 0;
+    for (int i = 0; i < n; i++)
+        covered += i + 1 < n ? std::min<int64_t>(bytesPerAccess, starts[i + 1] - starts[i]) : bytesPerAccess;
+    return covered;
 }
 
 void addRequests(MemKind kind, WarpAccess &a, int bytesPerAccess, int requests, MemTotals &totals) {
-    std::sort(a.pairs.begin(), a.pairs.end());
-    a.pairs.erase(std::unique(a.pairs.begin(), a.pairs.end()), a.pairs.end());
-    int perRequest = 0, used = 0;
+    std::sort(a.start, a.start + a.count);
+    const int n = static_cast<int>(std::unique(a.start, a.start + a.count) - a.start);
+    int64_t perRequest = 0, used = 0;
     if (kind == MemKind::Global) {
-        for (size_t i = 0; i < a.pairs.size(); i++)
-            if (i == 0 || a.pairs[i].first != a.pairs[i - 1].first)
-                perRequest++;
-        used = static_cast<int>(a.pairs.size());
-    } else {
-        int run = 0;
-        for (size_t i = 0; i < a.pairs.size(); i++) {
-            run = (i > 0 && a.pairs[i].first == a.pairs[i - 1].first) ? run + 1 : 1;
-            perRequest = std::max(perRequest, run);
+        // Every byte of an access is billed to the sector its first byte lies in.
+        for (int i = 0; i < n;) {
+            int j = i + 1;
+            while (j < n && a.start[j] / 32 == a.start[i] / 32)
+                j++;
+            perRequest++;
+            used += coveredBytes(a.start + i, j - i, bytesPerAccess);
+            i = j;
         }
-        std::sort(a.bytes.begin(), a.bytes.end());
-        used = static_cast<int>(std::unique(a.bytes.begin(), a.bytes.end()) - a.bytes.begin());
+    } else {
+        // Worst bank conflict: the most distinct 4-byte words any one of the 32 banks serves.
+        static thread_local std::vector<int64_t> words;
+        words.clear();
+        for (int i = 0; i < n; i++)
+            for (int64_t w = a.start[i] / 4; w <= (a.start[i] + bytesPerAccess - 1) / 4; w++)
+                words.push_back(w);
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        int perBank[32] = {};
+        for (int64_t w : words)
+            perRequest = std::max<int64_t>(perRequest, ++perBank[w % 32]);
+        used = coveredBytes(a.start, n, bytesPerAccess);
     }
     perRequest += a.unknown;
-    used += a.unknown * bytesPerAccess;
-    const double transactions = double(requests) * perRequest;
+    used += int64_t(a.unknown) * bytesPerAccess;
+    const double transactions = double(requests) * double(perRequest);
     totals.transactions += transactions;
     totals.bytes += transactions * (kind == MemKind::Global ? 32.0 : 128.0);
-    totals.bytesUsed += double(requests) * used;
+    totals.bytesUsed += double(requests) * double(used);
 }
 
 int truncatedRequests(double r) {
@@ -205,65 +218,58 @@ MemTotals countAccesses(MemKind kind, const RationalJacobian &jac, int innermost
                         const std::vector<int64_t> &storageExtents, int bytesPerAccess, const WarpLayout &warps,
                         const std::vector<int> &threadLoops, double requestsPerWarp) {
     Strides s;
-    std::vector<int> dims;
-    const int nd = static_cast<int>(storageExtents.size());
+    int dimOrder[kMaxStorageDims];
+    const int nd = std::min(static_cast<int>(storageExtents.size()), kMaxStorageDims);
     if (nd > 0) {
         const int inner = std::clamp(innermostDim, 0, nd - 1);
-        dims.push_back(inner);
+        dimOrder[s.dims++] = inner;
         for (int i = 0; i < nd; i++)
             if (i != inner)
-                dims.push_back(i);
+                dimOrder[s.dims++] = i;
     }
     int64_t stride = 1;
-    for (int d : dims) {
-        s.storage.push_back(stride);
-        stride *= storageExtents[static_cast<size_t>(d)];
+    for (int i = 0; i < s.dims; i++) {
+        s.storage[i] = stride;
+        stride *= storageExtents[static_cast<size_t>(dimOrder[i])];
     }
-    for (int loop : threadLoops) {
-        std::vector<double> perDim;
-        bool ok = true;
-        for (int d : dims) {
+    s.threadDims = std::min(static_cast<int>(threadLoops.size()), 3);
+    for (int k = 0; k < s.threadDims; k++) {
+        const int loop = threadLoops[static_cast<size_t>(k)];
+        for (int i = 0; i < s.dims; i++) {
             if (loop < 0) {
-                perDim.push_back(0);
+                s.perThreadDim[k][i] = 0;
                 continue;
             }
-            const Rational r = jac.at(static_cast<size_t>(d), static_cast<size_t>(loop));
+            const Rational r = jac.at(static_cast<size_t>(dimOrder[i]), static_cast<size_t>(loop));
             if (!r.known()) {
-                ok = false;
+                s.valid[k] = false;
                 break;
             }
-            perDim.push_back(r.value());
+            s.perThreadDim[k][i] = r.value();
         }
-        s.perThreadDim.push_back(ok ? perDim : std::vector<double>());
-        s.valid.push_back(ok);
     }
 
     MemTotals totals;
     const ThreadInfo &ti = warps.info;
-    static thread_local WarpAccess access;
-    access.pairs.clear();
-    access.bytes.clear();
-    access.unknown = 0;
+    WarpAccess access;
     int id = 0;
     for (int z = 0; z < ti.inBlock[2] && id < kWarpSize; z++)
         for (int y = 0; y < ti.inBlock[1] && id < kWarpSize; y++)
             for (int x = 0; x < ti.inBlock[0] && id < kWarpSize; x++, id++)
                 if (x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2])
-                    accessOf(kind, s, bytesPerAccess, x, y, z, access);
+                    accessOf(s, bytesPerAccess, x, y, z, access);
     addRequests(kind, access, bytesPerAccess, truncatedRequests(double(warps.regularActiveWarps) * requestsPerWarp),
                 totals);
     if (!warps.hasTailWarp)
         return totals;
-    access.pairs.clear();
-    access.bytes.clear();
-    access.unknown = 0;
+    WarpAccess tail;
     const int plane = ti.inBlock[0] * ti.inBlock[1];
     for (int t = warps.tailFirstThread; t < warps.tailFirstThread + warps.tailThreads; t++) {
         const int z = t / plane, y = (t - z * plane) / ti.inBlock[0], x = t % ti.inBlock[0];
         if (x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2])
-            accessOf(kind, s, bytesPerAccess, x, y, z, access);
+            accessOf(s, bytesPerAccess, x, y, z, tail);
     }
-    addRequests(kind, access, bytesPerAccess, truncatedRequests(requestsPerWarp), totals);
+    addRequests(kind, tail, bytesPerAccess, truncatedRequests(requestsPerWarp), totals);
     return totals;
 }
 

@@ -42,7 +42,8 @@ struct RationalJacobian {
     static RationalJacobian fromStore(const std::vector<std::vector<dag::JacobianEntry>> &store, size_t loops);
 
     // Scalar producers or consumers read every coordinate with stride 0.
-    Rational at(size_t i, size_t j) const { return rows == 0 || cols == 0 ? Rational{0, 1} : m[i * cols + j]; }
+    // (Out-of-range entries, which Halide never reads, are zero.)
+    Rational at(size_t i, size_t j) const { return i >= rows || j >= cols ? Rational{0, 1} : m[i * cols + j]; }
     bool columnIsZero(size_t j) const;
     // Column j scaled by factors[j] (strides of thread loops outside serial loops).
     RationalJacobian scaledColumns(const std::vector<int64_t> &factors) const;
