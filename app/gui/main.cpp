@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 
     SceneCallbacks done;
     if (options.screenshotMode()) {
-        done = screenshotWhenReady(window, options.screenshot, options.timeoutSeconds);
+        done = screenshotWhenReady(window, options.screenshot, options.size, options.timeoutSeconds);
     } else {
         done.ready = [] {};
         done.failed = [](const QString &error) { std::fprintf(stderr, "beamscope: %s\n", qPrintable(error)); };

@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QPointer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -37,14 +36,18 @@ std::unique_ptr<QTemporaryDir> useFreshSettings()
     return dir;
 }
 
-SceneCallbacks screenshotWhenReady(ui::MainWindow &window, const QString &file, int timeoutSeconds)
+SceneCallbacks screenshotWhenReady(ui::MainWindow &window, const QString &file, QSize asked, int timeoutSeconds)
 {
-    QPointer<ui::MainWindow> guard(&window);
+    // The timers are the window's children: they cannot fire once it is gone.
+    ui::MainWindow *shown = &window;
     auto *settle = new QTimer(&window);
     settle->setSingleShot(true);
     settle->setInterval(kSettleMs);
-    QObject::connect(settle, &QTimer::timeout, &window, [guard, file] {
-        const bool saved = guard && guard->grab().save(file, "PNG");
+    QObject::connect(settle, &QTimer::timeout, &window, [shown, file, asked] {
+        if (asked.isValid() && shown->size() != asked)
+            std::fprintf(stderr, "beamscope: the window is %dx%d, not the %dx%d asked for (its minimum size)\n",
+                         shown->width(), shown->height(), asked.width(), asked.height());
+        const bool saved = shown->grab().save(file, "PNG");
         std::fprintf(stderr, "beamscope: %s %s\n", saved ? "saved" : "could not save", qPrintable(file));
         finish(saved ? 0 : 1);
     });

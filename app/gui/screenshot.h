@@ -7,6 +7,7 @@
 
 #include "app/gui/startup_scene.h"
 
+#include <QSize>
 #include <QString>
 
 #include <memory>
@@ -25,7 +26,9 @@ std::unique_ptr<QTemporaryDir> useFreshSettings();
 
 // Callbacks for the start scene: `ready` (again) restarts a short settling
 // pause after which the window is saved to `file`; `failed`, or nothing within
-// timeoutSeconds, ends the explorer with exit status 1.
-SceneCallbacks screenshotWhenReady(ui::MainWindow &window, const QString &file, int timeoutSeconds);
+// timeoutSeconds, ends the explorer with exit status 1. A window that could
+// not take the asked size (smaller than its minimum) is saved as it is, and
+// stderr says so.
+SceneCallbacks screenshotWhenReady(ui::MainWindow &window, const QString &file, QSize asked, int timeoutSeconds);
 
 } // namespace beamscope::app

@@ -1,0 +1,132 @@
+// Runs the built explorer (BEAMSCOPE_EXPLORER) the way users and
+// packaging/take-screenshots.sh do: usage errors exit 2 and name the option,
+// a screenshot is written once the scene is shown (exit 0), and a scene that
+// cannot be shown exits 1 and writes nothing.
+
+#include "tests/support/test_data.h"
+
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace beamscope::test;
+
+namespace {
+
+std::filesystem::path explorerPath()
+{
+    const char *path = std::getenv("BEAMSCOPE_EXPLORER");
+    return path ? std::filesystem::path(path) : std::filesystem::path();
+}
+
+std::filesystem::path traceFixture() { return sourceDir() / "tests/fixtures/search/box_blur_beam4.jsonl"; }
+
+ProcessResult runExplorer(const std::vector<std::string> &args)
+{
+    return runProcess(explorerPath(), args);
+}
+
+} // namespace
+
+class TestExplorerCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!explorerPath().empty(), "BEAMSCOPE_EXPLORER is not set (run through ctest)");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void usageErrorsExitTwoAndNameTheOption()
+    {
+        const struct {
+            std::vector<std::string> args;
+            std::string mentions;
+        } cases[] = {
+            {{"--size", "12x9", "--screenshot", out("a.png")}, "--size"},
+            {{"--beam", "many", "--workspace", "search"}, "--beam"},
+            {{"--compare", "only-one.weights"}, "--compare needs exactly two"},
+            {{"--workspace", "nowhere", "--screenshot", out("b.png")}, "no workspace \"nowhere\""},
+            {{"--workspace", "search", "--screenshot", out("c.png")}, "needs --app"},
+        };
+        for (const auto &c : cases) {
+            const ProcessResult r = runExplorer(c.args);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.find(c.mentions) != std::string::npos, r.err.c_str());
+        }
+        for (const char *name : {"a.png", "b.png", "c.png"})
+            QVERIFY(!std::filesystem::exists(out(name)));
+    }
+
+    void screenshotOfATraceState()
+    {
+        const std::string png = out("trace.png");
+        const ProcessResult r = runExplorer({"--trace", traceFixture().string(), "--state", "210", "--tab", "loop",
+                                             "--size", "1600x1000", "--screenshot", png});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const QImage image(QString::fromStdString(png));
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1600, 1000));
+    }
+
+    void screenshotOfAPipelineAndTheDevicePanel()
+    {
+        for (const std::vector<std::string> &scene :
+             {std::vector<std::string>{"--workspace", "pipeline", "--app", "box_blur"},
+              std::vector<std::string>{"--workspace", "device", "--profile", "A100"}}) {
+            const std::string png = out(scene[1] + ".png");
+            std::vector<std::string> args = scene;
+            args.insert(args.end(), {"--size", "1600x1000", "--screenshot", png});
+            const ProcessResult r = runExplorer(args);
+            QVERIFY2(r.exitCode == 0, r.err.c_str());
+            QCOMPARE(QImage(QString::fromStdString(png)).size(), QSize(1600, 1000));
+        }
+    }
+
+    // The Search workspace's three panes do not fit in 800 px: the picture is as
+    // wide as the window could be, and stderr says so rather than nothing.
+    void aWindowSmallerThanItsMinimumIsReported()
+    {
+        const std::string png = out("small.png");
+        const ProcessResult r = runExplorer(
+            {"--trace", traceFixture().string(), "--size", "800x600", "--screenshot", png});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QVERIFY2(r.err.find("not the 800x600 asked for") != std::string::npos, r.err.c_str());
+        QVERIFY(QImage(QString::fromStdString(png)).width() > 800);
+    }
+
+    void aSceneThatCannotBeShownWritesNothing()
+    {
+        const std::string noState = out("no-state.png");
+        ProcessResult r = runExplorer({"--trace", traceFixture().string(), "--state", "99999999", "--screenshot", noState});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("no state #99999999") != std::string::npos, r.err.c_str());
+        QVERIFY(!std::filesystem::exists(noState));
+
+        const std::string missing = out("missing.png");
+        const std::string trace = out("missing.jsonl");
+        r = runExplorer({"--trace", trace, "--screenshot", missing});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("missing.jsonl") != std::string::npos, r.err.c_str());
+        QVERIFY(!std::filesystem::exists(missing));
+
+        const std::string noStage = out("no-stage.png");
+        r = runExplorer({"--workspace", "pipeline", "--app", "box_blur", "--stage", "nonesuch", "--screenshot", noStage});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("nonesuch") != std::string::npos, r.err.c_str());
+        QVERIFY(!std::filesystem::exists(noStage));
+    }
+
+private:
+    std::string out(const std::string &name) const { return m_dir.filePath(QString::fromStdString(name)).toStdString(); }
+
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestExplorerCli)
+#include "tst_explorer_cli.moc"
