@@ -6,6 +6,7 @@
 #include <QColor>
 
 #include <algorithm>
+#include <cmath>
 
 namespace beamscope::ui {
 
@@ -58,8 +59,13 @@ QVariant StageCostModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::EditRole || role == Qt::UserRole)
         return v;
-    if (role == Qt::DisplayRole)
-        return index.column() == Stage || !v.isValid() ? v : QVariant(formatNumber(v.toDouble(), 5));
+    if (role == Qt::DisplayRole) {
+        if (index.column() == Stage || !v.isValid())
+            return v;
+        // A stage that costs nothing comes out of the model as float noise (-9.8e-12); it reads as 0.
+        const double x = std::abs(v.toDouble()) < 1e-9 ? 0.0 : v.toDouble();
+        return QVariant(formatNumber(x, 5));
+    }
     if (role == Qt::TextAlignmentRole && index.column() != Stage)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == Delta && v.isValid() && v.toDouble() != 0)
