@@ -26,19 +26,20 @@
 //   num_scalars                GPU vector width 1: 0 with a vectorized loop, every point without
 //   storedAtRoot block-level Funcs: global memory, per-realization reads and working sets at root
 // Still different from Halide, and why:
-//   * Partial states: Halide places each unscheduled Func at the deepest common ancestor of its
-//     consumers (set_gpu_store_site: shared inside a block, registers inside a thread) and counts
-//     its realizations there; Beamscope treats unscheduled producers as stored at root in global
-//     memory. Only the beam search's intermediate costs see this; complete states are exact.
+//   * Partial states: Halide places each unscheduled Func at the deepest valid compute location
+//     under the common ancestor of its consumers' innermost loops (for a single root consumer typically
+//     inside its serial loop: registers, realized once per consumer point, left out of per-task reads);
+//     Beamscope treats unscheduled producers as stored at root in global memory with the best
+//     storage order. Only the beam search's intermediate costs see this; complete states are exact.
 //   * Constant extents: Halide unrolls only loops whose extent is a compile-time constant; Beamscope
 //     has no symbolic bounds and takes every pure serial loop as constant (true for every golden
 //     schedule; a thread-level Func whose region depends on data would differ).
 //   * Representative tiles: Halide evaluates producer regions at one representative (middle) tile;
 //     Beamscope uses the same extents with a middle tile of its own, which can differ only where a
 //     clamp or select makes the region depend on the position.
-//   * Inlined Funcs' outer_parallelism / num_blocks take the last consumer visited; Beamscope visits
-//     consumers in scheduling order, Halide in loop-nest order (differs only when an inlined Func
-//     feeds kernels with different block counts).
+//   * Nests Halide never builds, so no golden schedule checks them: block-level Funcs in shared
+//     memory (Beamscope's search; storedAtRoot false) and thread-level Funcs (registers) follow
+//     Halide's code paths for shared / register sites, as read, but are unverified against it.
 
 #include "core/search/schedule_features.h"
 #include "core/search/state.h"
