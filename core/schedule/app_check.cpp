@@ -8,6 +8,7 @@
 #include "core/search/autoschedule.h"
 #include "core/util/progress.h"
 
+#include <cstdlib>
 #include <memory>
 
 namespace beamscope::schedule {
@@ -20,6 +21,26 @@ struct Searched {
     pipelines::PipelineInstance instance;
     search::AutoscheduleOutcome outcome;
 };
+
+// PoCL 3.1's default work-group method ("loops") segfaults inside its own
+// compiled work-group function for some kernels: nl_means at beam 32 (a
+// 1,024-work-item kernel with barriers in unrolled loops around a __local
+// Func). The same library run with the continuation-based method ("cbs")
+// matches the host reference exactly, so a crash is retried once that way,
+// and the row says so. Only crashes are retried; a wrong output never is.
+std::vector<bench::Measurement> rerunWithCbs(const std::vector<bench::BenchRequest> &requests,
+                                             const bench::CompileOptions &compile, const bench::RunOptions &run)
+{
+    const char *previous = std::getenv("POCL_WORK_GROUP_METHOD");
+    const std::string saved = previous ? previous : "";
+    ::setenv("POCL_WORK_GROUP_METHOD", "cbs", 1); // the worker inherits it; runs are sequential here
+    std::vector<bench::Measurement> out = bench::benchmarkAll(requests, compile, run);
+    if (previous)
+        ::setenv("POCL_WORK_GROUP_METHOD", saved.c_str(), 1);
+    else
+        ::unsetenv("POCL_WORK_GROUP_METHOD");
+    return out;
+}
 
 } // namespace
 
@@ -112,8 +133,24 @@ std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps
             requests.push_back(std::move(r));
         }
         const std::vector<bench::Measurement> ran = bench::benchmarkAll(requests, options.compile, options.run);
-        for (size_t k = 0; k < ok.size(); k++)
+        std::vector<size_t> crashed;
+        std::vector<bench::BenchRequest> retry;
+        for (size_t k = 0; k < ok.size(); k++) {
             rows[ok[k]].opencl = ran[k];
+            if (ran[k].failure == bench::Failure::Crash) {
+                crashed.push_back(ok[k]);
+                retry.push_back(requests[k]);
+            }
+        }
+        const std::vector<bench::Measurement> again =
+            retry.empty() ? std::vector<bench::Measurement>{} : rerunWithCbs(retry, options.compile, options.run);
+        for (size_t k = 0; k < crashed.size(); k++) {
+            AppCheck &row = rows[crashed[k]];
+            row.openclNote = "the first run crashed in PoCL (" + row.opencl.message +
+                             "); rerun with POCL_WORK_GROUP_METHOD=cbs: " +
+                             (again[k].ok ? std::string("ok") : again[k].message);
+            row.opencl = again[k];
+        }
     }
     if (progress)
         progress->report(1.0, "checked " + std::to_string(apps.size()) + " apps");

@@ -43,6 +43,9 @@ struct AppCheck {
     std::vector<std::string> mathCalls; // float_check.h's inexactMathCalls
     bench::CompiledLibrary cuda;
     bench::Measurement opencl;          // untouched when runOpenCL is false
+    // Set when the first OpenCL run crashed inside PoCL's kernel and the
+    // measurement is a rerun with POCL_WORK_GROUP_METHOD=cbs (app_check.cpp).
+    std::string openclNote;
 
     bool searched() const { return error.empty(); }
     bool passed(bool runOpenCL) const { return searched() && cuda.ok && (!runOpenCL || opencl.ok); }

@@ -59,6 +59,8 @@ std::string openclCell(const schedule::AppCheck &r, bool ran) {
     if (!r.searched() || !ran)
         return "-";
     const bench::Measurement &m = r.opencl;
+    if (m.ok && !r.openclNote.empty())
+        return "ok (PoCL cbs)";
     if (m.ok)
         return m.tolerance.empty() ? "ok" : "ok (math tol.)";
     return bench::failureName(m.failure);
@@ -88,6 +90,8 @@ Json rowJson(const schedule::AppCheck &r, bool ranOpenCL) {
     j["cuda"] = cuda;
     if (ranOpenCL)
         j["opencl"] = r.opencl.toJson();
+    if (!r.openclNote.empty())
+        j["opencl_note"] = r.openclNote;
     j["schedule_source"] = r.source;
     return j;
 }
@@ -207,6 +211,8 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
                 std::cout << r.app << ": CUDA: " << r.cuda.error << "\n";
             if (r.searched() && options.runOpenCL && !r.opencl.ok)
                 std::cout << r.app << ": OpenCL: " << r.opencl.message << "\n" << r.opencl.workerLog << "\n";
+            if (r.searched() && !r.openclNote.empty())
+                std::cout << r.app << ": OpenCL: " << r.openclNote << "\n";
             if (r.searched() && !r.opencl.tolerance.empty())
                 std::cout << r.app << ": OpenCL: " << r.opencl.tolerance << "\n";
             if (r.searched() && (args.flag("show-source") || !r.passed(options.runOpenCL)))
