@@ -170,7 +170,7 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const {
         int th[3];
         int64_t count;
         std::vector<int> idx;
-        assignThreadLoops(t.vectorLoop, t.threads, th, count, idx);
+        assignThreadLoops(t.hasVectorLoop ? t.vectorLoop : -1, t.threads, th, count, idx);
         for (int k = 0; k < 3; k++)
             block[k] = std::max(block[k], th[k]);
     };
@@ -180,9 +180,11 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const {
         if (g.location == ComputeLocation::BlockLevel && g.consumer == c.kernelNode && g.consumerStage == c.kernelStage)
             for (const StageTiling &t : g.stages)
                 widen(t);
-    const int vectorLoop = f.location == ComputeLocation::ThreadLevel
-                               ? kernel->stages[static_cast<size_t>(c.kernelStage)].vectorLoop
-                               : c.t->vectorLoop;
+    // Halide's thread x is the vectorized loop; a stage without one (vectorized_loop_index -1)
+    // takes its thread loops in loop order.
+    const StageTiling &threadOwner =
+        f.location == ComputeLocation::ThreadLevel ? kernel->stages[static_cast<size_t>(c.kernelStage)] : *c.t;
+    const int vectorLoop = threadOwner.hasVectorLoop ? threadOwner.vectorLoop : -1;
     c.thread = makeThreadInfo(vectorLoop, threadSizes, block);
     c.vectorDim = std::max(0, d.loopDim(f.node, stage, c.t->vectorLoop));
     c.funcVectorDim = f.stages.empty() ? 0 : std::max(0, d.loopDim(f.node, 0, f.stages[0].vectorLoop));
