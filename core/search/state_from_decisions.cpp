@@ -1,18 +1,38 @@
 #include "core/search/state_from_decisions.h"
 
+#include <map>
 #include <stdexcept>
 
 namespace beamscope::search {
 
 namespace {
 
-std::string baseName(const std::string &name) { return name.substr(0, name.find('$')); }
+// Halide makes names unique per process: a second build of the same pipeline
+// gets "repeat_edge$1" for "repeat_edge" and "lambda_7" for "lambda_3" (one
+// counter for every lambda). A trace recorded in another process, or before
+// a rebuild, must still fit, so names are compared without either.
+std::string canonicalName(const std::string &name) {
+    std::string base = name.substr(0, name.find('$'));
+    const std::string lambda = "lambda_";
+    if (base.size() > lambda.size() && base.compare(0, lambda.size(), lambda) == 0 &&
+        base.find_first_not_of("0123456789", lambda.size()) == std::string::npos)
+        return lambda + "*";
+    return base;
+}
 
-int nodeNamed(const SearchDag &dag, const std::string &name) {
+// The consumer of a decision: a Func an earlier decision named (consumers are
+// scheduled before their producers), else the only Func with that canonical name.
+int consumerNode(const SearchDag &dag, const std::map<std::string, int> &decided, const std::string &name) {
+    if (const auto it = decided.find(name); it != decided.end())
+        return it->second;
+    int found = -1;
     for (int n = 0; n < dag.nodeCount(); n++)
-        if (baseName(dag.node(n).name) == baseName(name))
-            return n;
-    return -1;
+        if (canonicalName(dag.node(n).name) == canonicalName(name)) {
+            if (found >= 0)
+                return -1; // ambiguous (several lambdas): only a decided Func can be meant
+            found = n;
+        }
+    return found;
 }
 
 std::vector<int64_t> integers(const Json *array, const std::string &where) {
@@ -33,18 +53,27 @@ std::vector<int64_t> integers(const Json *array, const std::string &where) {
 
 State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decisions, const std::string &pipeline) {
     State state(dag);
+    std::map<std::string, int> decided; // a decision's "func" as the trace spells it -> node
     for (size_t i = 0; i < decisions.size(); i++) {
         const Json &d = decisions[i];
         const std::string where = "decision " + std::to_string(i + 1);
         const Json *func = d.isObject() ? d.find("func") : nullptr;
         if (!func)
             throw std::invalid_argument(where + ": field \"func\" missing");
+        // Decisions follow the schedule order, so the i-th decides the i-th
+        // Func of scheduleOrder(); its name only confirms that the decision
+        // belongs to this pipeline.
         FuncSchedule f;
-        f.node = nodeNamed(dag, func->toString());
-        if (f.node < 0 || f.node != state.nextNode())
-            throw std::invalid_argument(where + ": field \"func\": expected '" +
-                                        (state.nextNode() >= 0 ? dag.node(state.nextNode()).name : std::string("(none)")) +
-                                        "', the next Func " + pipeline + " schedules, found '" + func->toString() + "'");
+        f.node = state.nextNode();
+        if (f.node < 0)
+            throw std::invalid_argument(where + ": field \"func\": expected no more decisions (" + pipeline +
+                                        " schedules " + std::to_string(dag.nodeCount()) + " Funcs), found '" +
+                                        func->toString() + "'");
+        if (canonicalName(dag.node(f.node).name) != canonicalName(func->toString()))
+            throw std::invalid_argument(where + ": field \"func\": expected '" + dag.node(f.node).name +
+                                        "', the next Func " + pipeline + " schedules (names compared without " +
+                                        "Halide's $N suffix and lambda numbering), found '" + func->toString() + "'");
+        decided[func->toString()] = f.node;
         const std::string location = d.find("location") ? d.find("location")->toString() : "";
         if (location == "inline")
             f.location = ComputeLocation::Inlined;
@@ -58,9 +87,10 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
             throw std::invalid_argument(where + ": field \"location\": expected inline, root, block or thread, found '" +
                                         location + "'");
         if (const Json *c = d.find("consumer")) {
-            f.consumer = nodeNamed(dag, c->toString());
+            f.consumer = consumerNode(dag, decided, c->toString());
             if (f.consumer < 0)
-                throw std::invalid_argument(where + ": field \"consumer\": no Func named '" + c->toString() + "'");
+                throw std::invalid_argument(where + ": field \"consumer\": expected a Func decided before it, found '" +
+                                            c->toString() + "'");
             f.consumerStage = d.find("consumer_stage") ? static_cast<int>(d.find("consumer_stage")->toInt()) : 0;
         } else if (f.location == ComputeLocation::BlockLevel || f.location == ComputeLocation::ThreadLevel) {
             throw std::invalid_argument(where + ": field \"consumer\" missing (a " + location +

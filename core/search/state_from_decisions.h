@@ -15,8 +15,11 @@
 namespace beamscope::search {
 
 // Throws std::invalid_argument naming the decision (1-based) and the field at
-// fault, what was expected and what was found. Func names are compared without
-// Halide's "$N" uniquifying suffix. pipeline only names the pipeline in errors.
+// fault, what was expected and what was found. The i-th decision is matched to
+// the i-th Func of the schedule order (node index), never by name lookup; its
+// name must agree modulo Halide's per-process uniquifiers ("$N" suffix, the
+// number of lambda_N), so a trace replays on a pipeline rebuilt in the same
+// process. pipeline only names the pipeline in errors.
 State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decisions, const std::string &pipeline);
 
 } // namespace beamscope::search

@@ -17,10 +17,13 @@
 #include "core/search/search_trace.h"
 #include "core/search/state_from_decisions.h"
 #include "core/search/structural_hash.h"
+#include "core/util/atomic_file.h"
+#include "core/weights/weights.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <map>
@@ -428,6 +431,58 @@ private Q_SLOTS:
         }
     }
 
+    // Halide uniquifies names per process: a second build of bilateral_grid
+    // names its Funcs lambda_N / repeat_edge$1 with other numbers. The search
+    // must not care (same winner cost, same number of states), and a trace
+    // recorded on the first build replays on the second.
+    void rebuiltPipelineSearchesAndReplaysAlike() {
+        test::BuiltPipeline a = test::buildRegistered("bilateral_grid");
+        test::BuiltPipeline b = test::buildRegistered("bilateral_grid");
+        QCOMPARE(a.searchDag->nodeCount(), b.searchDag->nodeCount());
+        bool renamed = false;
+        for (int n = 0; n < a.searchDag->nodeCount(); n++)
+            renamed = renamed || a.searchDag->node(n).name != b.searchDag->node(n).name;
+        QVERIFY2(renamed, "the second build should carry Halide's uniquified names");
+
+        const model::CostModel model(test::syntheticWeights(5));
+        const AutoscheduleParams params = smallParams(4, 2);
+        SearchTrace traceA(2000000);
+        const SearchResult ra = BeamSearch(*a.searchDag, model, params).run(&traceA, nullptr);
+        const SearchResult rb = BeamSearch(*b.searchDag, model, params).run(nullptr, nullptr);
+        QVERIFY(ra.best && rb.best);
+        QCOMPARE(ra.cost, rb.cost);
+        QCOMPARE(ra.statesEvaluated, rb.statesEvaluated);
+        QCOMPARE(coarseToFineHash(*ra.best, kExactGranularity), coarseToFineHash(*rb.best, kExactGranularity));
+
+        // The first build's winning decisions (names lambda_M, repeat_edge) rebuild the second's winner.
+        std::vector<Json> path;
+        for (const TraceNode *q = traceA.find(traceA.summary.bestId); q; q = traceA.find(q->parent))
+            path.insert(path.begin(), q->detail);
+        QCOMPARE(path.size(), b.searchDag->scheduleOrder().size());
+        const State replayed = stateFromDecisions(*b.searchDag, path, "bilateral_grid");
+        QVERIFY(replayed.complete());
+        QCOMPARE(coarseToFineHash(replayed, kExactGranularity), coarseToFineHash(*rb.best, kExactGranularity));
+        // ... and a search continued from them on the second build keeps them.
+        AutoscheduleParams cont = params;
+        cont.startDecisions = {path.begin(), path.begin() + 3};
+        const SearchResult rc = BeamSearch(*b.searchDag, model, cont).run(nullptr, nullptr);
+        QVERIFY(rc.best && rc.best->complete());
+        QCOMPARE(rc.startDepth, 3);
+
+        // A decision that really does not fit still names what was expected.
+        std::vector<Json> wrong = path;
+        wrong[1]["func"] = "not_a_func";
+        try {
+            stateFromDecisions(*b.searchDag, wrong, "bilateral_grid");
+            QFAIL("expected std::invalid_argument");
+        } catch (const std::invalid_argument &e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("decision 2") != std::string::npos && what.find("not_a_func") != std::string::npos &&
+                         what.find(b.searchDag->node(b.searchDag->scheduleOrder()[1]).name) != std::string::npos,
+                     e.what());
+        }
+    }
+
     // freeze_inline_compute_root: the pre-pass (trace pass 0) only inlines or
     // computes at root; afterwards the Funcs it froze (all but log2(N) of the N,
     // cheapest first) keep that choice, tiling included, in every state.
@@ -604,6 +659,27 @@ private Q_SLOTS:
         QVERIFY2(error.rfind("line 2:", 0) == 0, error.c_str());
         QVERIFY(!SearchTrace::parse("{\"format\":\"other\"}\n", &error));
         QVERIFY2(error.find("beamscope-search-trace") != std::string::npos, error.c_str());
+    }
+
+    // The Search workspace shows an opened trace's cost terms from params.weights.
+    void cliTraceRecordsWeightsPath() {
+        const QString dir = QDir::tempPath() + "/beamscope_search_cli_weights_test";
+        QDir(dir).removeRecursively();
+        QDir().mkpath(dir);
+        const std::filesystem::path weights = (dir + "/synthetic.weights").toStdString();
+        QVERIFY(weights::saveWeightsFile(test::syntheticWeights(3), weights, Overwrite::Refuse).ok);
+        const std::string trace = (dir + "/t.jsonl").toStdString();
+        const test::ProcessResult r = test::runProcess(
+            test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights", weights.string(),
+                              "--trace", trace, "--quiet"});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        std::string error;
+        const auto t = SearchTrace::read(trace, &error);
+        QVERIFY2(t.has_value(), error.c_str());
+        const Json *recorded = t->params.find("weights");
+        QVERIFY2(recorded, "params.weights missing");
+        QCOMPARE(std::filesystem::path(recorded->toString()), std::filesystem::absolute(weights).lexically_normal());
+        QDir(dir).removeRecursively();
     }
 
     void cliRefusesToRunWithoutWeights() {

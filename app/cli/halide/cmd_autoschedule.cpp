@@ -23,6 +23,7 @@
 #include "core/weights/weights.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <iostream>
@@ -218,6 +219,9 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
         const std::string source = schedule::emitSource(*r.best, instance.outputs, emit);
 
         if (trace) {
+            // The Search workspace reads params.weights to show an opened trace's
+            // cost terms; absolute, so the trace still finds them from another directory.
+            trace->params["weights"] = std::filesystem::absolute(weightsPath).lexically_normal().string();
             std::string error;
             if (!trace->write(*tracePath, force, &error))
                 return fail(error);
