@@ -5,13 +5,11 @@
 
 namespace beamscope::search {
 
-namespace {
-
 // Halide makes names unique per process: a second build of the same pipeline
 // gets "repeat_edge$1" for "repeat_edge" and "lambda_7" for "lambda_3" (one
 // counter for every lambda). A trace recorded in another process, or before
 // a rebuild, must still fit, so names are compared without either.
-std::string canonicalName(const std::string &name) {
+std::string canonicalFuncName(const std::string &name) {
     std::string base = name.substr(0, name.find('$'));
     const std::string lambda = "lambda_";
     if (base.size() > lambda.size() && base.compare(0, lambda.size(), lambda) == 0 &&
@@ -20,6 +18,8 @@ std::string canonicalName(const std::string &name) {
     return base;
 }
 
+namespace {
+
 // The consumer of a decision: a Func an earlier decision named (consumers are
 // scheduled before their producers), else the only Func with that canonical name.
 int consumerNode(const SearchDag &dag, const std::map<std::string, int> &decided, const std::string &name) {
@@ -27,7 +27,7 @@ int consumerNode(const SearchDag &dag, const std::map<std::string, int> &decided
         return it->second;
     int found = -1;
     for (int n = 0; n < dag.nodeCount(); n++)
-        if (canonicalName(dag.node(n).name) == canonicalName(name)) {
+        if (canonicalFuncName(dag.node(n).name) == canonicalFuncName(name)) {
             if (found >= 0)
                 return -1; // ambiguous (several lambdas): only a decided Func can be meant
             found = n;
@@ -69,7 +69,7 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
             throw std::invalid_argument(where + ": field \"func\": expected no more decisions (" + pipeline +
                                         " schedules " + std::to_string(dag.nodeCount()) + " Funcs), found '" +
                                         func->toString() + "'");
-        if (canonicalName(dag.node(f.node).name) != canonicalName(func->toString()))
+        if (canonicalFuncName(dag.node(f.node).name) != canonicalFuncName(func->toString()))
             throw std::invalid_argument(where + ": field \"func\": expected '" + dag.node(f.node).name +
                                         "', the next Func " + pipeline + " schedules (names compared without " +
                                         "Halide's $N suffix and lambda numbering), found '" + func->toString() + "'");

@@ -20,6 +20,10 @@ namespace beamscope::search {
 // name must agree modulo Halide's per-process uniquifiers ("$N" suffix, the
 // number of lambda_N), so a trace replays on a pipeline rebuilt in the same
 // process. pipeline only names the pipeline in errors.
+// A Func name without Halide's per-process uniquifiers: "repeat_edge$1" ->
+// "repeat_edge", "lambda_12" -> "lambda_*".
+std::string canonicalFuncName(const std::string &name);
+
 State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decisions, const std::string &pipeline);
 
 } // namespace beamscope::search

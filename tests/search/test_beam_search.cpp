@@ -431,6 +431,26 @@ private Q_SLOTS:
         }
     }
 
+    // The schedule order (which Func the i-th decision schedules) is the same
+    // for a second build of every built-in pipeline, whatever numbers Halide
+    // gave its lambdas and repeat_edge copies.
+    void scheduleOrderSurvivesRebuild() {
+        QCOMPARE(canonicalFuncName("repeat_edge$1"), std::string("repeat_edge"));
+        QCOMPARE(canonicalFuncName("lambda_12"), std::string("lambda_*"));
+        QCOMPARE(canonicalFuncName("lambda_x"), std::string("lambda_x"));
+        for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
+            test::BuiltPipeline a = test::buildRegistered(info.name);
+            test::BuiltPipeline b = test::buildRegistered(info.name);
+            const std::vector<int> &oa = a.searchDag->scheduleOrder(), &ob = b.searchDag->scheduleOrder();
+            QCOMPARE(oa.size(), ob.size());
+            for (size_t i = 0; i < oa.size(); i++)
+                QVERIFY2(canonicalFuncName(a.searchDag->node(oa[i]).name) == canonicalFuncName(b.searchDag->node(ob[i]).name),
+                         (info.name + ": decision " + std::to_string(i + 1) + " schedules " + a.searchDag->node(oa[i]).name +
+                          " in one build, " + b.searchDag->node(ob[i]).name + " in the other")
+                             .c_str());
+        }
+    }
+
     // Halide uniquifies names per process: a second build of bilateral_grid
     // names its Funcs lambda_N / repeat_edge$1 with other numbers. The search
     // must not care (same winner cost, same number of states), and a trace
