@@ -74,11 +74,20 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     cl->setContentsMargins(0, 0, 0, 0);
     auto *toolbar = new QHBoxLayout;
     auto *fit = new QPushButton(tr("Fit (F)"), centre);
+    // Wheel and +/- keys zoom too; the buttons say that zooming exists.
+    auto *zoomOut = new QPushButton(QStringLiteral("−"), centre);
+    auto *zoomIn = new QPushButton(QStringLiteral("+"), centre);
+    for (QPushButton *b : {zoomOut, zoomIn}) {
+        b->setFixedWidth(b->sizeHint().height());
+        b->setToolTip(tr("Zoom about the centre (also the mouse wheel, or the - and + keys); drag to pan"));
+    }
     m_pathOnly = new QCheckBox(tr("Only the path to the winner"), centre);
     m_funcSearch = new QLineEdit(centre);
     m_funcSearch->setPlaceholderText(tr("Find decisions on Func…"));
     m_funcSearch->setClearButtonEnabled(true);
     m_matchLabel = new QLabel(centre);
+    toolbar->addWidget(zoomOut);
+    toolbar->addWidget(zoomIn);
     toolbar->addWidget(fit);
     toolbar->addWidget(m_pathOnly);
     toolbar->addWidget(m_funcSearch, 1);
@@ -88,6 +97,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     m_view->setData(&m_data);
     cl->addWidget(m_view, 1);
     m_counts = new QLabel(centre);
+    m_counts->setWordWrap(true); // one long line would set the window's minimum width (over 1,500 px)
     cl->addWidget(m_counts);
     m_splitter->addWidget(centre);
 
@@ -106,6 +116,8 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
         tr("Saves the state's Halide C++ schedule (core/schedule's emitter); a partial state gets its loop nest as comments."));
 
     connect(fit, &QPushButton::clicked, m_view, &SearchTreeView::fit);
+    connect(zoomIn, &QPushButton::clicked, m_view, [this] { m_view->zoomBy(1.25, QPointF(m_view->rect().center())); });
+    connect(zoomOut, &QPushButton::clicked, m_view, [this] { m_view->zoomBy(0.8, QPointF(m_view->rect().center())); });
     connect(m_pathOnly, &QCheckBox::toggled, this, &SearchWorkspace::setPathOnly);
     connect(m_funcSearch, &QLineEdit::textChanged, this, &SearchWorkspace::setFuncSearch);
     connect(m_view, &SearchTreeView::nodeSelected, this, [this](qint64 id) {
