@@ -70,7 +70,7 @@ for name in "${names[@]}"; do
             shoot "$name" 1560x940 --weights-dir "$weights" --compare "$weights/bgu.weights" "$weights/harris.weights" ;;
         search)
             shoot "$name" 1600x1000 --workspace search --app bilateral_grid --weights "$weights/baseline.weights" \
-                --beam 8 --passes 3 --tab cost ;;
+                --beam 8 --passes 3 --tab cost --measure opencl ;;
         pipeline)
             shoot "$name" 1600x1000 --workspace pipeline --app camera_pipe --stage demosaiced_s0 --bench host ;;
         device)
