@@ -334,7 +334,7 @@ void SearchTreeView::paintLegend(QPainter &p)
 {
     p.setRenderHint(QPainter::Antialiasing, true);
     const int y = height() - kBottom + 10;
-    int x = kLeft;
+    int x = 8; // under the depth labels too: the whole legend fits a 700 px wide view
     p.setPen(QColor(50, 50, 60));
     const QString title = tr("cost ÷ row best:");
     p.drawText(QPoint(x, y + 11), title);
