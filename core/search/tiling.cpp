@@ -7,13 +7,6 @@ namespace beamscope::search {
 
 namespace {
 
-std::vector<int64_t> powersUpTo(int64_t limit) {
-    std::vector<int64_t> v;
-    for (int64_t p = 1; p <= limit; p *= 2)
-        v.push_back(p);
-    return v;
-}
-
 int64_t nextPow2(int64_t x) {
     int64_t p = 1;
     while (p < x)
@@ -35,7 +28,51 @@ void finish(StageTiling &t, const TilingLimits &limits) {
         }
 }
 
+// The loop that becomes thread x: the innermost pure loop with more than one point
+// (finish() reports the same loop as vectorLoop whenever it has threads).
+int vectorCandidate(const dag::Stage &stage, const Region &loops) {
+    for (size_t j = 0; j < loops.size(); j++)
+        if (stage.loop[j].pure && loops[j].extent() > 1)
+            return static_cast<int>(j);
+    return -1;
+}
+
+bool onePureLoop(const dag::Stage &stage) {
+    return std::count_if(stage.loop.begin(), stage.loop.end(), [](const dag::Loop &l) { return l.pure; }) == 1;
+}
+
+// Thread counts Anderson2021's generate_gpu_tilings offers one loop of `extent`
+// points: the vector loop warp-sized powers of two (from `minVectorThreads`), the
+// others small powers of two that stop once padding to a whole number of
+// threads wastes over 1/7 of the work, and always the whole extent when it is
+// small enough to be one thread loop.
+std::vector<int64_t> threadOptions(int64_t extent, bool isVector, int64_t minVectorThreads) {
+    std::vector<int64_t> out;
+    bool wholeExtentSeen = false;
+    for (int64_t t = isVector ? minVectorThreads : 1; t <= kMaxThreadsPerLoop; t *= 2) {
+        wholeExtentSeen |= t == extent;
+        if (t > extent || (!isVector && t > kMaxThreadsPerNonVectorLoop))
+            break;
+        const int64_t perThread = (extent + t - 1) / t;
+        if (!isVector && t > 1 && t * perThread * 7 > extent * 8)
+            break;
+        out.push_back(t);
+        if (t >= extent)
+            break;
+    }
+    if (!wholeExtentSeen && extent < kMaxThreadsPerLoop)
+        out.push_back(extent);
+    return out;
+}
+
 } // namespace
+
+std::vector<int64_t> gpuThreadOptions(const dag::Stage &stage, const Region &loops, size_t loop, bool computeRoot) {
+    const int vector = vectorCandidate(stage, loops);
+    const bool isVector = static_cast<int>(loop) == vector;
+    const int64_t minVector = computeRoot && onePureLoop(stage) ? 1 : kMinVectorThreads;
+    return threadOptions(loops[loop].extent(), isVector, minVector);
+}
 
 std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits) {
     const size_t n = loops.size();
@@ -50,18 +87,12 @@ std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loop
     for (size_t j = 0; j < n; j++)
         if (!stage.loop[j].pure)
             base.serial[j] = loops[j].extent();
-    int64_t totalExtent = 1;
-    for (size_t j : parallel)
-        totalExtent *= loops[j].extent();
-    const int64_t minThreads = std::min<int64_t>(32, totalExtent);
 
     std::vector<StageTiling> out;
     std::vector<int64_t> threads(parallel.size(), 1);
     // Thread choices per parallel loop, then serial choices per parallel loop.
     std::function<void(size_t, int64_t)> chooseThreads = [&](size_t k, int64_t product) {
         if (k == parallel.size()) {
-            if (product < minThreads)
-                return;
             std::vector<int64_t> serial(parallel.size(), 1);
             std::function<void(size_t, int64_t)> chooseSerial = [&](size_t m, int64_t sp) {
                 if (m == parallel.size()) {
@@ -89,14 +120,9 @@ std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loop
             chooseSerial(0, 1);
             return;
         }
-        const int64_t extent = loops[parallel[k]].extent();
-        std::vector<int64_t> options = powersUpTo(std::min<int64_t>(extent, kMaxThreadsPerBlockForTiling));
-        if (extent < kMaxThreadsPerBlockForTiling && std::find(options.begin(), options.end(), extent) == options.end() &&
-            extent < 64)
-            options.push_back(extent);
-        for (int64_t t : options) {
+        for (int64_t t : gpuThreadOptions(stage, loops, parallel[k], true)) {
             if (product * t > kMaxThreadsPerBlockForTiling)
-                break;
+                continue;
             threads[k] = t;
             chooseThreads(k + 1, product * t);
         }
@@ -117,9 +143,12 @@ std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loo
     StageTiling t;
     t.threads.assign(n, 1);
     t.serial.assign(n, 1);
-    std::function<void(size_t, int64_t, int64_t)> choose = [&](size_t j, int64_t threads, int64_t serial) {
+    // Each thread's serial loop: Halide's max_serial_ext per loop, and Beamscope's total cap.
+    const int64_t maxSerial = limits.disableSubtiling ? 1 : kMaxSerialPerThreadLoop;
+    std::function<void(size_t, int64_t, int64_t, int)> choose = [&](size_t j, int64_t threads, int64_t serial,
+                                                                     int threadLoops) {
         if (j == n) {
-            if (threads > kMaxThreadsPerBlockForTiling)
+            if (threads > kMaxThreadsPerBlockForTiling || threadLoops > kMaxThreadLoops)
                 return;
             StageTiling c = t;
             finish(c, limits);
@@ -130,21 +159,19 @@ std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loo
         if (!stage.loop[j].pure) {
             t.threads[j] = 1;
             t.serial[j] = extent;
-            choose(j + 1, threads, serial);
+            choose(j + 1, threads, serial, threadLoops);
             return;
         }
-        const int maxSerial = limits.disableSubtiling ? 1 : limits.maxSerialPerLoop;
-        for (int64_t s = 1; s <= maxSerial; s *= 2) {
-            if (s > 1 && s > extent)
-                break;
-            if (serial * s > limits.maxSerialTotal)
-                break;
+        for (int64_t th : gpuThreadOptions(stage, loops, j, false)) {
+            const int64_t s = (extent + th - 1) / th;
+            if (s > maxSerial || serial * s > limits.maxSerialTotal)
+                continue;
+            t.threads[j] = th;
             t.serial[j] = s;
-            t.threads[j] = (extent + s - 1) / s;
-            choose(j + 1, threads * t.threads[j], serial * s);
+            choose(j + 1, threads * th, serial * s, threadLoops + (th > 1 ? 1 : 0));
         }
     };
-    choose(0, 1, 1);
+    choose(0, 1, 1, 0);
     return out;
 }
 

@@ -13,6 +13,16 @@
 namespace beamscope::search {
 
 constexpr int64_t kMaxThreadsPerBlockForTiling = 1024;
+// Anderson2021's per-loop thread limits (Tiling.cpp generate_gpu_tilings): the
+// vector loop (thread x) takes kMinVectorThreads..kMaxThreadsPerLoop threads, other
+// loops at most kMaxThreadsPerNonVectorLoop, either may take its whole extent when
+// that is under kMaxThreadsPerLoop, and at most kMaxThreadLoops loops have threads.
+constexpr int64_t kMinVectorThreads = 16;
+constexpr int64_t kMaxThreadsPerLoop = 64;
+constexpr int64_t kMaxThreadsPerNonVectorLoop = 16;
+constexpr int kMaxThreadLoops = 3;
+// A thread's serial loop inside a block (Halide's max_serial_ext).
+constexpr int64_t kMaxSerialPerThreadLoop = 16;
 
 struct TilingLimits {
     bool disableSubtiling = false;  // serial tiles of 1 only
@@ -20,6 +30,12 @@ struct TilingLimits {
     int64_t maxSerialTotal = 64;
     int64_t unrollLimit = 16;       // serial tiles up to this many points are unrolled
 };
+
+// Thread counts the search may give loop `loop` of `stage` (extents `loops`):
+// the innermost pure loop with more than one point is the vector loop; a
+// compute_root stage with a single pure loop may give it fewer than
+// kMinVectorThreads threads.
+std::vector<int64_t> gpuThreadOptions(const dag::Stage &stage, const Region &loops, size_t loop, bool computeRoot);
 
 // Root stage: blocks x threads x serial over its loops (extents `loops`).
 std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits);

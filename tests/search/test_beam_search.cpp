@@ -22,6 +22,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -139,6 +140,40 @@ std::string featureRangeProblem(const SearchDag &dag, const std::vector<Schedule
     return {};
 }
 
+// Anderson2021's per-loop GPU thread rule (Tiling.cpp generate_gpu_tilings),
+// checked from a stage's tiling and loop extents alone: thread x (the vector
+// loop) has 16..64 threads in powers of two, other loops 1..16 in powers of two
+// that pad the loop by at most 8/7, either may instead take its whole extent
+// when that is under 64 (a compute_root stage with one pure loop may also give
+// its vector loop fewer threads), at most 3 loops have threads and at most 1024 in all.
+std::string threadRuleProblem(const StageTiling &t, const Region &loops, bool rootWithOnePureLoop) {
+    auto pow2 = [](int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
+    int64_t total = 1;
+    int threadLoops = 0;
+    for (size_t j = 0; j < t.threads.size(); j++) {
+        const int64_t th = t.threads[j], extent = loops[j].extent();
+        total *= th;
+        threadLoops += th > 1 ? 1 : 0;
+        const bool whole = th == extent && extent < 64;
+        const std::string where = "loop " + std::to_string(j) + " (extent " + std::to_string(extent) + ") has " +
+                                  std::to_string(th) + " threads";
+        if (static_cast<int>(j) == t.vectorLoop) {
+            const bool ok = whole || (pow2(th) && th <= 64 && (th >= 16 || rootWithOnePureLoop));
+            if (!ok)
+                return "vector " + where;
+        } else {
+            const bool padded = th > 1 && th * ((extent + th - 1) / th) * 7 > extent * 8;
+            if (!whole && (!pow2(th) || th > 16 || padded))
+                return where;
+        }
+    }
+    if (total > 1024)
+        return std::to_string(total) + " threads";
+    if (threadLoops > 3)
+        return std::to_string(threadLoops) + " thread loops";
+    return {};
+}
+
 } // namespace
 
 class BeamSearchTest : public QObject {
@@ -194,6 +229,44 @@ private Q_SLOTS:
             }
         }
         QVERIFY(checked > 100);
+    }
+
+    // Every child offered on a beam-2 walk through every built-in pipeline gives
+    // its compute_root and block-level stages thread counts Halide's search could
+    // also choose (before the rule, matmul's beam-32 winner had 2 x 512 threads).
+    void everyChildFollowsHalidesThreadRule() {
+        AutoscheduleParams params = smallParams(2, 1);
+        std::mt19937_64 rng(9);
+        int checked = 0;
+        for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
+            test::BuiltPipeline p = test::buildRegistered(info.name);
+            std::vector<State> frontier{State(*p.searchDag)};
+            while (!frontier.empty() && !frontier.front().complete()) {
+                std::vector<State> next;
+                for (const State &s : frontier)
+                    for (Child &c : generateChildren(s, params, GenerateOptions{16}, rng)) {
+                        for (const FuncSchedule &f : c.state.funcs()) {
+                            if (f.location != ComputeLocation::Root && f.location != ComputeLocation::BlockLevel)
+                                continue;
+                            const dag::Node &n = c.state.dag().node(f.node);
+                            // Update stages follow stage 0's choice, as in Halide; the rule is stage 0's.
+                            const auto &loop = n.stages[0].loop;
+                            const bool onePure = f.location == ComputeLocation::Root &&
+                                                 std::count_if(loop.begin(), loop.end(),
+                                                               [](const dag::Loop &l) { return l.pure; }) == 1;
+                            const std::string problem =
+                                threadRuleProblem(f.stages[0], c.state.stageLoops(f.node, 0), onePure);
+                            QVERIFY2(problem.empty(),
+                                     (info.name + ": " + c.decision.text + ": " + n.name + ": " + problem).c_str());
+                            checked++;
+                        }
+                        if (next.size() < 2)
+                            next.push_back(std::move(c.state));
+                    }
+                frontier = std::move(next);
+            }
+        }
+        QVERIFY(checked > 1000);
     }
 
     void finishesOnEveryBuiltinPipeline_data() {
@@ -353,21 +426,26 @@ private Q_SLOTS:
         test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
         const model::CostModel model(test::syntheticWeights(2));
         SearchTrace trace(2000000);
-        AutoscheduleParams params = smallParams(4, 2);
+        // Beam 2: depth 2 offers 3 distinct granularity-1 structures under Halide's thread rule.
+        AutoscheduleParams params = smallParams(2, 2);
         BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
-        std::vector<std::vector<Json>> kept;
+        std::set<uint64_t> offered, hashes;
+        size_t kept = 0;
         for (const TraceNode &n : trace.nodes())
-            if (n.pass == 0 && n.depth == 2 && n.inBeam) {
+            if (n.pass == 0 && n.depth == 2) {
                 std::vector<Json> path;
                 for (const TraceNode *q = &n; q; q = trace.find(q->parent))
                     path.insert(path.begin(), q->detail);
-                kept.push_back(path);
+                const uint64_t h = coarseToFineHash(stateFromDecisions(*p.searchDag, path, "bilateral_grid"), 1);
+                offered.insert(h);
+                if (n.inBeam) {
+                    hashes.insert(h);
+                    kept++;
+                }
             }
-        QVERIFY(kept.size() >= 2);
-        std::set<uint64_t> hashes;
-        for (const auto &path : kept)
-            hashes.insert(coarseToFineHash(stateFromDecisions(*p.searchDag, path, "bilateral_grid"), 1));
-        QCOMPARE(hashes.size(), kept.size());
+        QVERIFY(kept >= 2);
+        QVERIFY2(offered.size() > static_cast<size_t>(params.beamSize), "the premise: more structures than the beam");
+        QCOMPARE(hashes.size(), kept);
     }
 
     // Continue from a recorded partial state: its decisions are fixed in every
