@@ -22,12 +22,14 @@ struct Searched {
     search::AutoscheduleOutcome outcome;
 };
 
-// PoCL 3.1's default work-group method ("loops") segfaults inside its own
-// compiled work-group function for some kernels: nl_means at beam 32 (a
-// 1,024-work-item kernel with barriers in unrolled loops around a __local
-// Func). The same library run with the continuation-based method ("cbs")
-// matches the host reference exactly, so a crash is retried once that way,
-// and the row says so. Only crashes are retried; a wrong output never is.
+// PoCL 3.1 segfaulted inside its own compiled work-group function for
+// nl_means's beam-32 schedule (a 1,024-work-item kernel with barriers in
+// unrolled loops around a __local Func); the same library with
+// POCL_WORK_GROUP_METHOD=cbs (which PoCL 3.1 does not know: it says so and
+// uses its 'auto' method) ran and matched the host reference exactly. So a
+// crash is retried once that way, and the row says so. Only crashes are
+// retried; a wrong output never is. Not a proof that the schedule is
+// innocent: local_laplacian's beam-32 schedule crashes either way (open).
 std::vector<bench::Measurement> rerunWithCbs(const std::vector<bench::BenchRequest> &requests,
                                              const bench::CompileOptions &compile, const bench::RunOptions &run)
 {
