@@ -22,13 +22,13 @@ struct BenchRequest {
     // The correctness reference: by default the same pipeline, every stage
     // compute_root, on the host. `referenceBuild` swaps in another algorithm.
     bool checkOutput = true;
+    std::function<pipelines::PipelineInstance()> referenceBuild;
+    std::vector<std::filesystem::path> extraSources;
+    std::vector<std::string> extraCompilerFlags;
     // Compile the candidate and the reference with strict_float, so that the
     // comparison is exact but for the device's math library (float_check.h);
     // the timings are then those of the strict build.
     bool strictFloat = false;
-    std::function<pipelines::PipelineInstance()> referenceBuild;
-    std::vector<std::filesystem::path> extraSources;
-    std::vector<std::string> extraCompilerFlags;
 };
 
 std::vector<Measurement> benchmarkAll(const std::vector<BenchRequest> &requests, const CompileOptions &compile,
