@@ -13,7 +13,10 @@
 
 #include <Halide.h>
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
+#include <stdexcept>
 
 namespace beamscope::plugin {
 
@@ -54,6 +57,18 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     if (outputs.empty())
         userError("the pipeline has no outputs");
     const std::string name = outputs.front().name();
+    if (!settings.partialSchedulePath.empty()) {
+        std::ifstream in(settings.partialSchedulePath, std::ios::binary);
+        if (!in)
+            userError("HL_PARTIAL_SCHEDULE: cannot open " + settings.partialSchedulePath.string());
+        std::ostringstream text;
+        text << in.rdbuf();
+        try {
+            settings.params.startDecisions = search::partialScheduleDecisions(outputs, text.str());
+        } catch (const std::invalid_argument &e) {
+            userError("HL_PARTIAL_SCHEDULE: " + settings.partialSchedulePath.string() + ": " + e.what());
+        }
+    }
     search::AutoscheduleOutcome out;
     try {
         out = search::autoschedule(name, outputs, *model, settings.params, nullptr, nullptr);

@@ -44,6 +44,8 @@ PluginSettings settingsFromEnvironment(int parallelism,
     p.randomizeTilings = integer(getenv, "HL_RANDOMIZE_TILINGS", 0, 0, 1) == 1;
     p.freezeInlineComputeRoot = integer(getenv, "HL_FREEZE_INLINE_COMPUTE_ROOT", 0, 0, 1) == 1;
     s.debug = integer(getenv, "HL_DEBUG_AUTOSCHEDULE", 0, 0, 1000) > 0;
+    if (const auto partial = getenv("HL_PARTIAL_SCHEDULE"); partial && !partial->empty())
+        s.partialSchedulePath = *partial;
 
     if (const auto w = getenv("HL_WEIGHTS_DIR"); w && !w->empty())
         s.weightsPath = *w;

@@ -22,6 +22,9 @@ struct PluginSettings {
     search::AutoscheduleParams params;
     std::filesystem::path weightsPath; // HL_WEIGHTS_DIR, else $BEAMSCOPE_WEIGHTS_PATH
     bool debug = false;                // HL_DEBUG_AUTOSCHEDULE
+    // HL_PARTIAL_SCHEDULE (Anderson2021's partial_schedule_path): a loop-nest
+    // dump whose decisions the search keeps; empty when unset.
+    std::filesystem::path partialSchedulePath;
 };
 
 // getenv is injectable for tests. Throws SettingsError.

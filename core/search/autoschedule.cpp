@@ -1,6 +1,10 @@
 #include "core/search/autoschedule.h"
 
+#include "core/search/loop_nest_parser.h"
+#include "core/search/search_space.h"
+
 #include <cstdlib>
+#include <stdexcept>
 
 namespace beamscope::search {
 
@@ -18,6 +22,21 @@ AutoscheduleOutcome autoschedule(const std::string &pipelineName, const std::vec
     BeamSearch search(*out.searchDag, model, params);
     out.result = search.run(trace, progress);
     return out;
+}
+
+std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outputs, const std::string &loopNestText) {
+    const dag::FunctionDAG dag(outputs);
+    const SearchDag searchDag(dag);
+    std::string error;
+    const std::optional<State> state = parseLoopNest(searchDag, loopNestText, &error);
+    if (!state)
+        throw std::invalid_argument(error);
+    // Decisions name Funcs, not DAG objects, so they outlive this DAG and
+    // replay on the one the search builds (state_from_decisions.h).
+    std::vector<Json> decisions;
+    for (const FuncSchedule &f : state->funcs())
+        decisions.push_back(Decision{}.toJson(searchDag, f));
+    return decisions;
 }
 
 std::filesystem::path resolveWeightsPath(const std::optional<std::string> &explicitPath,

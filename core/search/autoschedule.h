@@ -6,12 +6,14 @@
 #include "core/dag/function_dag.h"
 #include "core/search/beam_search.h"
 #include "core/search/search_dag.h"
+#include "core/util/json.h"
 #include "core/weights/weights.h"
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace beamscope::search {
 
@@ -26,6 +28,13 @@ struct AutoscheduleOutcome {
 AutoscheduleOutcome autoschedule(const std::string &pipelineName, const std::vector<Halide::Func> &outputs,
                                  const model::CostModel &model, const AutoscheduleParams &params, SearchTrace *trace,
                                  Progress *progress);
+
+// Halide's partial_schedule_path: the decisions of a loop-nest dump (or a whole
+// HL_DEBUG_AUTOSCHEDULE log; loop_nest_parser.h) on the pipeline of `outputs`,
+// as AutoscheduleParams::startDecisions. Its Funcs must be a prefix of the
+// scheduling order. Throws std::invalid_argument naming the line on a dump that
+// does not fit the pipeline.
+std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outputs, const std::string &loopNestText);
 
 // Where the weights come from: an explicit path, else $BEAMSCOPE_WEIGHTS_PATH,
 // else <weightsDir>/baseline.weights. Returns an empty path and sets why when none.

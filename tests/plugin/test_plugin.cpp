@@ -26,6 +26,11 @@ namespace {
 
 std::string env(const char *name) { return qEnvironmentVariable(name).toStdString(); }
 
+void writeText(const std::filesystem::path &p, const std::string &text) {
+    std::ofstream out(p, std::ios::binary);
+    out << text;
+}
+
 std::string readText(const std::filesystem::path &p) {
     std::ifstream in(p);
     std::ostringstream s;
@@ -104,7 +109,7 @@ private Q_SLOTS:
                          {"HL_RANDOM_DROPOUT", "50"}, {"HL_SEED", "9"}, {"HL_SHARED_MEMORY_LIMIT", "64"},
                          {"HL_SHARED_MEMORY_SM_LIMIT", "128"}, {"HL_ACTIVE_BLOCK_LIMIT", "16"},
                          {"HL_ACTIVE_WARP_LIMIT", "48"}, {"HL_SEARCH_SPACE_OPTIONS", "1011"},
-                         {"HL_DEBUG_AUTOSCHEDULE", "1"}}));
+                         {"HL_DEBUG_AUTOSCHEDULE", "1"}, {"HL_PARTIAL_SCHEDULE", "output.loop_nest.txt"}}));
         QCOMPARE(s.params.beamSize, 4);
         QCOMPARE(s.params.passes(), 2);
         QCOMPARE(s.params.randomDropout, 50);
@@ -115,6 +120,8 @@ private Q_SLOTS:
         QCOMPARE(s.params.device.activeWarpLimit, 48);
         QVERIFY(!s.params.options.inlineFuncs && s.params.options.computeRoot);
         QVERIFY(s.debug);
+        QCOMPARE(s.partialSchedulePath.string(), std::string("output.loop_nest.txt"));
+        QVERIFY(d.partialSchedulePath.empty());
         try {
             plugin::settingsFromEnvironment(80, fakeEnv({{"HL_WEIGHTS_DIR", "w"}, {"HL_BEAM_SIZE", "many"}}));
             QFAIL("a malformed HL_BEAM_SIZE was accepted");
@@ -166,6 +173,47 @@ private Q_SLOTS:
         ro.scale = 0.25;
         const bench::Measurement m = bench::measure(candidate, &reference, ro);
         QVERIFY2(m.ok && m.checked && m.matches, (m.message + " " + m.firstMismatch + "\n" + m.workerLog).c_str());
+    }
+
+    // HL_PARTIAL_SCHEDULE: output's tiling from a loop-nest dump in Halide's form
+    // (32 x 8 threads, 4 serial points along y, 8 x 8 blocks of the 256 x 256
+    // estimate) is kept; the search decides blur_x only.
+    void partialScheduleIsKept()
+    {
+        const std::filesystem::path dump = std::filesystem::path(m_dir.path().toStdString()) / "output.loop_nest.txt";
+        writeText(dump,
+                                  " gpu_none\n"
+                                  "realize: output [256, 256] with 1 stages\n"
+                                  "output 8 8 (0, 0) t gpu_block\n"
+                                  " output 32c 8c (0, 0) t gpu_thread\n"
+                                  "  output 1c 4c (0, 0) t gpu_serial\n"
+                                  "   output 1vc 1c (0, 0) * gpu_simd\n");
+        qputenv("HL_PARTIAL_SCHEDULE", QByteArray::fromStdString(dump.string()));
+        const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "partial";
+        const bench::ChildResult r = runGenerator(out.string(), {});
+        qunsetenv("HL_PARTIAL_SCHEDULE");
+        QVERIFY2(r.started && !r.signaled && r.exitCode == 0, (r.startError + r.err).c_str());
+        const std::string schedule = readText(out / "tiny_blur.schedule.h");
+        QVERIFY2(schedule.find(".split(x, x, xi, 32,") != std::string::npos, schedule.c_str());
+        QVERIFY2(schedule.find(".split(y, y, yi, 32,") != std::string::npos, schedule.c_str());
+        QVERIFY2(schedule.find(".split(yi, yi, yii, 4,") != std::string::npos, schedule.c_str());
+        QVERIFY2(schedule.find("blur_x") != std::string::npos, schedule.c_str());
+    }
+
+    void badPartialScheduleEndsInAHalideError()
+    {
+        const std::filesystem::path dump = std::filesystem::path(m_dir.path().toStdString()) / "bad.loop_nest.txt";
+        writeText(dump, " gpu_none\nrealize: no_such_func [256, 256] with 1 stages\n");
+        qputenv("HL_PARTIAL_SCHEDULE", QByteArray::fromStdString(dump.string()));
+        const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "bad_partial";
+        const bench::ChildResult r = runGenerator(out.string(), {});
+        qunsetenv("HL_PARTIAL_SCHEDULE");
+        QVERIFY2(r.started && !r.signaled, (bench::signalName(r.signal) + "\n" + r.err).c_str());
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.find("HL_PARTIAL_SCHEDULE") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("bad.loop_nest.txt") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("no_such_func") != std::string::npos, r.err.c_str());
+        QVERIFY(!std::filesystem::exists(out / "tiny_blur.schedule.h"));
     }
 
     void missingEstimatesEndInAHalideError()

@@ -16,7 +16,6 @@
 #include "core/pipelines/pipeline.h"
 #include "core/schedule/emit_source.h"
 #include "core/search/autoschedule.h"
-#include "core/search/loop_nest_parser.h"
 #include "core/search/search_space.h"
 #include "core/util/atomic_file.h"
 #include "core/util/json.h"
@@ -26,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <iostream>
 
 namespace beamscope::cli {
@@ -193,14 +193,11 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
                 return fail(*partialSchedule + ": cannot open");
             std::stringstream text;
             text << in.rdbuf();
-            const dag::FunctionDAG partialDag(instance.outputs);
-            const search::SearchDag partialSearchDag(partialDag);
-            std::string error;
-            const auto state = search::parseLoopNest(partialSearchDag, text.str(), &error);
-            if (!state)
-                return fail(*partialSchedule + ": " + error);
-            for (const search::FuncSchedule &f : state->funcs())
-                params.startDecisions.push_back(search::Decision{}.toJson(partialSearchDag, f));
+            try {
+                params.startDecisions = search::partialScheduleDecisions(instance.outputs, text.str());
+            } catch (const std::invalid_argument &e) {
+                return fail(*partialSchedule + ": " + e.what());
+            }
         }
         std::optional<search::SearchTrace> trace;
         if (tracePath)
