@@ -9,6 +9,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/halide/cost_model_loading.h"
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
 #include "core/model/cost_model.h"
@@ -153,17 +154,9 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     const std::filesystem::path weightsPath = search::resolveWeightsPath(args.value("weights"), args.value("weights-dir"), why);
     if (weightsPath.empty())
         return fail(why);
-    auto loaded = weights::loadWeights(weightsPath);
-    if (!loaded.ok()) {
-        const auto *first = loaded.firstError();
-        return fail(first ? first->format() : weightsPath.string() + ": cannot load weights");
-    }
-    std::unique_ptr<model::CostModel> model;
-    try {
-        model = std::make_unique<model::CostModel>(*loaded.weights);
-    } catch (const model::ModelError &e) {
-        return fail(weightsPath.string() + ": " + e.what());
-    }
+    const std::unique_ptr<model::CostModel> model = loadCostModel(weightsPath, why);
+    if (!model)
+        return fail(why);
 
     const auto tracePath = args.value("trace");
     const auto scheduleOut = args.value("schedule-out");

@@ -6,6 +6,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/halide/cost_model_loading.h"
 #include "app/cli/text_table.h"
 #include "core/bench/targets.h"
 #include "core/model/cost_model.h"
@@ -151,17 +152,9 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
         search::resolveWeightsPath(args.value("weights"), args.value("weights-dir"), why);
     if (weightsPath.empty())
         return fail(why);
-    auto loaded = weights::loadWeights(weightsPath);
-    if (!loaded.ok()) {
-        const auto *first = loaded.firstError();
-        return fail(first ? first->format() : weightsPath.string() + ": cannot load weights");
-    }
-    std::unique_ptr<model::CostModel> model;
-    try {
-        model = std::make_unique<model::CostModel>(*loaded.weights);
-    } catch (const model::ModelError &e) {
-        return fail(weightsPath.string() + ": " + e.what());
-    }
+    const std::unique_ptr<model::CostModel> model = loadCostModel(weightsPath, why);
+    if (!model)
+        return fail(why);
 
     StderrProgress progress(args.flag("json") || args.flag("quiet"));
     const std::vector<schedule::AppCheck> rows = schedule::checkApps(apps, *model, options, &progress);

@@ -5,6 +5,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/halide/cost_model_loading.h"
 #include "core/dag/function_dag.h"
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
@@ -70,16 +71,9 @@ int runState(const std::vector<std::string> &rawArgs) {
                 return fail(why);
             weightsNote = "no weights (" + why + "): predicted cost not computed";
         } else {
-            auto loaded = weights::loadWeights(weightsPath);
-            if (!loaded.ok()) {
-                const auto *first = loaded.firstError();
-                return fail(first ? first->format() : weightsPath.string() + ": cannot load weights");
-            }
-            try {
-                model = std::make_unique<model::CostModel>(*loaded.weights);
-            } catch (const model::ModelError &e) {
-                return fail(weightsPath.string() + ": " + e.what());
-            }
+            model = loadCostModel(weightsPath, why);
+            if (!model)
+                return fail(why);
             weightsNote = weightsPath.string();
         }
     }
