@@ -34,6 +34,17 @@ BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs) {
     return p;
 }
 
+BuiltPipeline goldenBoxBlur() {
+    Halide::ImageParam input(Halide::Float(32), 2, "input");
+    Halide::Var x("x"), y("y");
+    Halide::Func blurX("blur_x"), output("output");
+    blurX(x, y) = (input(x, y) + input(x + 1, y) + input(x + 2, y)) / 3.0f;
+    output(x, y) = (blurX(x, y) + blurX(x, y + 1) + blurX(x, y + 2)) / 3.0f;
+    input.set_estimates({{0, 1538}, {0, 2562}});
+    output.set_estimates({{0, 1536}, {0, 2560}});
+    return fromOutputs("box_blur", {output});
+}
+
 BuiltPipeline buildRegistered(const std::string &name) {
     const auto info = pipelines::findPipeline(name);
     if (!info)

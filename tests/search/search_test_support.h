@@ -28,6 +28,9 @@ struct BuiltPipeline {
 
 BuiltPipeline buildRegistered(const std::string &name); // from core/pipelines' registry
 BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs);
+// box_blur exactly as shared/golden/pipelines/PIPELINES.md defines it, built
+// here so that fixture tests need nothing from ../shared.
+BuiltPipeline goldenBoxBlur();
 
 // A tiling with the given threads and serial tiles per loop (innermost first).
 search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> serial, bool unrolled);

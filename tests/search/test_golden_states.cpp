@@ -34,19 +34,6 @@ using namespace beamscope::search;
 
 namespace {
 
-// box_blur exactly as shared/golden/pipelines/PIPELINES.md defines it (built here, so the
-// fixture tests need nothing from ../shared).
-test::BuiltPipeline boxBlur() {
-    Halide::ImageParam input(Halide::Float(32), 2, "input");
-    Halide::Var x("x"), y("y");
-    Halide::Func blurX("blur_x"), output("output");
-    blurX(x, y) = (input(x, y) + input(x + 1, y) + input(x + 2, y)) / 3.0f;
-    output(x, y) = (blurX(x, y) + blurX(x, y + 1) + blurX(x, y + 2)) / 3.0f;
-    input.set_estimates({{0, 1538}, {0, 2562}});
-    output.set_estimates({{0, 1536}, {0, 2560}});
-    return test::fromOutputs("box_blur", {output});
-}
-
 // Halide v19's dump of a box_blur schedule with blur_x computed per block of output (the form of
 // shared/golden/samples/retrain_set/schedules/box_blur_seed009): realized at root and in the block.
 const char *const kBlockLevelDump = " gpu_none\n"
@@ -369,7 +356,7 @@ private Q_SLOTS:
     // ---- fixtures (no ../shared) ----
 
     void parsesBlockLevelFuncStoredAtRoot() {
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         const SearchDag &d = *p.searchDag;
         LoopNestParseResult r = parseLoopNestDump(d, kBlockLevelDump);
         QVERIFY2(r.state.has_value(), r.error.c_str());
@@ -404,7 +391,7 @@ private Q_SLOTS:
 
     // Without the root realize line the block-level Func lives in shared memory (Beamscope's own form).
     void parsesBlockLevelFuncInSharedMemory() {
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         std::string text = kBlockLevelDump;
         const std::string rootRealize = "realize: blur_x [1536, 2562] with 1 stages\n";
         text.erase(text.find(rootRealize), rootRealize.size());
@@ -422,7 +409,7 @@ private Q_SLOTS:
         QCOMPARE(first, 3);
         QVERIFY(nest.starts_with(" gpu_none\n"));
         QVERIFY(nest.ends_with("inlined: blur_x 3\n"));
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         std::string error;
         const std::optional<State> s = parseLoopNest(*p.searchDag, kInlinedLog, &error);
         QVERIFY2(s.has_value(), error.c_str());
@@ -439,7 +426,7 @@ private Q_SLOTS:
 
     // A partial dump (output only) gives a partial state: a prefix of the scheduling order.
     void parsesAPartialState() {
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         std::string text = kInlinedLog;
         text.erase(text.find("    inlined: blur_x 3\n"), std::strlen("    inlined: blur_x 3\n"));
         std::string error;
@@ -474,7 +461,7 @@ private Q_SLOTS:
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(QString, message);
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         std::string text = kBlockLevelDump;
         const size_t at = text.find(from.toStdString());
         QVERIFY(at != std::string::npos);
@@ -486,7 +473,7 @@ private Q_SLOTS:
 
     // A Func computed inside a serial loop is a structure Beamscope cannot express: named as such.
     void refusesInexpressibleNests() {
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         const std::string text = " gpu_none\n"
                                  "realize: output [1536, 2560] with 1 stages\n"
                                  "output 96 640 (0, 0) t gpu_block\n"
@@ -566,7 +553,7 @@ private Q_SLOTS:
         const Json *stages = j.value->find("stages");
         QVERIFY(stages && stages->size() == 2);
         // The CLI reports the library's features for the parsed state.
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         const std::optional<State> s = parseLoopNest(*p.searchDag, kBlockLevelDump, nullptr);
         QVERIFY(s.has_value());
         const std::vector<ScheduleFeatures> f = computeFeatures(*s, FeatureParams{});

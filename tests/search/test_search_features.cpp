@@ -21,18 +21,6 @@ using namespace beamscope::search;
 
 namespace {
 
-// box_blur exactly as shared/golden/pipelines/PIPELINES.md defines it.
-test::BuiltPipeline boxBlur() {
-    Halide::ImageParam input(Halide::Float(32), 2, "input");
-    Halide::Var x("x"), y("y");
-    Halide::Func blurX("blur_x"), output("output");
-    blurX(x, y) = (input(x, y) + input(x + 1, y) + input(x + 2, y)) / 3.0f;
-    output(x, y) = (blurX(x, y) + blurX(x, y + 1) + blurX(x, y + 2)) / 3.0f;
-    input.set_estimates({{0, 1538}, {0, 2562}});
-    output.set_estimates({{0, 1536}, {0, 2560}});
-    return test::fromOutputs("box_blur", {output});
-}
-
 double feature(const std::vector<ScheduleFeatures> &f, const SearchDag &d, int node, int stage, Feature which) {
     return f.at(static_cast<size_t>(d.stageSlot(node, stage)))[which];
 }
@@ -81,7 +69,7 @@ private Q_SLOTS:
     // box_blur: output tiled 16x16 threads (one point each), blur_x computed per
     // block in shared memory. Every expected value below is worked out by hand.
     void boxBlurSharedByHand() {
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         const SearchDag &d = *p.searchDag;
         const int out = p.node("output"), bx = p.node("blur_x");
         State s(d);
@@ -167,7 +155,7 @@ private Q_SLOTS:
 
     // The same pipeline with blur_x inlined: inlined_calls = 3 calls per output point.
     void boxBlurInlinedByHand() {
-        test::BuiltPipeline p = boxBlur();
+        test::BuiltPipeline p = test::goldenBoxBlur();
         const SearchDag &d = *p.searchDag;
         const int out = p.node("output"), bx = p.node("blur_x");
         State s(d);
