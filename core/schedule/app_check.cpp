@@ -1,5 +1,7 @@
 #include "core/schedule/app_check.h"
 
+#include "core/search/device_limits.h"
+
 #include "core/bench/float_check.h"
 #include "core/bench/targets.h"
 #include "core/gpu/search_parameters.h"
@@ -46,17 +48,6 @@ std::vector<bench::Measurement> rerunWithCbs(const std::vector<bench::BenchReque
 
 } // namespace
 
-search::FeatureParams deviceLimits(const gpu::DeviceFacts &device)
-{
-    const gpu::DeviceSearchParameters p = gpu::searchParametersFor(device);
-    search::FeatureParams out;
-    out.parallelism = p.parallelism;
-    out.sharedMemoryLimitBytes = int64_t(p.sharedMemoryLimitKb) * 1024;
-    out.sharedMemorySmLimitBytes = int64_t(p.sharedMemorySmLimitKb) * 1024;
-    out.activeBlockLimit = p.activeBlockLimit;
-    out.activeWarpLimit = p.activeWarpLimit;
-    return out;
-}
 
 std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps, const model::CostModel &model,
                                 const AppCheckOptions &options, Progress *progress)

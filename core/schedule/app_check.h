@@ -26,7 +26,7 @@ class Progress;
 namespace beamscope::schedule {
 
 struct AppCheckOptions {
-    search::AutoscheduleParams params; // beam, passes, seed and the device limits (deviceLimits)
+    search::AutoscheduleParams params; // beam, passes, seed and the device limits (search::featureParamsFor)
     int cudaCapability = 70;           // the PTX the CUDA compilation generates
     bool runOpenCL = true;
     bench::CompileOptions compile;
@@ -51,8 +51,6 @@ struct AppCheck {
     bool passed(bool runOpenCL) const { return searched() && cuda.ok && (!runOpenCL || opencl.ok); }
 };
 
-// The search limits of a device profile (core/gpu), as AutoscheduleParams holds them.
-search::FeatureParams deviceLimits(const gpu::DeviceFacts &device);
 
 // Searches the apps one after another, then compiles all CUDA builds in
 // parallel (options.compile.jobs), then compiles and runs the OpenCL builds.

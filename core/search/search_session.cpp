@@ -1,5 +1,7 @@
 #include "core/search/search_session.h"
 
+#include "core/search/device_limits.h"
+
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
 #include "core/model/cost_formula.h"
@@ -114,12 +116,7 @@ SessionOutcome runSearchSession(const SessionOptions &options, Progress *progres
     const auto facts = profileFacts(options.profile, &out.error);
     if (!facts)
         return out;
-    const gpu::DeviceSearchParameters limits = gpu::searchParametersFor(*facts);
-    params.device.parallelism = limits.parallelism;
-    params.device.sharedMemoryLimitBytes = int64_t(limits.sharedMemoryLimitKb) * 1024;
-    params.device.sharedMemorySmLimitBytes = int64_t(limits.sharedMemorySmLimitKb) * 1024;
-    params.device.activeBlockLimit = limits.activeBlockLimit;
-    params.device.activeWarpLimit = limits.activeWarpLimit;
+    params.device = featureParamsFor(*facts);
 
     std::unique_ptr<model::CostModel> model = loadModel(options.weightsPath, &out.error);
     if (!model)

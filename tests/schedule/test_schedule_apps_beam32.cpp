@@ -8,6 +8,7 @@
 // All apps go through one checkApps call, so their compilations run in
 // parallel; the failure message lists every failing app.
 
+#include "core/search/device_limits.h"
 #include "core/schedule/app_check.h"
 #include "core/weights/weights.h"
 #include "tests/schedule/app_check_support.h"
@@ -34,7 +35,7 @@ private Q_SLOTS:
         QVERIFY(cache.isValid());
         schedule::AppCheckOptions options;
         options.params.beamSize = 32;
-        options.params.device = schedule::deviceLimits(*v100);
+        options.params.device = search::featureParamsFor(*v100);
         options.compile.cacheDir = cache.path().toStdString();
         options.compile.jobs = 2;
         options.run.reps = 1;

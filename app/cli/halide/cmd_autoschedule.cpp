@@ -10,6 +10,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
 #include "app/cli/halide/cost_model_loading.h"
+#include "core/search/device_limits.h"
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
 #include "core/model/cost_model.h"
@@ -143,12 +144,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             return fail("--profile: unknown profile '" + profile + "' (expected local or one of " + names + ")");
         }
     }
-    const gpu::DeviceSearchParameters limits = gpu::searchParametersFor(*facts);
-    params.device.parallelism = limits.parallelism;
-    params.device.sharedMemoryLimitBytes = int64_t(limits.sharedMemoryLimitKb) * 1024;
-    params.device.sharedMemorySmLimitBytes = int64_t(limits.sharedMemorySmLimitKb) * 1024;
-    params.device.activeBlockLimit = limits.activeBlockLimit;
-    params.device.activeWarpLimit = limits.activeWarpLimit;
+    params.device = search::featureParamsFor(*facts);
 
     std::string why;
     const std::filesystem::path weightsPath = search::resolveWeightsPath(args.value("weights"), args.value("weights-dir"), why);

@@ -8,6 +8,7 @@
 #include "app/cli/command.h"
 #include "app/cli/halide/cost_model_loading.h"
 #include "app/cli/text_table.h"
+#include "core/search/device_limits.h"
 #include "core/bench/targets.h"
 #include "core/model/cost_model.h"
 #include "core/schedule/app_check.h"
@@ -131,7 +132,7 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
     const std::optional<gpu::DeviceFacts> facts = gpu::findProfile(profile);
     if (!facts)
         return fail("--profile: unknown profile '" + profile + "'");
-    options.params.device = schedule::deviceLimits(*facts);
+    options.params.device = search::featureParamsFor(*facts);
 
     std::vector<pipelines::PipelineInfo> apps;
     if (auto list = args.value("apps")) {

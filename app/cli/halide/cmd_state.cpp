@@ -6,6 +6,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
 #include "app/cli/halide/cost_model_loading.h"
+#include "core/search/device_limits.h"
 #include "core/dag/function_dag.h"
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
@@ -52,13 +53,7 @@ int runState(const std::vector<std::string> &rawArgs) {
             names += (names.empty() ? "" : ", ") + n;
         return fail("--profile: unknown profile '" + profile + "' (expected one of " + names + ")");
     }
-    const gpu::DeviceSearchParameters limits = gpu::searchParametersFor(*facts);
-    search::FeatureParams params;
-    params.parallelism = limits.parallelism;
-    params.sharedMemoryLimitBytes = int64_t(limits.sharedMemoryLimitKb) * 1024;
-    params.sharedMemorySmLimitBytes = int64_t(limits.sharedMemorySmLimitKb) * 1024;
-    params.activeBlockLimit = limits.activeBlockLimit;
-    params.activeWarpLimit = limits.activeWarpLimit;
+    const search::FeatureParams params = search::featureParamsFor(*facts);
 
     // Weights are optional: without them the features are still printed.
     std::unique_ptr<model::CostModel> model;
