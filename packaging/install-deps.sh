@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything Beamscope needs on Debian 12 through apt.
+# Installs everything Beamscope needs on Debian 12 through apt; with
+# --packaging also what building and checking the .deb needs (run-tests.sh).
 # Idempotent: prints nothing and touches nothing when all is present.
 # The CUDA Toolkit is optional and not installed here (found at /usr/local/cuda when present).
 set -euo pipefail
@@ -11,6 +12,9 @@ packages=(
     pocl-opencl-icd ocl-icd-opencl-dev
     xvfb xauth
 )
+if [ "${1:-}" = "--packaging" ]; then
+    packages+=(dpkg-dev file binutils gzip lintian)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,40 +3,35 @@
 # own screenshot mode (`beamscope --workspace ... --screenshot FILE.png`),
 # under a virtual X server (xvfb-run), so every picture can be made again:
 #
-#   packaging/take-screenshots.sh [--build DIR] [--shared DIR] [--out DIR] [NAME...]
+#   packaging/take-screenshots.sh [--build DIR] [--out DIR] [NAME...]
 #
-# NAME is any of: weights-workspace weights-compare search pipeline device
-# retrain predictions (default: all). --build is a configured build folder with
-# Halide and the GUI (default build/dev; the explorer and the bench worker are
-# built there first); --shared the folder holding anderson2021-weights/ and
-# golden/ (default ../shared, or BEAMSCOPE_SHARED_DIR); --out where the PNGs go
-# (default docs/screenshots). Each picture uses fresh settings; the retrained
+# NAME is any of: first-start weights-workspace weights-compare search pipeline
+# device retrain predictions (default: all). --build is a configured build
+# folder with Halide and the GUI (default build/dev; the explorer and the bench
+# worker are built there first); --out where the PNGs go (default
+# docs/screenshots). The weights are the shipped ones (weights/), the samples
+# Halide's retrain set (tests/fixtures/halide/samples). Each picture uses fresh settings; the retrained
 # weights and the sample layout live in $TMPDIR/beamscope-screenshots, removed
 # at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=build/dev
-shared="${BEAMSCOPE_SHARED_DIR:-../shared}"
 out=docs/screenshots
 names=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build="$2"; shift 2 ;;
-        --shared) shared="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "take-screenshots: unknown option $1" >&2; exit 2 ;;
         *) names+=("$1"); shift ;;
     esac
 done
-[ ${#names[@]} -eq 0 ] && names=(weights-workspace weights-compare search pipeline device retrain predictions)
+[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search pipeline device retrain predictions)
 
-weights="$shared/anderson2021-weights"
-samples_src="$shared/golden/samples/retrain_set"
-for need in "$weights/baseline.weights" "$samples_src"; do
-    [ -e "$need" ] || { echo "take-screenshots: $need not found (pass --shared DIR)" >&2; exit 1; }
-done
+weights=weights/anderson2021
+samples_src=tests/fixtures/halide/samples/retrain_set
 command -v xvfb-run >/dev/null || { echo "take-screenshots: xvfb-run not found (apt-get install xvfb xauth)" >&2; exit 1; }
 [ -f "$build/CMakeCache.txt" ] || cmake --preset dev >/dev/null
 cmake --build "$build" --target beamscope beamscope-bench-worker
@@ -64,10 +59,12 @@ shoot() { # NAME SIZE ARGS...: one picture, in its own X server
 
 for name in "${names[@]}"; do
     case "$name" in
+        first-start) # what a fresh explorer opens on, with no option at all
+            shoot "$name" 1600x1000 ;;
         weights-workspace)
-            shoot "$name" 1560x940 --weights-dir "$weights" "$weights/harris.weights" ;;
+            shoot "$name" 1560x940 "$weights/harris.weights" ;;
         weights-compare)
-            shoot "$name" 1560x940 --weights-dir "$weights" --compare "$weights/bgu.weights" "$weights/harris.weights" ;;
+            shoot "$name" 1560x940 --compare "$weights/bgu.weights" "$weights/harris.weights" ;;
         search)
             shoot "$name" 1600x1000 --workspace search --app bilateral_grid --weights "$weights/baseline.weights" \
                 --beam 8 --passes 3 --tab cost --measure opencl ;;

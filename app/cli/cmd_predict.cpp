@@ -9,6 +9,7 @@
 #include "core/samples/dataset.h"
 #include "core/samples/prediction.h"
 #include "core/util/json.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 
 #include <cstdio>
@@ -28,8 +29,8 @@ int runPredict(const std::vector<std::string> &args)
     Arguments a(args, {"json"}, {"weights", "samples", "num-cores"});
     if (!a.ok())
         return usageError("", "predict", a.error());
-    const auto weightsPath = a.value("weights");
-    if (!weightsPath)
+    const auto weightsArgument = a.value("weights");
+    if (!weightsArgument)
         return usageError("", "predict", "--weights is required");
     std::vector<std::filesystem::path> roots;
     for (const auto &v : a.values("samples"))
@@ -44,14 +45,20 @@ int runPredict(const std::vector<std::string> &args)
     if (numCores < 1 || numCores > 1000000)
         return usageError("", "predict", "--num-cores: expected a positive integer, found " + std::to_string(numCores));
 
-    auto loadedWeights = weights::loadWeights(*weightsPath);
+    std::string weightsError; // a path, or a shipped file's name
+    const auto weightsPath = weights::resolveWeightsArgument(weightsArgument, std::nullopt, weightsError).string();
+    if (weightsPath.empty()) {
+        std::cerr << "beamscope-cli: " << weightsError << "\n";
+        return kFailure;
+    }
+    auto loadedWeights = weights::loadWeights(weightsPath);
     if (!loadedWeights.ok()) {
         const auto *first = loadedWeights.firstError();
-        std::cerr << "beamscope-cli: " << (first ? first->format() : *weightsPath + ": cannot load weights") << "\n";
+        std::cerr << "beamscope-cli: " << (first ? first->format() : weightsPath + ": cannot load weights") << "\n";
         return kFailure;
     }
     if (const auto why = model::checkWeights(*loadedWeights.weights); !why.empty()) {
-        std::cerr << "beamscope-cli: " << *weightsPath << ": " << why << "\n";
+        std::cerr << "beamscope-cli: " << weightsPath << ": " << why << "\n";
         return kFailure;
     }
     const model::CostModel costModel(*loadedWeights.weights);
@@ -126,7 +133,7 @@ int runPredict(const std::vector<std::string> &args)
 
     if (a.flag("json")) {
         Json doc = Json::object();
-        doc["weights"] = *weightsPath;
+        doc["weights"] = weightsPath;
         doc["num_cores"] = static_cast<int64_t>(numCores);
         doc["samples"] = std::move(samplesJson);
         doc["pipelines"] = std::move(pipelinesJson);
@@ -135,7 +142,7 @@ int runPredict(const std::vector<std::string> &args)
         std::cout << doc.dump(2) << "\n";
         return kSuccess;
     }
-    std::cout << "weights " << *weightsPath << ", num_cores " << numCores << ", " << dataset.filesRead
+    std::cout << "weights " << weightsPath << ", num_cores " << numCores << ", " << dataset.filesRead
               << " file(s) read, " << dataset.skipped.size() << " skipped\n\n";
     printTable(std::cout, sampleRows);
     std::cout << "\n";

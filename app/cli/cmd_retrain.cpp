@@ -13,6 +13,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/json.h"
 #include "core/util/progress.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 
 #include <atomic>
@@ -405,6 +406,15 @@ int runRetrain(const std::vector<std::string> &args)
                           "(weights are never made up silently)");
     if (s.randomInit && !a.value("seed"))
         return usageError("", "retrain", "--init random needs an explicit --seed S");
+    if (s.initialPath) { // a path, or a shipped file's name
+        std::string error;
+        const fs::path initial = weights::resolveWeightsArgument(s.initialPath, std::nullopt, error);
+        if (initial.empty()) {
+            std::cerr << "beamscope-cli: --initial " << error << "\n";
+            return kFailure;
+        }
+        s.initialPath = initial.string();
+    }
 
     const long long seed = a.integer("seed", 0);
     const long long epochs = a.integer("epochs", 1);

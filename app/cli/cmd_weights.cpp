@@ -1,4 +1,4 @@
-// beamscope-cli weights inspect | validate | convert | diff: wiring only; the
+// beamscope-cli weights list | inspect | validate | convert | diff: wiring only; the
 // reading, checking and writing live in core/weights.
 
 #include "app/cli/arguments.h"
@@ -6,10 +6,12 @@
 #include "app/cli/text_table.h"
 #include "core/util/json.h"
 #include "core/util/sha256.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/statistics.h"
 #include "core/weights/weights.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -103,7 +105,12 @@ int inspect(const std::vector<std::string> &args)
         return usageError("weights", "inspect", parsed.error());
     if (parsed.positional().size() != 1)
         return usageError("weights", "inspect", "expected one PATH, found " + std::to_string(parsed.positional().size()));
-    const std::string path = parsed.positional()[0];
+    // A path, or a shipped file's name ("harris"); a missing file is reported by the reader.
+    std::string path = parsed.positional()[0];
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        if (const auto shipped = findShippedWeights(path))
+            path = shipped->string();
     const LoadResult result = loadWeights(path);
     const auto digest = digestOf(path, result);
 
@@ -338,6 +345,54 @@ int diff(const std::vector<std::string> &args)
     return kSuccess;
 }
 
+// The weights shipped with Beamscope (weights/README.md): their names, which
+// every --weights option accepts, where they were found and what they are.
+int list(const std::vector<std::string> &args)
+{
+    Arguments parsed(args, {"json"}, {});
+    if (!parsed.ok())
+        return usageError("weights", "list", parsed.error());
+    if (!parsed.positional().empty())
+        return usageError("weights", "list", "expected no PATH, found " + parsed.positional()[0]);
+    const std::vector<ShippedWeights> shipped = listShippedWeights();
+    const auto kind = [](const ShippedWeights &w) -> std::string {
+        if (w.holdOneOut)
+            return "trained on a V100 without " + w.name + " (hold-one-out)";
+        if (w.name == "baseline")
+            return "Halide's default; untrained initialisation";
+        if (w.name == "gpu")
+            return "untrained initialisation";
+        if (w.name == "adams2019/baseline")
+            return "CPU autoscheduler (Adams2019) network";
+        return "";
+    };
+    if (parsed.flag("json")) {
+        Json doc = Json::array();
+        for (const ShippedWeights &w : shipped) {
+            Json item = Json::object();
+            item["name"] = w.name;
+            item["path"] = w.path.string();
+            item["hold_one_out"] = w.holdOneOut;
+            item["description"] = kind(w);
+            doc.push(std::move(item));
+        }
+        std::cout << doc.dump(2) << "\n";
+    } else {
+        std::vector<std::vector<std::string>> rows = {{"name", "what it is", "path"}};
+        for (const ShippedWeights &w : shipped)
+            rows.push_back({w.name, kind(w), w.path.string()});
+        printTable(std::cout, rows, Align::Left);
+    }
+    if (shipped.empty()) {
+        std::cerr << "beamscope-cli: no shipped weights found beside this program\n";
+        return kFailure;
+    }
+    return kSuccess;
+}
+
+const CommandRegistration listCommand({"weights", "list", "[--json]",
+                                       "the shipped weights files: the names --weights accepts, and their paths",
+                                       list});
 const CommandRegistration inspectCommand({"weights", "inspect", "PATH [--json]",
                                           "shape, versions, sha256 and per-buffer statistics of a weights file or directory",
                                           inspect});

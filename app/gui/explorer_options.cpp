@@ -1,5 +1,7 @@
 #include "app/gui/explorer_options.h"
 
+#include "core/weights/shipped_weights.h"
+
 #include <QCommandLineParser>
 #include <QFileInfo>
 
@@ -60,7 +62,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("tensor", "Weights: tensor to select first (default head2_filter).", "NAME"),
         valueOption("app", "Search / Pipeline: the registered pipeline (beamscope-cli apps lists them).", "NAME"),
         valueOption("weights", "Search: the cost model's weights; Retrain: the initial weights; Predictions: the "
-                               "weights to evaluate.",
+                               "weights to evaluate. A path, or a shipped file's name (bilateral_grid).",
                     "FILE"),
         valueOption("trace", "Search: open this trace file (beamscope-cli autoschedule --trace) instead of searching.",
                     "FILE"),
@@ -70,7 +72,8 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("compare-state", "Search: state to compare the selected one with.", "ID"),
         valueOption("func", "Search: highlight the decisions on Funcs whose name contains NAME.", "NAME"),
         QCommandLineOption(QStringLiteral("path-only"), QStringLiteral("Search: show only the path to the winner.")),
-        valueOption("tab", "Search: the state's detail tab, by number or title (path, loop, features, cost).", "TAB"),
+        valueOption("tab", "Search: the state's detail tab, by number or title (path, features, cost); the loop nest "
+                           "is always shown below them.", "TAB"),
         QCommandLineOption(QStringLiteral("continue"),
                            QStringLiteral("Search: continue the search from the selected state (then its winner is "
                                           "selected).")),
@@ -89,7 +92,15 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     parser.addOptions(options);
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Weights files or folders to open."),
                                  QStringLiteral("[FILE.weights|DIR|TRACE...]"));
-    parser.process(app);
+    // parse() rather than process(): an unknown option is a usage error (exit 2), as everywhere.
+    if (!parser.parse(app.arguments())) {
+        *error = parser.errorText();
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0);
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
 
     ExplorerOptions o;
     for (const QString &path : parser.positionalArguments())
@@ -101,6 +112,10 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     o.tensor = parser.value(QStringLiteral("tensor"));
     o.app = parser.value(QStringLiteral("app"));
     o.weights = parser.value(QStringLiteral("weights"));
+    // A path, or a shipped file's name as beamscope-cli takes it ("bilateral_grid").
+    if (!o.weights.isEmpty() && !QFileInfo::exists(o.weights))
+        if (const auto shipped = weights::findShippedWeights(o.weights.toStdString()))
+            o.weights = QString::fromStdString(shipped->string());
     o.trace = parser.value(QStringLiteral("trace"));
     o.func = parser.value(QStringLiteral("func"));
     o.pathOnly = parser.isSet(QStringLiteral("path-only"));

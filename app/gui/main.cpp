@@ -5,15 +5,17 @@
 //   beamscope --workspace NAME [--app A | --trace FILE | --weights W | --samples DIR ...] [--run]
 //             [--screenshot FILE.png] [--size WxH]
 //
-// The library scans the project's weights/ folder, every --weights-dir, the
-// folders in BEAMSCOPE_WEIGHTS_PATH (colon-separated), the folders added in the
-// window (remembered), and recently opened files. `beamscope --help` lists the
+// The library scans the shipped weights, every --weights-dir, the folders in
+// BEAMSCOPE_WEIGHTS_PATH (colon-separated), the folders added in the window
+// (remembered), and recently opened files. The first start (fresh settings, no
+// arguments) runs a search on a built-in app with its hold-one-out weights. `beamscope --help` lists the
 // options of each workspace (explorer_options.cpp); startup_scene_*.cpp set the
 // workspace up; --screenshot saves the window once that is shown (screenshot.h).
 
 #include "app/gui/explorer_options.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/startup_scene.h"
+#include "core/weights/shipped_weights.h"
 #include "ui/common/app_settings.h"
 #include "ui/mainwindow/main_window.h"
 #include "ui/weights/weights_library.h"
@@ -36,20 +38,13 @@ using namespace beamscope::app;
 
 namespace {
 
-// The project's weights/ folder: next to the executable when installed
-// (share/beamscope/weights), else the source tree the executable was built from.
-QStringList projectWeightsFolders()
+// The shipped weights (core/weights/shipped_weights.h: beside the installed
+// program, or the source tree's weights/ in a build), so the library lists them.
+QStringList shippedFolders()
 {
     QStringList folders;
-    const QDir exe(QCoreApplication::applicationDirPath());
-    for (const QString &relative : {QStringLiteral("../share/beamscope/weights"), QStringLiteral("weights")})
-        if (QFileInfo(exe.filePath(relative)).isDir())
-            folders.append(QDir::cleanPath(exe.filePath(relative)));
-#ifdef BEAMSCOPE_SOURCE_DIR
-    const QString source = QStringLiteral(BEAMSCOPE_SOURCE_DIR "/weights");
-    if (QFileInfo(source).isDir())
-        folders.append(source);
-#endif
+    for (const std::filesystem::path &folder : beamscope::weights::shippedWeightsFolders())
+        folders.append(QString::fromStdString(folder.string()));
     return folders;
 }
 
@@ -63,8 +58,27 @@ QStringList environmentFolders()
 }
 
 #if BEAMSCOPE_HAVE_HALIDE
-// The built-in default: a fresh clone has no weights to show, so rather than
-// the Weights start page the explorer opens a built-in app's DAG and features.
+// The first start (fresh settings, nothing asked on the command line): a
+// finished search to look at. bilateral_grid's search takes about a second on
+// two cores, and its hold-one-out weights were trained without it, so the
+// costs are the shipped model's honest view of an app it has not seen.
+bool defaultSearchScene(ExplorerOptions &scene)
+{
+    const QString app = QStringLiteral("bilateral_grid");
+    const auto weights = beamscope::weights::holdOneOutWeightsFor(app.toStdString());
+    if (!weights)
+        return false;
+    scene.workspace = QStringLiteral("search");
+    scene.app = app;
+    scene.weights = QString::fromStdString(weights->string());
+    scene.run = true;
+    if (scene.tab.isEmpty())
+        scene.tab = QStringLiteral("cost");
+    return true;
+}
+
+// Without shipped weights (a build whose weights/ folder is missing) there is
+// no search to show: a built-in app's DAG and features instead.
 void openPipelineWhenNoWeights(MainWindow &window)
 {
     auto *weights = qobject_cast<WeightsWorkspace *>(window.workspace(QStringLiteral("weights")));
@@ -85,25 +99,43 @@ void openPipelineWhenNoWeights(MainWindow &window)
 }
 #endif
 
+void setApplicationNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Beamscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("beamscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BEAMSCOPE_VERSION));
+}
+
+// Reads the command line before any window system is touched, so --help,
+// --version and usage errors work without a display (over ssh, in scripts).
+std::optional<ExplorerOptions> parseWithoutDisplay(int argc, char **argv, int *exitCode)
+{
+    QCoreApplication app(argc, argv);
+    setApplicationNames();
+    QString usageError;
+    std::optional<ExplorerOptions> parsed = parseExplorerOptions(app, &usageError); // exits on --help / --version
+    if (!parsed) {
+        std::fprintf(stderr, "beamscope: %s (see beamscope --help)\n", qPrintable(usageError));
+        *exitCode = 2;
+    }
+    return parsed;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    int usageExit = 0;
+    const std::optional<ExplorerOptions> parsed = parseWithoutDisplay(argc, argv, &usageExit);
+    if (!parsed)
+        return usageExit;
+    const ExplorerOptions &options = *parsed;
+
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Beamscope"));
-    QApplication::setApplicationName(QStringLiteral("beamscope"));
+    setApplicationNames();
     QApplication::setApplicationDisplayName(QStringLiteral("Beamscope"));
-    QApplication::setApplicationVersion(QStringLiteral(BEAMSCOPE_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("beamscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/beamscope.svg")));
-
-    QString usageError;
-    const std::optional<ExplorerOptions> parsed = parseExplorerOptions(app, &usageError);
-    if (!parsed) {
-        std::fprintf(stderr, "beamscope: %s (see beamscope --help)\n", qPrintable(usageError));
-        return 2;
-    }
-    const ExplorerOptions &options = *parsed;
 
     std::unique_ptr<QTemporaryDir> freshSettings;
     if (options.screenshotMode())
@@ -112,7 +144,7 @@ int main(int argc, char **argv)
     AppSettings settings;
     if (options.screenshotMode())
         settings.setRememberLayout(false);
-    QStringList sessionFolders = projectWeightsFolders();
+    QStringList sessionFolders = shippedFolders();
     sessionFolders += options.weightsDirs;
     sessionFolders += environmentFolders();
     // Folders named on the command line join the library for this run; files
@@ -140,6 +172,15 @@ int main(int argc, char **argv)
 
     ExplorerOptions scene = options;
     scene.paths = paths;
+    // Nothing asked and nothing remembered (the first start, or a screenshot of
+    // it): the default search. Settings are read before the window saves any.
+    const bool nothingAsked = scene.workspace.isEmpty() && options.paths.isEmpty() && !options.compare &&
+                              options.tensor.isEmpty() && options.weightsDirs.isEmpty();
+    const bool firstStart = settings.currentWorkspace().isEmpty();
+#if BEAMSCOPE_HAVE_HALIDE
+    if (nothingAsked && (firstStart || options.screenshotMode()))
+        defaultSearchScene(scene);
+#endif
     // The Weights workspace is the scene when a screenshot, a comparison or a tensor asks for no other.
     if (scene.workspace.isEmpty() && (options.screenshotMode() || options.compare || !options.tensor.isEmpty()))
         scene.workspace = QStringLiteral("weights");

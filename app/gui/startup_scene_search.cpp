@@ -11,7 +11,10 @@
 #include "ui/search/search_workspace.h"
 #include "ui/search/state_detail_panel.h"
 
+#include <QFileInfo>
 #include <QTabWidget>
+
+#include <cstdio>
 
 #include <memory>
 #endif
@@ -57,16 +60,25 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
     if (!options.tab.isEmpty()) {
         QTabWidget *tabs = search->detailPanel()->tabs();
         const int tab = findTab(tabs, options.tab);
-        if (tab < 0) {
+        // The loop nest is no tab: it is always shown below them (older scripts ask for "loop").
+        const bool loopNest = options.tab.contains(QStringLiteral("loop"), Qt::CaseInsensitive);
+        if (tab < 0 && !loopNest) {
             done.failed(QStringLiteral("no detail tab \"%1\"").arg(options.tab));
             return;
         }
-        tabs->setCurrentIndex(tab);
+        if (tab >= 0)
+            tabs->setCurrentIndex(tab);
     }
     if (options.continueSearch && !continued) {
         search->continueFrom(id);
         return; // searchFinished comes back here
     }
+    if (options.screenshotMode()) // what the picture shows, so scripts and tests can check it
+        std::fprintf(stderr, "beamscope: Search workspace: %s, weights %s%s%s, %lld states, state #%lld selected (cost %.6g)\n",
+                     qPrintable(search->treeData().pipeline()), qPrintable(options.weights.isEmpty() ? QStringLiteral("of the trace") : QFileInfo(options.weights).fileName()),
+                     search->weightsNote().isEmpty() ? "" : ": ", qPrintable(search->weightsNote()),
+                     static_cast<long long>(search->treeData().summary().statesEvaluated), static_cast<long long>(id),
+                     search->treeData().node(id)->cost);
     if (!options.measure.isEmpty() && options.run) {
         QObject::connect(search, &SearchWorkspace::measured, search, [done](bool, double) { done.ready(); },
                          Qt::SingleShotConnection);

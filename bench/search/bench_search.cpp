@@ -2,14 +2,16 @@
 // pipeline at beam 1 and beam 32 (V100 limits, baseline weights), states
 // evaluated per second, and beside the golden pipelines Halide v19's own
 // search on its machine (apply_autoscheduler median, schedules evaluated and
-// predicted cost from shared/golden/pipelines/summary.json).
+// predicted cost from tests/fixtures/halide/pipelines/summary.json).
 //
-// usage: bench_search [--weights FILE] [--shared DIR] [--repeats N] [--only NAME]...
-//   weights default: $BEAMSCOPE_WEIGHTS_PATH, else DIR/anderson2021-weights/baseline.weights
+// usage: bench_search [--weights FILE|NAME] [--golden DIR] [--repeats N] [--only NAME]...
+//   weights default: $BEAMSCOPE_WEIGHTS_PATH, else the shipped baseline.weights;
+//   golden default: the source tree's tests/fixtures/halide
 
 #include "core/pipelines/pipeline.h"
 #include "core/search/autoschedule.h"
 #include "core/util/json.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 
 #include <algorithm>
@@ -22,25 +24,27 @@
 using namespace beamscope;
 
 int main(int argc, char **argv) {
-    std::string weightsPath, shared = "../shared", only;
+    std::string weightsPath, goldenDir = BEAMSCOPE_GOLDEN_DIR, only;
     std::vector<std::string> names;
     int repeats = 3;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string k = argv[i], v = argv[i + 1];
         if (k == "--weights")
             weightsPath = v;
-        else if (k == "--shared")
-            shared = v;
+        else if (k == "--golden")
+            goldenDir = v;
         else if (k == "--repeats")
             repeats = std::max(1, std::atoi(v.c_str()));
         else if (k == "--only")
             names.push_back(v);
     }
+    std::string why;
+    weightsPath = weights::resolveWeightsArgument(weightsPath.empty() ? std::nullopt : std::optional(weightsPath),
+                                                  std::nullopt, why)
+                      .string();
     if (weightsPath.empty()) {
-        if (const char *e = std::getenv("BEAMSCOPE_WEIGHTS_PATH"))
-            weightsPath = e;
-        else
-            weightsPath = shared + "/anderson2021-weights/baseline.weights";
+        std::fprintf(stderr, "bench_search: %s\n", why.c_str());
+        return 1;
     }
     auto loaded = weights::loadWeights(weightsPath);
     if (!loaded.ok()) {
@@ -52,7 +56,7 @@ int main(int argc, char **argv) {
     // Halide's figures, keyed by "pipeline/beam".
     std::map<std::string, Json> golden;
     {
-        std::ifstream in(shared + "/golden/pipelines/summary.json");
+        std::ifstream in(goldenDir + "/pipelines/summary.json");
         std::stringstream ss;
         ss << in.rdbuf();
         if (auto j = parseJson(ss.str()); j.value)

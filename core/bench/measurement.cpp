@@ -76,9 +76,12 @@ fs::path defaultWorkerPath()
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
+        // Beside the program (a build's app/), from a test's folder, and installed:
+        // bin/../libexec/beamscope/.
         for (const fs::path &candidate : {self.parent_path() / "beamscope-bench-worker",
                                           self.parent_path() / ".." / "app" / "beamscope-bench-worker",
-                                          self.parent_path() / ".." / ".." / "app" / "beamscope-bench-worker"})
+                                          self.parent_path() / ".." / ".." / "app" / "beamscope-bench-worker",
+                                          self.parent_path() / ".." / "libexec" / "beamscope" / "beamscope-bench-worker"})
             if (fs::exists(candidate, ec))
                 return fs::weakly_canonical(candidate, ec);
     }

@@ -68,7 +68,8 @@ struct RunOptions {
 };
 
 // $BEAMSCOPE_BENCH_WORKER, else beamscope-bench-worker next to the running
-// executable, else in ../app from it (the build tree's layout for tests).
+// executable, else in ../app from it (the build tree's layout for tests), else
+// in ../libexec/beamscope (an installed Beamscope).
 std::filesystem::path defaultWorkerPath();
 
 // Runs candidate in the worker, comparing with reference when given.

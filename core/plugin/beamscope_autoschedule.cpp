@@ -39,6 +39,8 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     } catch (const SettingsError &e) {
         userError(e.what());
     }
+    if (!settings.weightsNote.empty())
+        std::cerr << kName << ": " << settings.weightsNote << "\n";
     auto loaded = weights::loadWeights(settings.weightsPath);
     if (!loaded.ok()) {
         const auto *first = loaded.firstError();

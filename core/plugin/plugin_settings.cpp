@@ -1,5 +1,7 @@
 #include "core/plugin/plugin_settings.h"
 
+#include "core/weights/shipped_weights.h"
+
 #include <charconv>
 #include <cstdlib>
 
@@ -51,9 +53,15 @@ PluginSettings settingsFromEnvironment(int parallelism,
         s.weightsPath = *w;
     else if (const auto b = getenv("BEAMSCOPE_WEIGHTS_PATH"); b && !b->empty())
         s.weightsPath = *b;
-    else
-        throw SettingsError("no weights: set HL_WEIGHTS_DIR to a .weights file or a legacy weights directory "
-                            "(Beamscope has no built-in weights and never uses random ones)");
+    else if (const auto shipped = weights::shippedBaselineWeights()) {
+        // Halide's own plugin falls back to its compiled-in baseline; this is the same file.
+        s.weightsPath = *shipped;
+        s.weightsNote = "HL_WEIGHTS_DIR is not set: using the shipped " + shipped->string() +
+                        " (Halide's default baseline.weights)";
+    } else
+        throw SettingsError("no weights: HL_WEIGHTS_DIR is not set and no shipped weights were found beside the "
+                            "plugin; set HL_WEIGHTS_DIR to a .weights file or a legacy weights directory "
+                            "(Beamscope never uses random weights)");
     return s;
 }
 

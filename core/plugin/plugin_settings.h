@@ -20,7 +20,8 @@ public:
 
 struct PluginSettings {
     search::AutoscheduleParams params;
-    std::filesystem::path weightsPath; // HL_WEIGHTS_DIR, else $BEAMSCOPE_WEIGHTS_PATH
+    std::filesystem::path weightsPath; // HL_WEIGHTS_DIR, else $BEAMSCOPE_WEIGHTS_PATH, else the shipped baseline
+    std::string weightsNote;           // says so when the shipped baseline was taken
     bool debug = false;                // HL_DEBUG_AUTOSCHEDULE
     // HL_PARTIAL_SCHEDULE (Anderson2021's partial_schedule_path): a loop-nest
     // dump whose decisions the search keeps; empty when unset.

@@ -3,7 +3,6 @@
 #include "core/search/loop_nest_parser.h"
 #include "core/search/search_space.h"
 
-#include <cstdlib>
 #include <stdexcept>
 
 namespace beamscope::search {
@@ -37,25 +36,6 @@ std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outp
     for (const FuncSchedule &f : state->funcs())
         decisions.push_back(Decision{}.toJson(searchDag, f));
     return decisions;
-}
-
-std::filesystem::path resolveWeightsPath(const std::optional<std::string> &explicitPath,
-                                         const std::optional<std::string> &weightsDir, std::string &why) {
-    if (explicitPath)
-        return *explicitPath;
-    if (const char *env = std::getenv("BEAMSCOPE_WEIGHTS_PATH"); env && *env)
-        return env;
-    if (weightsDir) {
-        const std::filesystem::path p = std::filesystem::path(*weightsDir) / "baseline.weights";
-        if (std::filesystem::exists(p))
-            return p;
-        why = p.string() + ": no such file (--weights-dir must hold baseline.weights)";
-        return {};
-    }
-    why = "no weights given: pass --weights FILE, --weights-dir DIR (holding baseline.weights) or set "
-          "BEAMSCOPE_WEIGHTS_PATH (baseline.weights is not shipped in the repository; Beamscope never "
-          "falls back to random weights)";
-    return {};
 }
 
 } // namespace beamscope::search

@@ -36,9 +36,4 @@ AutoscheduleOutcome autoschedule(const std::string &pipelineName, const std::vec
 // does not fit the pipeline.
 std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outputs, const std::string &loopNestText);
 
-// Where the weights come from: an explicit path, else $BEAMSCOPE_WEIGHTS_PATH,
-// else <weightsDir>/baseline.weights. Returns an empty path and sets why when none.
-std::filesystem::path resolveWeightsPath(const std::optional<std::string> &explicitPath,
-                                         const std::optional<std::string> &weightsDir, std::string &why);
-
 } // namespace beamscope::search

@@ -283,12 +283,44 @@ private Q_SLOTS:
         QCOMPARE(cli({"inspect", m_anderson.string(), "--json=1"}).exitCode, 2);
     }
 
+    // `weights list` names the 19 shipped files (the source tree's weights/ in a build);
+    // every command that reads weights takes those names.
+    void shippedWeightsAreListedAndTakenByName()
+    {
+        const auto list = cli({"list", "--json"});
+        QVERIFY2(list.exitCode == 0, explain(list).c_str());
+        const auto doc = beamscope::parseJson(list.out);
+        QVERIFY2(doc.value.has_value(), doc.error.c_str());
+        QCOMPARE(doc.value->size(), size_t(19));
+        const std::filesystem::path shipped = test::sourceDir() / "weights";
+        int holdOneOut = 0;
+        for (const beamscope::Json &item : doc.value->items()) {
+            const std::filesystem::path path = item.find("path")->toString();
+            QVERIFY2(std::filesystem::exists(path), path.c_str());
+            QCOMPARE(std::filesystem::canonical(path).parent_path().parent_path().string(),
+                     std::filesystem::canonical(shipped).string());
+            holdOneOut += item.find("hold_one_out")->toBool();
+        }
+        QCOMPARE(holdOneOut, 16);
+        QCOMPARE(doc.value->items()[0].find("name")->toString(), std::string("baseline"));
+
+        const auto byName = cli({"inspect", "harris", "--json"});
+        QVERIFY2(byName.exitCode == 0, explain(byName).c_str());
+        const auto inspected = beamscope::parseJson(byName.out);
+        QVERIFY(inspected.value.has_value());
+        QCOMPARE(inspected.value->find("sha256")->toString(),
+                 std::string("bb4f2faf848a86aca545348975f0195a991a06a649cf0388378265267edd4467"));
+        const auto missing = cli({"inspect", "no_such_weights"});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(contains(missing.err, "no_such_weights"), missing.err.c_str());
+    }
+
     void validateShippedFiles()
     {
-        BEAMSCOPE_REQUIRE_SHARED(anderson, "anderson2021-weights");
+        BEAMSCOPE_REQUIRE_DATA(anderson, "weights/anderson2021");
         std::vector<std::string> args = {"validate"};
-        for (const char *folder : {"anderson2021-weights", "adams2019-weights"})
-            if (const auto dir = test::sharedPath(folder))
+        for (const char *folder : {"weights/anderson2021", "weights/adams2019"})
+            if (const auto dir = test::projectData(folder))
                 for (const auto &entry : std::filesystem::directory_iterator(*dir))
                     if (entry.path().extension() == ".weights")
                         args.push_back(entry.path().string());

@@ -1,5 +1,5 @@
 #pragma once
-// Reads shared/golden/pipelines/<name>/pipeline_features.txt and stages.tsv.
+// Reads tests/fixtures/halide/pipelines/<name>/pipeline_features.txt and stages.tsv.
 
 #include "core/dag/pipeline_features.h"
 

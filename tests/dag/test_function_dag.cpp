@@ -71,7 +71,7 @@ private Q_SLOTS:
     void goldenFeatures() {
         QFETCH(QString, name);
         const std::string pipeline = name.toStdString();
-        BEAMSCOPE_REQUIRE_SHARED(file, "golden/pipelines/" + pipeline + "/pipeline_features.txt");
+        BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/pipelines/" + pipeline + "/pipeline_features.txt");
         const auto golden = test::readGoldenFeatures(file);
 
         auto info = pipelines::findPipeline(pipeline);
@@ -99,7 +99,7 @@ private Q_SLOTS:
     void goldenEdges() {
         QFETCH(QString, name);
         const std::string pipeline = name.toStdString();
-        BEAMSCOPE_REQUIRE_SHARED(file, "golden/pipelines/" + pipeline + "/dag_dump.txt");
+        BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/pipelines/" + pipeline + "/dag_dump.txt");
         const auto golden = test::readGoldenEdges(file);
         const dag::FunctionDAG dag(pipelines::findPipeline(pipeline)->build().outputs);
         QCOMPARE(dag.edges.size(), golden.size());

@@ -6,12 +6,15 @@
 #include "tests/support/test_data.h"
 
 #include <QImage>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace beamscope::test;
@@ -61,6 +64,50 @@ private Q_SLOTS:
         }
         for (const char *name : {"a.png", "b.png", "c.png"})
             QVERIFY(!std::filesystem::exists(out(name)));
+    }
+
+    // --help, --version and usage errors need no window system (no platform plugin, no display).
+    void commandLineWorksWithoutADisplay()
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE"})
+            environment.remove(QString::fromLatin1(name));
+        const auto run = [&](const QStringList &args) {
+            QProcess process;
+            process.setProcessEnvironment(environment);
+            process.start(QString::fromStdString(explorerPath().string()), args);
+            process.waitForFinished(60000);
+            return std::tuple(process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                              QString::fromUtf8(process.readAllStandardOutput()),
+                              QString::fromUtf8(process.readAllStandardError()));
+        };
+        const auto [helpStatus, help, helpErr] = run({QStringLiteral("--help")});
+        QVERIFY2(helpStatus == 0, qPrintable(helpErr));
+        QVERIFY(help.contains(QStringLiteral("--workspace")) && help.contains(QStringLiteral("--screenshot")));
+        const auto [versionStatus, version, versionErr] = run({QStringLiteral("--version")});
+        QVERIFY2(versionStatus == 0, qPrintable(versionErr));
+        QVERIFY2(version.contains(QStringLiteral("beamscope 0.")), qPrintable(version));
+        const auto [unknownStatus, unknownOut, unknown] = run({QStringLiteral("--no-such-option")});
+        QCOMPARE(unknownStatus, 2);
+        QVERIFY2(unknown.contains(QStringLiteral("no-such-option")), qPrintable(unknown));
+        const auto [badStatus, badOut, bad] = run({QStringLiteral("--beam"), QStringLiteral("many")});
+        QCOMPARE(badStatus, 2);
+        QVERIFY2(bad.contains(QStringLiteral("--beam")), qPrintable(bad));
+    }
+
+    // With no option at all (fresh settings, as the screenshot mode has them): a finished
+    // search on bilateral_grid with the hold-one-out file trained without it, winner selected.
+    void firstStartIsAFinishedSearchWithShippedWeights()
+    {
+        const std::string png = out("first-start.png");
+        const ProcessResult r = runExplorer({"--size", "1600x1000", "--screenshot", png});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QVERIFY2(r.err.find("Search workspace: bilateral_grid, weights bilateral_grid.weights: trained on a V100 "
+                            "without bilateral_grid (hold-one-out)") != std::string::npos,
+                 r.err.c_str());
+        QVERIFY2(r.err.find(" selected (cost ") != std::string::npos, r.err.c_str());
+        const QImage image(QString::fromStdString(png));
+        QCOMPARE(image.size(), QSize(1600, 1000));
     }
 
     void screenshotOfATraceState()

@@ -57,8 +57,8 @@ private Q_SLOTS:
 };
 
 void TestModelInference::goldenInferenceCases() {
-    BEAMSCOPE_REQUIRE_SHARED(dir, "golden/cost_model/inference");
-    BEAMSCOPE_REQUIRE_SHARED(weightsDir, "anderson2021-weights");
+    BEAMSCOPE_REQUIRE_DATA(dir, "tests/fixtures/halide/cost_model/inference");
+    BEAMSCOPE_REQUIRE_DATA(weightsDir, "weights/anderson2021");
     std::vector<std::filesystem::path> cases;
     for (const auto &entry : std::filesystem::directory_iterator(dir))
         if (entry.is_directory())
@@ -124,13 +124,12 @@ void TestModelInference::refusesAdams2019Weights() {
 }
 
 void TestModelInference::refusesAdams2019FromSharedFile() {
-    BEAMSCOPE_REQUIRE_SHARED(dir, "adams2019-weights");
+    BEAMSCOPE_REQUIRE_DATA(dir, "weights/adams2019");
     std::filesystem::path file;
     for (const auto &entry : std::filesystem::directory_iterator(dir))
         if (entry.path().extension() == ".weights")
             file = entry.path();
-    if (file.empty())
-        QSKIP("no .weights file in adams2019-weights");
+    QVERIFY2(!file.empty(), "no .weights file in weights/adams2019");
     QVERIFY(checkWeights(loadWeightsOrThrow(file)).find("CPU (Adams2019) network") != std::string::npos);
 }
 

@@ -86,8 +86,8 @@ private Q_SLOTS:
 // gradients in float in its own order, we sum in double, and tiny elements
 // of a buffer carry that buffer's absolute rounding error.
 void TestModelTraining::goldenTrainingCases() {
-    BEAMSCOPE_REQUIRE_SHARED(dir, "golden/cost_model/training");
-    BEAMSCOPE_REQUIRE_SHARED(weightsDir, "anderson2021-weights");
+    BEAMSCOPE_REQUIRE_DATA(dir, "tests/fixtures/halide/cost_model/training");
+    BEAMSCOPE_REQUIRE_DATA(weightsDir, "weights/anderson2021");
     int cases = 0;
     double worstLoss = 0, worstPrediction = 0, worstBuffer[4] = {0, 0, 0, 0};
     for (const auto &entry : std::filesystem::directory_iterator(dir)) {
@@ -176,9 +176,9 @@ void TestModelTraining::goldenTrainingCases() {
 // What anderson2021_retrain_cost_model wrote after 3 epochs (timesteps 0..2,
 // lr 0.001, num_cores 32) on the 12 samples of one pipeline, from baseline.
 void TestModelTraining::goldenRetrainOutputs() {
-    BEAMSCOPE_REQUIRE_SHARED(samplesDir, "golden/samples/retrain_set");
-    BEAMSCOPE_REQUIRE_SHARED(outputs, "golden/samples/retrain_outputs");
-    BEAMSCOPE_REQUIRE_SHARED(baseline, "anderson2021-weights/baseline.weights");
+    BEAMSCOPE_REQUIRE_DATA(samplesDir, "tests/fixtures/halide/samples/retrain_set");
+    BEAMSCOPE_REQUIRE_DATA(outputs, "tests/fixtures/halide/samples/retrain_outputs");
+    BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
     for (const std::string pipeline : {"box_blur", "conv_relu"}) {
         std::vector<std::filesystem::path> files;
         for (const auto &entry : std::filesystem::directory_iterator(samplesDir))

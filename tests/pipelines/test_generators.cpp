@@ -59,7 +59,7 @@ private Q_SLOTS:
 
     // Exact: integer counts.
     void generatorMatchesGolden() {
-        BEAMSCOPE_REQUIRE_SHARED(file, "golden/pipelines/box_blur/pipeline_features.txt");
+        BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/pipelines/box_blur/pipeline_features.txt");
         const auto golden = test::readGoldenFeatures(file);
         const auto ours = featuresOf(pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {{"divisor", "3.0"}}));
         QCOMPARE(ours.size(), golden.size());

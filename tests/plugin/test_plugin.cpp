@@ -10,6 +10,7 @@
 #include "core/bench/targets.h"
 #include "core/plugin/plugin_settings.h"
 #include "core/util/atomic_file.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 #include "tests/search/search_test_support.h"
 
@@ -128,12 +129,27 @@ private Q_SLOTS:
         } catch (const plugin::SettingsError &e) {
             QVERIFY2(std::string(e.what()).find("HL_BEAM_SIZE") != std::string::npos, e.what());
         }
-        try {
-            plugin::settingsFromEnvironment(80, fakeEnv({}));
-            QFAIL("no weights was accepted");
-        } catch (const plugin::SettingsError &e) {
-            QVERIFY2(std::string(e.what()).find("HL_WEIGHTS_DIR") != std::string::npos, e.what());
-        }
+        // Without HL_WEIGHTS_DIR: the shipped baseline (Halide's default), said in the note.
+        const plugin::PluginSettings fallback = plugin::settingsFromEnvironment(80, fakeEnv({}));
+        QCOMPARE(fallback.weightsPath.string(), weights::shippedBaselineWeights().value_or("(none shipped)").string());
+        QCOMPARE(fallback.weightsPath.filename().string(), std::string("baseline.weights"));
+        QVERIFY2(fallback.weightsNote.find("HL_WEIGHTS_DIR is not set") != std::string::npos,
+                 fallback.weightsNote.c_str());
+        QVERIFY(d.weightsNote.empty());
+    }
+
+    // A generator run without HL_WEIGHTS_DIR schedules with the shipped baseline and says so.
+    void shippedBaselineWhenNoWeightsAreNamed()
+    {
+        const QByteArray named = qgetenv("HL_WEIGHTS_DIR");
+        qunsetenv("HL_WEIGHTS_DIR");
+        const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "shipped_weights";
+        const bench::ChildResult r = runGenerator(out.string(), {});
+        qputenv("HL_WEIGHTS_DIR", named);
+        QVERIFY2(r.started && !r.signaled && r.exitCode == 0, (bench::signalName(r.signal) + "\n" + r.err).c_str());
+        QVERIFY2(r.err.find("using the shipped") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("anderson2021/baseline.weights") != std::string::npos, r.err.c_str());
+        QVERIFY(std::filesystem::exists(out / "tiny_blur.schedule.h"));
     }
 
     void generatorIsScheduledAndRunsCorrectly()

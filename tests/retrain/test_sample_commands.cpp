@@ -1,6 +1,6 @@
 // beamscope-cli predict and retrain, run as a user would: exit codes, JSON
 // shape, files written (and not written), hold-one-out outputs, and Halide's
-// own predictions when ../shared is present.
+// own predictions (tests/fixtures/halide/samples).
 
 #include "core/samples/sample.h"
 #include "core/samples/training_loop.h"
@@ -125,8 +125,8 @@ private Q_SLOTS:
     {
         // Halide's retrain tool in predict-only mode on the golden retrain set,
         // with num_cores effectively 32 (its --num_cores is ignored).
-        BEAMSCOPE_REQUIRE_SHARED(golden, "golden/samples");
-        BEAMSCOPE_REQUIRE_SHARED(baseline, "anderson2021-weights/baseline.weights");
+        BEAMSCOPE_REQUIRE_DATA(golden, "tests/fixtures/halide/samples");
+        BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
         const auto r = cli({"predict", "--weights", baseline.string(), "--samples", (golden / "retrain_set").string(),
                             "--num-cores", "32", "--json"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
@@ -159,8 +159,8 @@ private Q_SLOTS:
         // land on Halide's weights. Tolerance 1e-5 of each tensor's largest
         // magnitude: the model's own golden training check (tests/model) shows
         // float-order differences of that size against Halide's compiled model.
-        BEAMSCOPE_REQUIRE_SHARED(golden, "golden/samples");
-        BEAMSCOPE_REQUIRE_SHARED(baseline, "anderson2021-weights/baseline.weights");
+        BEAMSCOPE_REQUIRE_DATA(golden, "tests/fixtures/halide/samples");
+        BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
         QTemporaryDir tmp;
         for (const std::string pipeline : {"box_blur", "conv_relu"}) {
             std::vector<std::string> args{"retrain", "--initial", baseline.string(), "--epochs", "3",

@@ -1,7 +1,7 @@
 #pragma once
 // Deterministic synthetic samples for the samples and retrain tests: plausible
-// (non-negative, count-like) features drawn from a seeded generator, so no
-// test depends on ../shared.
+// (non-negative, count-like) features drawn from a seeded generator, so the
+// tests control every value.
 
 #include "core/samples/sample.h"
 

@@ -1,6 +1,6 @@
 // .sample files (layout, round trip, errors) and datasets (grouping, dedupe,
 // skip reasons, Halide's validation split, batching, app layout), checked
-// against Halide's own outputs in ../shared/golden/samples when present and
+// against Halide's own outputs in tests/fixtures/halide/samples and
 // against the project's fixtures and generated samples always.
 
 #include "core/samples/dataset.h"
@@ -103,7 +103,7 @@ private Q_SLOTS:
 
     void goldenRoundTripAndManifest()
     {
-        BEAMSCOPE_REQUIRE_SHARED(dir, "golden/samples");
+        BEAMSCOPE_REQUIRE_DATA(dir, "tests/fixtures/halide/samples");
         int checked = 0;
         for (const char *set : {"from_pipelines", "retrain_set"}) {
             for (const auto &row : readTsv(dir / set / "manifest.tsv")) {
@@ -131,7 +131,7 @@ private Q_SLOTS:
     {
         // Halide's predictions file lists each pipeline's schedules in the order
         // of its std::map keyed by schedule hash: our order must be the same.
-        BEAMSCOPE_REQUIRE_SHARED(dir, "golden/samples");
+        BEAMSCOPE_REQUIRE_DATA(dir, "tests/fixtures/halide/samples");
         const auto listing = listSamples({dir / "retrain_set"});
         QVERIFY(listing.ok());
         QCOMPARE(listing.files.size(), size_t{24});

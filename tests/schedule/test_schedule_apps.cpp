@@ -10,7 +10,7 @@
 //
 // The weights are the seeded synthetic ones of tests/search (not Halide's):
 // they make the search pick varied tilings and locations, which is what this
-// test needs to exercise, and keep it independent of ../shared. Halide's
+// test needs to exercise, and exercise more than one model. Halide's
 // baseline weights at beam 32 are test_schedule_apps_beam32's.
 
 #include "core/schedule/app_check.h"

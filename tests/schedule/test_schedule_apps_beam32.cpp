@@ -1,8 +1,8 @@
 // The "done when": every built-in app autoschedules at beam 32 with
 // the V100 profile and Halide's baseline weights, its schedule is emitted,
 // compiles for CUDA (PTX) and runs correctly on OpenCL (PoCL here) against the
-// host reference (strict_float: core/bench/float_check.h). Skips when
-// ../shared's baseline weights are absent; test_schedule_apps covers the same
+// host reference (strict_float: core/bench/float_check.h). Opt-in (it is
+// slow); test_schedule_apps covers the same
 // code paths at beam 1 and 3 with synthetic weights.
 //
 // All apps go through one checkApps call, so their compilations run in
@@ -24,7 +24,7 @@ class TestScheduleAppsBeam32 : public QObject {
 private Q_SLOTS:
     void everyAppAtBeam32WithBaselineWeights()
     {
-        BEAMSCOPE_REQUIRE_SHARED(weightsPath, "anderson2021-weights/baseline.weights");
+        BEAMSCOPE_REQUIRE_DATA(weightsPath, "weights/anderson2021/baseline.weights");
         auto loaded = weights::loadWeights(weightsPath);
         QVERIFY2(loaded.ok(), weightsPath.string().c_str());
         const model::CostModel model(*loaded.weights);

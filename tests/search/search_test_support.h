@@ -28,8 +28,8 @@ struct BuiltPipeline {
 
 BuiltPipeline buildRegistered(const std::string &name); // from core/pipelines' registry
 BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs);
-// box_blur exactly as shared/golden/pipelines/PIPELINES.md defines it, built
-// here so that fixture tests need nothing from ../shared.
+// box_blur exactly as tests/fixtures/halide/pipelines/PIPELINES.md defines it, built
+// here so that fixture tests need no Halide data.
 BuiltPipeline goldenBoxBlur();
 
 // A tiling with the given threads and serial tiles per loop (innermost first).

@@ -307,11 +307,11 @@ private Q_SLOTS:
 
     void winnerFeaturesAndCostsInRange() {
         QFETCH(QString, name);
-        // Halide's weights when ../shared is there (they showed the bug), else seeded synthetic ones.
-        std::optional<weights::Weights> w;
-        if (const auto path = test::sharedPath("anderson2021-weights/baseline.weights"))
-            w = weights::loadWeights(*path).weights;
-        const model::CostModel model(w ? std::move(*w) : test::syntheticWeights(11));
+        // Halide's baseline weights: they showed the bug.
+        BEAMSCOPE_REQUIRE_DATA(path, "weights/anderson2021/baseline.weights");
+        std::optional<weights::Weights> w = weights::loadWeights(path).weights;
+        QVERIFY(w.has_value());
+        const model::CostModel model(std::move(*w));
         test::BuiltPipeline p = test::buildRegistered(name.toStdString());
         AutoscheduleParams params;
         params.beamSize = 1;
@@ -793,8 +793,8 @@ private Q_SLOTS:
     // decision is fixed, so the result is Halide's own winner and its predicted
     // cost is Halide's (1e-5 relative: float32 sums in another order).
     void cliPartialScheduleIsHalidesState() {
-        BEAMSCOPE_REQUIRE_SHARED(weightsPath, "anderson2021-weights/baseline.weights");
-        BEAMSCOPE_REQUIRE_SHARED(dump, "golden/pipelines/matmul/beam32/search_log_excerpt.txt");
+        BEAMSCOPE_REQUIRE_DATA(weightsPath, "weights/anderson2021/baseline.weights");
+        BEAMSCOPE_REQUIRE_DATA(dump, "tests/fixtures/halide/pipelines/matmul/beam32/search_log_excerpt.txt");
         const test::ProcessResult r =
             test::runProcess(test::cliPath(), {"autoschedule", "--app", "matmul", "--beam", "4", "--passes", "2",
                                                "--partial-schedule", dump.string(), "--weights", weightsPath.string(),
@@ -814,7 +814,7 @@ private Q_SLOTS:
     }
 
     void cliSearchesWithSharedWeights() {
-        BEAMSCOPE_REQUIRE_SHARED(weightsPath, "anderson2021-weights/baseline.weights");
+        BEAMSCOPE_REQUIRE_DATA(weightsPath, "weights/anderson2021/baseline.weights");
         const QString dir = QDir::tempPath() + "/beamscope_search_cli_test";
         QDir(dir).removeRecursively();
         QDir().mkpath(dir);

@@ -1,8 +1,8 @@
 // Halide's chosen schedules read from its loop-nest dumps (core/search/loop_nest_parser)
 // and featurized by Beamscope, against Halide's own features and predicted costs:
-// the 12 golden pipeline runs (shared/golden/pipelines/<p>/beam{1,32}) and the 24
-// retrain_set schedules (shared/golden/samples/retrain_set). Both skip when ../shared is
-// absent; the fixture tests below parse dumps written here for a pipeline built here.
+// the 12 golden pipeline runs (tests/fixtures/halide/pipelines/<p>/beam{1,32}) and the 24
+// retrain_set schedules (tests/fixtures/halide/samples/retrain_set); the fixture tests
+// below parse dumps written here for a pipeline built here.
 //
 // Setting BEAMSCOPE_FEATURE_MISMATCHES=<file> makes the test write its full mismatch table
 // (per schedule, per stage and feature: expected, found) to that file as Markdown.
@@ -28,6 +28,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 using namespace beamscope;
 using namespace beamscope::search;
@@ -35,7 +36,7 @@ using namespace beamscope::search;
 namespace {
 
 // Halide v19's dump of a box_blur schedule with blur_x computed per block of output (the form of
-// shared/golden/samples/retrain_set/schedules/box_blur_seed009): realized at root and in the block.
+// tests/fixtures/halide/samples/retrain_set/schedules/box_blur_seed009): realized at root and in the block.
 const char *const kBlockLevelDump = " gpu_none\n"
                                     "realize: output [1536, 2560] with 1 stages\n"
                                     "realize: blur_x [1536, 2562] with 1 stages\n"
@@ -168,12 +169,12 @@ int compareFeatures(const std::string &schedule, const State &state, const std::
 const model::CostModel *baselineModel() {
     static std::unique_ptr<model::CostModel> model;
     if (!model) {
-        const auto path = test::sharedPath("anderson2021-weights/baseline.weights");
+        const auto path = test::projectData("weights/anderson2021/baseline.weights");
         if (!path)
-            return nullptr;
+            throw std::runtime_error("weights/anderson2021/baseline.weights is missing from the project");
         auto loaded = weights::loadWeights(*path);
         if (!loaded.ok())
-            return nullptr;
+            throw std::runtime_error("weights/anderson2021/baseline.weights does not load");
         model = std::make_unique<model::CostModel>(*loaded.weights);
     }
     return model.get();
@@ -353,7 +354,7 @@ class GoldenStatesTest : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    // ---- fixtures (no ../shared) ----
+    // ---- the project's own fixtures ----
 
     void parsesBlockLevelFuncStoredAtRoot() {
         test::BuiltPipeline p = test::goldenBoxBlur();
@@ -591,8 +592,8 @@ private Q_SLOTS:
 
     // With Halide's weights: the CLI's total is the cost model on the parsed state's features.
     void cliPredictsTheCost() {
-        BEAMSCOPE_REQUIRE_SHARED(log, "golden/pipelines/matmul/beam32/search_log_excerpt.txt");
-        BEAMSCOPE_REQUIRE_SHARED(weightsPath, "anderson2021-weights/baseline.weights");
+        BEAMSCOPE_REQUIRE_DATA(log, "tests/fixtures/halide/pipelines/matmul/beam32/search_log_excerpt.txt");
+        BEAMSCOPE_REQUIRE_DATA(weightsPath, "weights/anderson2021/baseline.weights");
         const test::ProcessResult r = test::runProcess(
             test::cliPath(), {"state", "--app", "matmul", "--loop-nest", log.string(), "--weights", weightsPath.string(), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
@@ -611,7 +612,7 @@ private Q_SLOTS:
         QVERIFY(std::fabs(stageSum - expected) <= 1e-5 * std::fabs(expected));
     }
 
-    // ---- Halide's golden schedules (../shared) ----
+    // ---- Halide's golden schedules (tests/fixtures/halide) ----
 
     void goldenPipelines_data() {
         QTest::addColumn<QString>("pipeline");
@@ -624,8 +625,8 @@ private Q_SLOTS:
     void goldenPipelines() {
         QFETCH(QString, pipeline);
         QFETCH(int, beam);
-        const std::string dir = "golden/pipelines/" + pipeline.toStdString() + "/beam" + std::to_string(beam);
-        BEAMSCOPE_REQUIRE_SHARED(folder, dir);
+        const std::string dir = "tests/fixtures/halide/pipelines/" + pipeline.toStdString() + "/beam" + std::to_string(beam);
+        BEAMSCOPE_REQUIRE_DATA(folder, dir);
         std::vector<std::string> names;
         const auto expected = readFeatureTsv(folder / "schedule_features.tsv", &names);
         checkGoldenSchedule(pipeline.toStdString() + " beam" + std::to_string(beam), pipeline.toStdString(),
@@ -647,11 +648,11 @@ private Q_SLOTS:
     void retrainSet() {
         QFETCH(QString, stem);
         const std::string s = stem.toStdString();
-        BEAMSCOPE_REQUIRE_SHARED(root, "golden/samples/retrain_set/manifest.tsv");
+        BEAMSCOPE_REQUIRE_DATA(root, "tests/fixtures/halide/samples/retrain_set/manifest.tsv");
         const std::filesystem::path dir = root.parent_path();
         const std::string pipeline = s.substr(0, s.find("_seed"));
         std::vector<std::string> names;
-        const auto golden = sharedPath("golden/pipelines/" + pipeline + "/beam1/schedule_features.tsv");
+        const auto golden = test::projectData("tests/fixtures/halide/pipelines/" + pipeline + "/beam1/schedule_features.tsv");
         QVERIFY(golden.has_value());
         readFeatureTsv(*golden, &names); // stage names of the .sample's stage axis
         checkGoldenSchedule(s, pipeline, test::readFile(dir / "schedules" / (s + ".loop_nest.txt")),
@@ -675,9 +676,6 @@ private Q_SLOTS:
             writeFileAtomically(out, std::span<const char>(md.data(), md.size()), Overwrite::Replace);
         }
     }
-
-private:
-    static std::optional<std::filesystem::path> sharedPath(const std::string &relative) { return test::sharedPath(relative); }
 };
 
 QTEST_GUILESS_MAIN(GoldenStatesTest)

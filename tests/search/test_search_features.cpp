@@ -1,6 +1,6 @@
 // Schedule features of hand-built states: values worked out by hand on a small
 // pipeline, and Halide's own features for the schedules it chose for the
-// golden pipelines (shared/golden/pipelines, skipped when absent).
+// golden pipelines (tests/fixtures/halide/pipelines).
 
 #include "tests/search/search_test_support.h"
 #include "tests/support/test_data.h"
@@ -148,7 +148,7 @@ private Q_SLOTS:
         // 128 contiguous bytes -> 1 shared transaction, 9 warps.
         QCOMPARE(fb_(Feature::NumSharedMemStoresPerBlock), 9.0);
         // Inlined nothing: expr_branching of ((a + b) + c) / 3 is 3, Halide's own value for blur_x in
-        // shared/golden/samples/retrain_set/schedules/box_blur_seed005 and _seed009 (the division by a
+        // tests/fixtures/halide/samples/retrain_set/schedules/box_blur_seed005 and _seed009 (the division by a
         // constant becomes a multiply, whose constant operand also takes a register).
         QCOMPARE(fb_(Feature::ExprBranching), 3.0);
     }
@@ -194,8 +194,8 @@ private Q_SLOTS:
     void golden() {
         QFETCH(QString, pipeline);
         const std::string name = pipeline.toStdString();
-        BEAMSCOPE_REQUIRE_SHARED(tsv, "golden/pipelines/" + name + "/beam32/schedule_features.tsv");
-        BEAMSCOPE_REQUIRE_SHARED(log, "golden/pipelines/" + name + "/beam32/search_log_excerpt.txt");
+        BEAMSCOPE_REQUIRE_DATA(tsv, "tests/fixtures/halide/pipelines/" + name + "/beam32/schedule_features.tsv");
+        BEAMSCOPE_REQUIRE_DATA(log, "tests/fixtures/halide/pipelines/" + name + "/beam32/search_log_excerpt.txt");
         test::BuiltPipeline p = test::buildRegistered(name);
         const SearchDag &d = *p.searchDag;
         // The state comes from Halide's own loop-nest dump (core/search/loop_nest_parser);

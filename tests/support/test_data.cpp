@@ -20,20 +20,9 @@ std::optional<std::filesystem::path> envPath(const char *name)
 }
 } // namespace
 
-std::optional<std::filesystem::path> sharedDir()
+std::optional<std::filesystem::path> projectData(const std::string &relative)
 {
-    auto dir = envPath("BEAMSCOPE_SHARED_DIR");
-    if (!dir || !std::filesystem::is_directory(*dir))
-        return std::nullopt;
-    return std::filesystem::canonical(*dir);
-}
-
-std::optional<std::filesystem::path> sharedPath(const std::string &relative)
-{
-    auto dir = sharedDir();
-    if (!dir)
-        return std::nullopt;
-    auto path = *dir / relative;
+    const std::filesystem::path path = sourceDir() / relative;
     if (!std::filesystem::exists(path))
         return std::nullopt;
     return path;

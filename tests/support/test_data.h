@@ -1,6 +1,7 @@
 #pragma once
-// Where tests find their data: Halide's shipped weights and golden outputs in
-// ../shared (optional), and the project's own fixtures in tests/fixtures.
+// Where tests find their data, all of it inside the project: Halide's weights
+// files (weights/), Halide's reference outputs (tests/fixtures/halide/, see its
+// README) and the project's own fixtures (tests/fixtures/).
 
 #include <filesystem>
 #include <optional>
@@ -9,11 +10,9 @@
 
 namespace beamscope::test {
 
-// The shared folder (BEAMSCOPE_SHARED_DIR), or nothing when it is absent.
-std::optional<std::filesystem::path> sharedDir();
-
-// sharedDir()/relative when it exists, else nothing.
-std::optional<std::filesystem::path> sharedPath(const std::string &relative);
+// sourceDir()/relative when it exists, else nothing (the caller fails the
+// test: every file named this way is part of the project).
+std::optional<std::filesystem::path> projectData(const std::string &relative);
 
 // The project's source tree (BEAMSCOPE_SOURCE_DIR).
 std::filesystem::path sourceDir();
@@ -35,11 +34,12 @@ ProcessResult runProcess(const std::filesystem::path &program, const std::vector
 
 } // namespace beamscope::test
 
-// Skips the current QTest function with a clear message when ../shared is absent.
-#define BEAMSCOPE_REQUIRE_SHARED(var, relative)                                                   \
-    const auto var##_opt = ::beamscope::test::sharedPath(relative);                               \
-    if (!var##_opt)                                                                               \
-        QSKIP(qPrintable(QStringLiteral("shared data not found (%1 under BEAMSCOPE_SHARED_DIR); " \
-                                        "the project's own fixtures cover this code path")        \
-                             .arg(QString::fromStdString(relative))));                            \
+// Fails the current QTest function, naming the path, when a file of the project's
+// data is missing (a clone without it is broken, not a reason to skip).
+#define BEAMSCOPE_REQUIRE_DATA(var, relative)                                                        \
+    const auto var##_opt = ::beamscope::test::projectData(relative);                                 \
+    if (!var##_opt)                                                                                  \
+        QFAIL(qPrintable(QStringLiteral("the project's data file %1 is missing (under %2)")         \
+                             .arg(QString::fromStdString(relative),                                  \
+                                  QString::fromStdString(::beamscope::test::sourceDir().string())))); \
     const std::filesystem::path var = *var##_opt

@@ -1,6 +1,6 @@
 #pragma once
 // A small measurement campaign for the GUI tests, made here so no test needs
-// ../shared: made-up pipelines (one app folder each, the hold-one-out layout
+// measured data: made-up pipelines (one app folder each, the hold-one-out layout
 // of docs/samples.md) whose "measured" runtimes are what a hidden weights
 // file predicts. A model that ranks the schedules exactly like the hidden one
 // therefore scores Spearman = Kendall = 1.

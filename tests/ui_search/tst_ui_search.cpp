@@ -2,8 +2,7 @@
 // (tests/fixtures/search/box_blur_beam4.jsonl, made by
 // `beamscope-cli autoschedule --app box_blur --weights baseline.weights --beam 4 --trace FILE`);
 // live searches use Halide-style random weights made here (seeded), so they
-// run without ../shared; the cost terms of the fixture need baseline.weights
-// and skip without it.
+// are quick; the cost terms of the fixture use the shipped baseline.weights.
 
 #include "core/samples/training_loop.h"
 #include "core/search/search_session.h"
@@ -196,7 +195,7 @@ void TestUiSearch::selectWinnerShowsDetails()
 
 void TestUiSearch::breakdownSumsToStageCosts()
 {
-    BEAMSCOPE_REQUIRE_SHARED(baseline, "anderson2021-weights/baseline.weights");
+    BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
     QTRY_VERIFY_WITH_TIMEOUT(!m_ws->weightsScanPending(), 30000);
     m_ws->setWeightsPath(QString::fromStdString(baseline.string()));
     QVERIFY(!m_ws->optionsFromControls().weightsPath.empty());

@@ -2,8 +2,8 @@
 // tensor table's figures, heatmap layout and hover, histogram bins, the diff
 // view's figures, the conversion dialog's refusal to overwrite, settings
 // persistence. Weights files are generated here with core's saveWeightsFile
-// (deterministic values), so every check runs without ../shared; the shipped
-// files are checked too when ../shared exists.
+// (deterministic values), so every check has known values; the shipped
+// files (weights/) are checked too.
 
 #include "core/weights/statistics.h"
 #include "core/weights/weights.h"
@@ -666,7 +666,7 @@ private Q_SLOTS:
 
     void shippedWeightsAreGroupedAndShown()
     {
-        BEAMSCOPE_REQUIRE_SHARED(shipped, "anderson2021-weights");
+        BEAMSCOPE_REQUIRE_DATA(shipped, "weights/anderson2021");
         AppSettings settings;
         settings.setSessionFolders({QString::fromStdString(shipped.string())});
         WeightsWorkspace workspace(settings);
@@ -678,7 +678,7 @@ private Q_SLOTS:
         QCOMPARE(model->rowCount(model->groupIndex(LibraryGroup::PerApp)), 16);
         QCOMPARE(model->rowCount(model->groupIndex(LibraryGroup::General)), 1);
         QVERIFY(workspace.currentWeights()->path.endsWith(QStringLiteral("/baseline.weights")));
-        // Published in shared/anderson2021-weights/README.md.
+        // Listed in weights/README.md.
         QCOMPARE(workspace.summary()->field(QStringLiteral("sha256")),
                  QStringLiteral("e2704ffdbe06aa10146f8eabeb913c72a57c10530980223c9361cb06330e585f"));
         const wt::LoadResult direct = wt::loadWeights(shipped / "baseline.weights");

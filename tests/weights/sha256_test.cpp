@@ -8,6 +8,7 @@
 
 #include <QTest>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -55,23 +56,23 @@ private Q_SLOTS:
         QVERIFY(!sha256FileHex(path));
     }
 
+    // weights/README.md lists every shipped file with its size and sha256; both must hold.
     void shippedWeightsMatchTheirReadme()
     {
-        BEAMSCOPE_REQUIRE_SHARED(anderson, "anderson2021-weights/README.md");
+        BEAMSCOPE_REQUIRE_DATA(readme, "weights/README.md");
+        const std::string text = test::readFile(readme);
+        const std::regex row("\\| `([a-z0-9]+/[A-Za-z0-9_]+\\.weights)` \\| [^|]* \\| ([0-9,]+) \\| `([0-9a-f]{64})` \\|");
         int checked = 0;
-        for (const char *folder : {"anderson2021-weights", "adams2019-weights"}) {
-            const auto readme = test::sharedPath(std::string(folder) + "/README.md");
-            if (!readme)
-                continue;
-            const std::string text = test::readFile(*readme);
-            const std::regex line("([0-9a-f]{64})  ([A-Za-z0-9_]+\\.weights)");
-            for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator(); ++it) {
-                const auto file = readme->parent_path() / (*it)[2].str();
-                QCOMPARE(sha256FileHex(file), std::optional<std::string>((*it)[1].str()));
-                checked++;
-            }
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator(); ++it) {
+            const auto file = readme.parent_path() / (*it)[1].str();
+            std::string size = (*it)[2].str();
+            std::erase(size, ',');
+            QVERIFY2(std::filesystem::exists(file), file.c_str());
+            QCOMPARE(std::filesystem::file_size(file), std::stoull(size));
+            QCOMPARE(sha256FileHex(file), std::optional<std::string>((*it)[3].str()));
+            checked++;
         }
-        QCOMPARE(checked, 19);
+        QCOMPARE(checked, 19); // 18 Anderson2021 files + Adams2019's baseline
     }
 };
 

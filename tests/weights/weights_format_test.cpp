@@ -57,8 +57,8 @@ const Diagnostic *onlyError(LoadResult &&) = delete; // the pointer would dangle
 std::vector<std::filesystem::path> shippedFiles()
 {
     std::vector<std::filesystem::path> files;
-    for (const char *folder : {"anderson2021-weights", "adams2019-weights"}) {
-        const auto dir = test::sharedPath(folder);
+    for (const char *folder : {"weights/anderson2021", "weights/adams2019"}) {
+        const auto dir = test::projectData(folder);
         if (!dir)
             continue;
         for (const auto &entry : std::filesystem::directory_iterator(*dir))
@@ -130,14 +130,14 @@ private Q_SLOTS:
 
     void shippedFilesRoundTrip()
     {
-        BEAMSCOPE_REQUIRE_SHARED(anderson, "anderson2021-weights");
+        BEAMSCOPE_REQUIRE_DATA(anderson, "weights/anderson2021");
         const auto files = shippedFiles();
         QCOMPARE(files.size(), size_t(19)); // 18 Anderson2021 + Adams2019's baseline
         QTemporaryDir tmp;
         for (const auto &path : files) {
             const std::string bytes = test::readFile(path);
             const Network network =
-                path.parent_path().filename() == "adams2019-weights" ? Network::Adams2019 : Network::Anderson2021;
+                path.parent_path().filename() == "adams2019" ? Network::Adams2019 : Network::Anderson2021;
             const LoadResult viaPath = loadWeights(path);
             QVERIFY(viaPath.ok());
             QCOMPARE(viaPath.weights->pipelineFeaturesVersion, 3u);

@@ -1,6 +1,7 @@
 #include "ui/search/search_workspace.h"
 
 #include "core/util/atomic_file.h"
+#include "core/weights/shipped_weights.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/number_format.h"
 #include "ui/common/relay_progress.h"
@@ -180,6 +181,12 @@ void SearchWorkspace::buildControls(QWidget *box)
     m_weights = new WeightsComboBox(settings(), what);
     m_weights->setToolTip(tr("Anderson2021 (GPU) weights from the library"));
     form->addRow(tr("Weights:"), m_weights);
+    m_weightsNote = new QLabel(what);
+    m_weightsNote->setWordWrap(true);
+    QFont noteFont = m_weightsNote->font(); // a note about the choice above, not a control
+    noteFont.setItalic(true);
+    m_weightsNote->setFont(noteFont);
+    form->addRow(QString(), m_weightsNote);
     m_profile = new QComboBox(what);
     for (const std::string &p : search::sessionProfiles())
         m_profile->addItem(QString::fromStdString(p));
@@ -245,7 +252,9 @@ void SearchWorkspace::buildControls(QWidget *box)
     m_status->setWordWrap(true);
     v->addWidget(m_status);
     v->addStretch(1);
+    connect(m_app, &QComboBox::currentIndexChanged, this, &SearchWorkspace::updateWeightsNote);
     connect(m_weights, &WeightsComboBox::pathChanged, this, [this](const QString &path) {
+        updateWeightsNote();
         if (!m_data.pipeline().isEmpty() && !m_searching)
             requestBreakdownContext(m_data.pipeline(), path);
     });
@@ -271,6 +280,16 @@ search::SessionOptions SearchWorkspace::optionsFromControls() const
     o.freezeInlineComputeRoot = m_freeze->isChecked();
     return o;
 }
+
+void SearchWorkspace::updateWeightsNote()
+{
+    const std::string note = beamscope::weights::describeShippedWeightsFor(m_weights->path().toStdString(),
+                                                                m_app->currentData().toString().toStdString());
+    m_weightsNote->setText(QString::fromStdString(note));
+    m_weightsNote->setVisible(!note.empty());
+}
+
+QString SearchWorkspace::weightsNote() const { return m_weightsNote->isHidden() ? QString() : m_weightsNote->text(); }
 
 void SearchWorkspace::setApp(const QString &name)
 {

@@ -83,6 +83,8 @@ public:
     QLabel *matchLabel() const { return m_matchLabel; }
     bool breakdownPending() const { return m_breakdownJob.pending(); }
     bool weightsScanPending() const;
+    // The line under the weights saying what the chosen shipped file is for this app ("" if none).
+    QString weightsNote() const;
 
 Q_SIGNALS:
     void nodesAdded(int count);
@@ -94,6 +96,7 @@ Q_SIGNALS:
     void scheduleExported(const QString &path, bool written, bool asSource);
 
 private:
+    void updateWeightsNote();
     struct Batch;
     void buildControls(QWidget *box);
     void onBatch(quint64 generation, const std::shared_ptr<Batch> &batch);
@@ -124,6 +127,7 @@ private:
     QSplitter *m_splitter = nullptr;
     QComboBox *m_app = nullptr;
     WeightsComboBox *m_weights = nullptr;
+    QLabel *m_weightsNote = nullptr; // what the chosen shipped file is, for this app
     QSpinBox *m_beam = nullptr, *m_passes = nullptr, *m_seed = nullptr, *m_dropout = nullptr;
     QComboBox *m_profile = nullptr;
     QCheckBox *m_optRoot = nullptr, *m_optInline = nullptr, *m_optBlock = nullptr, *m_optThread = nullptr;

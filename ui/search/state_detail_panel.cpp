@@ -114,8 +114,11 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     connect(m_continue, &QPushButton::clicked, this, [this] { Q_EMIT continueRequested(m_a); });
     connect(m_export, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(m_a); });
 
-    m_tabs = new QTabWidget(this);
-    layout->addWidget(m_tabs, 1);
+    // The loop nest stays in view under whichever tab is open: it is what the
+    // state is, and the tabs are views of it (path, features, costs).
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_tabs = new QTabWidget(split);
+    layout->addWidget(split, 1);
 
     // Decision path.
     m_path = new QListWidget(this);
@@ -125,10 +128,15 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
             [this](QListWidgetItem *item) { Q_EMIT pathStateActivated(item->data(Qt::UserRole).toLongLong()); });
     m_tabs->addTab(m_path, tr("Decision path"));
 
-    // Loop nest.
-    m_loopNest = new QTextBrowser(this);
+    // Loop nest, below the tabs.
+    auto *nest = new QWidget(split);
+    auto *nl = new QVBoxLayout(nest);
+    nl->setContentsMargins(0, 4, 0, 0);
+    auto *nestTitle = new QLabel(tr("<b>Loop nest</b>"), nest);
+    nl->addWidget(nestTitle);
+    m_loopNest = new QTextBrowser(nest);
     m_loopNest->setFont(monospaceFont());
-    m_tabs->addTab(m_loopNest, tr("Loop nest"));
+    nl->addWidget(m_loopNest, 1);
 
     // Features: stage picker, table, chart.
     auto *features = new QWidget(this);
@@ -185,8 +193,15 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     csplit->addWidget(m_costTable);
     csplit->setStretchFactor(0, 3);
     csplit->setStretchFactor(1, 1);
+    csplit->setSizes({3000, 1000}); // the chart's stage names need the height; the table scrolls
     cl->addWidget(csplit, 1);
     m_tabs->addTab(costs, tr("Cost breakdown"));
+
+    split->addWidget(m_tabs);
+    split->addWidget(nest);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
+    split->setSizes({2000, 1000});
 
     showState(-1);
 }

@@ -388,7 +388,8 @@ void WeightsWorkspace::displayWeights(const LoadedWeightsPtr &weights)
             row = 0;
         m_tensorView->selectRow(row);
         showTensorRow(row);
-        Q_EMIT statusMessage(tr("Opened %1").arg(weights->path), 4000);
+        if (isVisible()) // the baseline opened in the background on a start elsewhere is no news
+            Q_EMIT statusMessage(tr("Opened %1").arg(weights->path), 4000);
     } else {
         m_heatmap->clear();
         m_heatmap->heatmap()->setEmptyText(tr("This file cannot be shown: see the errors above"));

@@ -147,7 +147,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     params.device = search::featureParamsFor(*facts);
 
     std::string why;
-    const std::filesystem::path weightsPath = search::resolveWeightsPath(args.value("weights"), args.value("weights-dir"), why);
+    const std::filesystem::path weightsPath = chooseWeights(args.value("weights"), args.value("weights-dir"), why);
     if (weightsPath.empty())
         return fail(why);
     const std::unique_ptr<model::CostModel> model = loadCostModel(weightsPath, why);

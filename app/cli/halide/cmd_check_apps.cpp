@@ -150,7 +150,7 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
 
     std::string why;
     const std::filesystem::path weightsPath =
-        search::resolveWeightsPath(args.value("weights"), args.value("weights-dir"), why);
+        chooseWeights(args.value("weights"), args.value("weights-dir"), why);
     if (weightsPath.empty())
         return fail(why);
     const std::unique_ptr<model::CostModel> model = loadCostModel(weightsPath, why);

@@ -60,7 +60,7 @@ int runState(const std::vector<std::string> &rawArgs) {
     std::string weightsNote;
     {
         std::string why;
-        const std::filesystem::path weightsPath = search::resolveWeightsPath(args.value("weights"), args.value("weights-dir"), why);
+        const std::filesystem::path weightsPath = chooseWeights(args.value("weights"), args.value("weights-dir"), why);
         if (weightsPath.empty()) {
             if (args.value("weights") || args.value("weights-dir"))
                 return fail(why);

@@ -7,9 +7,17 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace beamscope::cli {
+
+// The weights a search command runs with: --weights (a path, or a shipped
+// file's name such as "bilateral_grid"), else $BEAMSCOPE_WEIGHTS_PATH, else
+// --weights-dir's baseline.weights, else the shipped baseline (said on stderr).
+// Empty with `error` set when nothing fits (core/weights/shipped_weights.h).
+std::filesystem::path chooseWeights(const std::optional<std::string> &weights,
+                                    const std::optional<std::string> &weightsDir, std::string &error);
 
 // Null with `error` set (naming the file, and the offset or field where the
 // weights reader found one) when the weights do not load or are not the

@@ -1,0 +1,59 @@
+#pragma once
+// The weights files Beamscope ships (the project's weights/ folder: Halide's
+// Anderson2021 files and the Adams2019 baseline; weights/README.md) and how a
+// program finds them: an installed program looks beside itself
+// (<prefix>/share/beamscope/weights, reached from bin/, libexec/beamscope/ or
+// lib/<multiarch>/beamscope/); a program run from its build tree uses the
+// source tree's weights/; last comes the install prefix it was built for. No
+// environment variable is needed in either case.
+//
+// One piece of code for the CLI (`--weights bilateral_grid`), the plugin (its
+// default when HL_WEIGHTS_DIR names nothing) and the explorer (its library and
+// first start).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace beamscope::weights {
+
+// Existing folders that hold shipped weights, best first (usually one).
+std::vector<std::filesystem::path> shippedWeightsFolders();
+
+struct ShippedWeights {
+    std::string name;           // what --weights accepts: "bilateral_grid", "baseline", "adams2019/baseline"
+    std::filesystem::path path; // absolute
+    bool holdOneOut = false;    // one of the 16 per-app files, trained without the app it names
+};
+
+// Every shipped file of the first folder found: the Anderson2021 ones by their
+// stem, the Adams2019 baseline as "adams2019/baseline". Empty when none is found.
+std::vector<ShippedWeights> listShippedWeights();
+
+// A shipped file by name: "bilateral_grid", "bilateral_grid.weights",
+// "anderson2021/bilateral_grid" or "adams2019/baseline".
+std::optional<std::filesystem::path> findShippedWeights(const std::string &name);
+
+// The shipped Anderson2021 baseline.weights (Halide's default model).
+std::optional<std::filesystem::path> shippedBaselineWeights();
+
+// The hold-one-out file trained without `app` (Halide's app name, which the
+// built-in apps share), when one is shipped.
+std::optional<std::filesystem::path> holdOneOutWeightsFor(const std::string &app);
+
+// What a shipped Anderson2021 file is, said for a search on `app`: "trained on
+// a V100 without bilateral_grid (hold-one-out)", "untrained: ...". Empty for a
+// file that is not one of the shipped ones.
+std::string describeShippedWeightsFor(const std::filesystem::path &weights, const std::string &app);
+
+// Where a command's weights come from: `explicitArgument` as a path when it
+// exists, else as the name of a shipped file; without it $BEAMSCOPE_WEIGHTS_PATH
+// (a file), else <weightsDir>/baseline.weights, else the shipped baseline.
+// Returns an empty path with `error` set when nothing fits (the error names the
+// argument and lists the shipped names); `note` says when a default was taken.
+std::filesystem::path resolveWeightsArgument(const std::optional<std::string> &explicitArgument,
+                                             const std::optional<std::string> &weightsDir, std::string &error,
+                                             std::string *note = nullptr);
+
+} // namespace beamscope::weights
