@@ -54,7 +54,7 @@ add_custom_command(OUTPUT ${changelog_gz}
                    DEPENDS ${PROJECT_SOURCE_DIR}/packaging/debian/changelog VERBATIM)
 add_custom_target(beamscope_changelog ALL DEPENDS ${changelog_gz})
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright ${changelog_gz}
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/beamscope) # the package name, not the project name
 
 # The plugin and the CMake package Halide users find it with:
 #   find_package(Beamscope)

@@ -22,8 +22,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Not seen by shlibdeps: the bench compiles and links pipelines with the C
-# compiler (cc), and OpenCL measurements need an ICD loader and a device.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "gcc | c-compiler")
+# compiler (cc), the icons need Qt's SVG plugin, and OpenCL measurements
+# need an ICD loader and a device.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "gcc | c-compiler, libqt6svg6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ocl-icd-libopencl1, pocl-opencl-icd | opencl-icd, libhalide14-0-dev")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)

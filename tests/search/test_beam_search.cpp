@@ -780,11 +780,29 @@ private Q_SLOTS:
         QDir(dir).removeRecursively();
     }
 
-    void cliRefusesToRunWithoutWeights() {
+    // No --weights: the shipped baseline, said on stderr (never random weights);
+    // --weights takes a shipped file's name; an unknown one is refused, naming the shipped ones.
+    void cliWeightsDefaultAndShippedNames() {
         qunsetenv("BEAMSCOPE_WEIGHTS_PATH");
-        const test::ProcessResult r = test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur"});
+        const test::ProcessResult d =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--json", "--quiet"});
+        QVERIFY2(d.exitCode == 0, d.err.c_str());
+        QVERIFY2(d.err.find("using the shipped baseline.weights") != std::string::npos, d.err.c_str());
+        const test::ProcessResult named = test::runProcess(
+            test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights", "baseline", "--json", "--quiet"});
+        QVERIFY2(named.exitCode == 0, named.err.c_str());
+        QCOMPARE(parseJson(named.out).value->find("predicted_cost")->toNumber(),
+                 parseJson(d.out).value->find("predicted_cost")->toNumber());
+        const test::ProcessResult other = test::runProcess(
+            test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights", "harris", "--json", "--quiet"});
+        QVERIFY2(other.exitCode == 0, other.err.c_str());
+        QVERIFY(parseJson(other.out).value->find("predicted_cost")->toNumber() !=
+                parseJson(d.out).value->find("predicted_cost")->toNumber());
+        const test::ProcessResult r =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--weights", "no_such_app"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.find("--weights") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("no_such_app: no such file, nor a shipped weights file") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("bilateral_grid") != std::string::npos, r.err.c_str());
         const test::ProcessResult u = test::runProcess(test::cliPath(), {"autoschedule", "--beam", "4"});
         QCOMPARE(u.exitCode, 2);
     }
