@@ -7,6 +7,7 @@
 #include "core/samples/training_loop.h"
 #include "core/search/search_session.h"
 #include "core/search/search_trace.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 #include "tests/support/test_data.h"
 #include "ui/common/app_settings.h"
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void staleSearchNeverPaints();
     void continueFromSelectedState();
     void paintTimeOf200kStates();
+    void shippedWeightsSayWhatTheyAre();
     void cleanupTestCase();
 
 private:
@@ -496,6 +498,25 @@ void TestUiSearch::continueFromSelectedState()
     QVERIFY(w && w->fixed);
     QCOMPARE(decision(w), decision(pick));
     QVERIFY(button->isEnabled() || m_ws->detailPanel()->stateA() < 0);
+}
+
+// The line under the weights: a hold-one-out file on its own app, on another
+// app, the untrained baseline; nothing for a file that is not shipped.
+void TestUiSearch::shippedWeightsSayWhatTheyAre()
+{
+    const auto shipped = [](const char *name) {
+        return QString::fromStdString(weights::findShippedWeights(name).value_or("").string());
+    };
+    QVERIFY(!shipped("bilateral_grid").isEmpty());
+    m_ws->setApp(QStringLiteral("bilateral_grid"));
+    m_ws->setWeightsPath(shipped("bilateral_grid"));
+    QTRY_VERIFY(m_ws->weightsNote().contains(QStringLiteral("without bilateral_grid (hold-one-out)")));
+    m_ws->setWeightsPath(shipped("harris"));
+    QTRY_VERIFY(m_ws->weightsNote().contains(QStringLiteral("without harris; bilateral_grid was among its training apps")));
+    m_ws->setWeightsPath(shipped("baseline"));
+    QTRY_VERIFY(m_ws->weightsNote().startsWith(QStringLiteral("untrained")));
+    m_ws->setWeightsPath(m_randomWeights);
+    QTRY_VERIFY(m_ws->weightsNote().isEmpty());
 }
 
 void TestUiSearch::paintTimeOf200kStates()
