@@ -2,7 +2,8 @@
 # Makes the Debian package from a build folder (default build/ci), checks it
 # with lintian, installs it with apt and tries what a user would, with no
 # Beamscope environment variable set:
-#   - the installed beamscope-cli validates the installed weights and finds them by name;
+#   - the installed beamscope-cli validates the installed weights and finds them by name,
+#     searches with the shipped baseline and times a pipeline in the installed bench worker;
 #   - the installed explorer answers --help and --version without a display;
 #   - the installed plugin schedules a Halide 14 generator with the shipped weights;
 #   - an out-of-tree CMake project (examples/halide-plugin) finds the package
@@ -86,6 +87,12 @@ search_with_shipped_weights() {
     grep -q "predicted cost" "$work/autoschedule.txt"
 }
 check "installed beamscope-cli searches with the shipped baseline" search_with_shipped_weights
+
+bench_finds_its_worker() {
+    "${clean_env[@]}" beamscope-cli bench --app box_blur --target host --reps 2 2>&1 | tee "$work/bench.txt"
+    ! grep -q "worker missing" "$work/bench.txt"
+}
+check "installed beamscope-cli times a pipeline in the installed bench worker" bench_finds_its_worker
 
 explorer_without_display() {
     "${clean_env[@]}" beamscope --help | grep -q -- "--workspace"

@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the search tests: pipelines built here (no ../shared needed),
+// Shared by the search tests: pipelines built here (no reference data needed),
 // deterministic test weights, and a state builder.
 
 #include "core/model/cost_model.h"
