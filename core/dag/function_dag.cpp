@@ -264,6 +264,17 @@ void FunctionDAG::featurize() {
             featurizeStage(*this, static_cast<int>(n), static_cast<int>(s));
 }
 
+const Stage &FunctionDAG::stage(const StageRef &ref) const {
+    if (ref.node < 0 || static_cast<size_t>(ref.node) >= nodes.size())
+        throw std::logic_error("FunctionDAG::stage: node " + std::to_string(ref.node) + " is out of range (the pipeline has " +
+                               std::to_string(nodes.size()) + " Funcs)");
+    const Node &n = nodes[static_cast<size_t>(ref.node)];
+    if (ref.stage < 0 || static_cast<size_t>(ref.stage) >= n.stages.size())
+        throw std::logic_error("FunctionDAG::stage: Func \"" + n.name + "\" has " + std::to_string(n.stages.size()) +
+                               " stages, no stage " + std::to_string(ref.stage));
+    return n.stages[static_cast<size_t>(ref.stage)];
+}
+
 std::vector<StageRef> FunctionDAG::costModelStages() const {
     std::vector<StageRef> out;
     for (const Node &n : nodes) {

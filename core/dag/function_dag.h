@@ -118,7 +118,9 @@ public:
     // Non-input nodes in node order, each node's stages last update first:
     // the stage axis of the cost model and of .featurization / .sample files.
     std::vector<StageRef> costModelStages() const;
-    const Stage &stage(const StageRef &ref) const { return nodes[ref.node].stages[ref.stage]; }
+    // Checked: a reference to a node or stage that does not exist is an internal
+    // error (std::logic_error naming the Func), not a read past the end.
+    const Stage &stage(const StageRef &ref) const;
 
     // The loop bounds of a stage when its node computes `computed`.
     std::vector<Span> loopBounds(int node, int stage, const std::vector<Span> &computed) const;

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <functional>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -130,7 +132,7 @@ Site Featurizer::siteOf(int producer, int consumerNode) const {
     s.memory = f->memory();
     s.nestedIn = f->location != ComputeLocation::Root && f->consumer == consumerNode;
     if (!f->stages.empty())
-        s.vectorDim = std::max(0, d.loopDim(producer, 0, f->stages[0].vectorLoop));
+        s.vectorDim = d.vectorDim(producer, 0, f->stages[0].vectorLoop);
     return s;
 }
 
@@ -141,6 +143,13 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const {
     c.f = &f;
     c.t = &f.stages[static_cast<size_t>(stage)];
     c.loops = st.stageLoops(f.node, stage);
+    // Every per-loop table below is indexed by the stage's loops: a tiling of another
+    // length is an internal error, not a read past its end.
+    if (c.t->threads.size() != c.loops.size() || c.t->serial.size() != c.loops.size())
+        throw std::logic_error("featurizer: Func \"" + d.node(f.node).name + "\" stage " + std::to_string(stage) +
+                               " has " + std::to_string(c.loops.size()) + " loops but a tiling of " +
+                               std::to_string(c.t->threads.size()) + " threads and " +
+                               std::to_string(c.t->serial.size()) + " serial extents");
     for (int64_t s : c.t->serial)
         c.serialTotal *= s;
     int64_t tiled = 1;
@@ -186,8 +195,10 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const {
         f.location == ComputeLocation::ThreadLevel ? kernel->stages[static_cast<size_t>(c.kernelStage)] : *c.t;
     const int vectorLoop = threadOwner.hasVectorLoop ? threadOwner.vectorLoop : -1;
     c.thread = makeThreadInfo(vectorLoop, threadSizes, block);
-    c.vectorDim = std::max(0, d.loopDim(f.node, stage, c.t->vectorLoop));
-    c.funcVectorDim = f.stages.empty() ? 0 : std::max(0, d.loopDim(f.node, 0, f.stages[0].vectorLoop));
+    c.funcVectorDim = d.vectorDim(f.node, 0, f.stages[0].vectorLoop);
+    // A stage without loops (a zero-dimensional Func, an update of a single point) keeps
+    // its Func's vector dim, as Halide's vector_dim is one per Func.
+    c.vectorDim = c.loops.empty() ? c.funcVectorDim : d.vectorDim(f.node, stage, c.t->vectorLoop);
     c.threadOwnerNode = f.location == ComputeLocation::ThreadLevel ? c.kernelNode : f.node;
     c.threadOwnerStage = f.location == ComputeLocation::ThreadLevel ? c.kernelStage : stage;
     return c;
@@ -203,7 +214,7 @@ void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) 
     while (!pending.empty()) {
         Pending p = std::move(pending.back());
         pending.pop_back();
-        for (int e : d.node(p.node).stages[static_cast<size_t>(p.stage)].incomingEdges) {
+        for (int e : d.stage(p.node, p.stage).incomingEdges) {
             const dag::Edge &edge = d.edge(e);
             for (const dag::LoadJacobian &lj : edge.loadJacobians) {
                 Jacobian j = fromDag(lj);
@@ -319,14 +330,14 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
 
     double pure = 1;
     for (size_t j = 0; j < t.serial.size(); j++)
-        if (!n.stages[static_cast<size_t>(c.stage)].loop[j].rvar)
+        if (!d.stage(c.node, c.stage).loop[j].rvar)
             pure *= double(t.serial[j]);
     feat[Feature::InnermostLoopExtent] = double(c.serialTotal);
     feat[Feature::InnermostPureLoopExtent] = pure;
     // Halide unrolls (and reports) the serial tile when its pure extent is at most 16 and every
     // loop of the stage is a pure loop of constant extent (a reduction loop blocks it).
     bool unrollable = pure <= 16;
-    for (const dag::Loop &l : n.stages[static_cast<size_t>(c.stage)].loop)
+    for (const dag::Loop &l : d.stage(c.node, c.stage).loop)
         unrollable = unrollable && !l.rvar;
     feat[Feature::UnrolledLoopExtent] = unrollable ? pure : 1;
 
@@ -335,7 +346,7 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         const Region &loops = c.loops;
         for (size_t j = loops.size(); j-- > 0;) {
             const int64_t b = ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]);
-            if (n.stages[static_cast<size_t>(c.stage)].loop[j].pure)
+            if (d.stage(c.node, c.stage).loop[j].pure)
                 inner *= b;
             else if (b != 1)
                 break;
@@ -367,9 +378,17 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         double(bpp) * (vd < static_cast<int>(rootComputed.size()) ? double(rootComputed[static_cast<size_t>(vd)].extent()) : 1.0);
 
     // Bytes at task.
-    if (f.location == ComputeLocation::Root) {
+    if (f.location == ComputeLocation::Root && n.func.dimensions() == 0 && c.loops.empty()) {
+        // Halide never parallelizes a Func without dimensions (SearchSpace skips it), and a
+        // stage of it without loops gets no block loop in its feature loop nest either
+        // (State::FeatureLoopNestMutator skips loop nests without loops), so Halide takes the
+        // optimistic per-task share of a compute_root loop whose tiling is not chosen yet.
+        const double atTask = (bytes + params.parallelism - 1) / params.parallelism;
+        feat[Feature::GlobalBytesAtTask] = atTask;
+        feat[Feature::GlobalInnermostBytesAtTask] = std::min(atTask, innermostBytes);
+    } else if (f.location == ComputeLocation::Root) {
         double atTask = double(bpp), innermostAtTask = double(bpp);
-        const dag::Stage &stage = n.stages[static_cast<size_t>(c.stage)];
+        const dag::Stage &stage = d.stage(c.node, c.stage);
         for (int i = 0; i < n.func.dimensions(); i++) {
             int64_t outer = 1;
             for (size_t j = 0; j < stage.loop.size(); j++)
@@ -485,7 +504,7 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     // Per task: what a block of a root stage streams in from Funcs stored at root.
     if (f.location == ComputeLocation::Root) {
         double taskBytes = 0, taskLines = 0;
-        std::vector<int> pendingEdges(n.stages[static_cast<size_t>(c.stage)].incomingEdges);
+        std::vector<int> pendingEdges(d.stage(c.node, c.stage).incomingEdges);
         std::set<int> seen;
         while (!pendingEdges.empty()) {
             const dag::Edge &e = d.edge(pendingEdges.back());
@@ -510,22 +529,29 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
 
     memoryFeatures(c, feat);
 
-    // GPU occupancy and warps.
+    // GPU occupancy and warps. Halide sets the warp and occupancy features at the innermost
+    // loop only when the stage has loops (LoopNest::is_scalar): a stage without loops, such as
+    // the one of a zero-dimensional Func, keeps the defaults.
+    const bool scalarStage = c.loops.empty();
     const ThreadInfo &ti = c.thread;
-    feat[Feature::WarpLaneUtilization] = ti.warpLaneUtilization();
-    feat[Feature::NumActiveWarpsPerBlock] = ti.numActiveWarpsPerBlock;
-    feat[Feature::IdleLaneWastage] = ti.idleLaneWastage();
-    feat[Feature::NumWarpsPerBlock] = ti.numWarpsPerBlock;
-    feat[Feature::NumBlocks] = double(c.blocks);
-    feat[Feature::BlockOccupancy] = ti.blockOccupancy();
-    feat[Feature::NumThreadsPerBlock] = double(ti.numThreads);
+    if (!scalarStage) {
+        feat[Feature::WarpLaneUtilization] = ti.warpLaneUtilization();
+        feat[Feature::NumActiveWarpsPerBlock] = ti.numActiveWarpsPerBlock;
+        feat[Feature::IdleLaneWastage] = ti.idleLaneWastage();
+        feat[Feature::NumWarpsPerBlock] = ti.numWarpsPerBlock;
+        feat[Feature::NumBlocks] = double(c.blocks);
+        feat[Feature::BlockOccupancy] = ti.blockOccupancy();
+        feat[Feature::NumThreadsPerBlock] = double(ti.numThreads);
+    }
     if (f.location == ComputeLocation::Root) {
-        const int64_t warps = std::max(1, ti.numWarpsPerBlock);
-        const int64_t blocksPerSm = static_cast<int64_t>(std::ceil(double(c.blocks) / params.parallelism));
-        const int64_t activeBlocks = std::min<int64_t>(params.activeBlockLimit, blocksPerSm);
-        const int64_t activeWarps = std::min<int64_t>(params.activeWarpLimit, activeBlocks * warps);
-        feat[Feature::MaxWarpOccupancy] = double(activeWarps) / params.activeWarpLimit;
-        feat[Feature::MaxBlockOccupancy] = double(activeWarps / warps) / params.activeBlockLimit;
+        if (!scalarStage) {
+            const int64_t warps = std::max(1, ti.numWarpsPerBlock);
+            const int64_t blocksPerSm = static_cast<int64_t>(std::ceil(double(c.blocks) / params.parallelism));
+            const int64_t activeBlocks = std::min<int64_t>(params.activeBlockLimit, blocksPerSm);
+            const int64_t activeWarps = std::min<int64_t>(params.activeWarpLimit, activeBlocks * warps);
+            feat[Feature::MaxWarpOccupancy] = double(activeWarps) / params.activeWarpLimit;
+            feat[Feature::MaxBlockOccupancy] = double(activeWarps / warps) / params.activeBlockLimit;
+        }
         const int64_t shared = st.sharedBytesPerBlock(c.node);
         feat[Feature::SharedMemOccupancy] = double(shared) / double(params.sharedMemoryLimitBytes);
         if (shared > 0)
@@ -569,7 +595,7 @@ int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFea
                                             const RationalJacobian &serial, bool scheduled, int innermostDim,
                                             MemoryType memory) const {
     const StageTiling &t = *c.t;
-    const dag::Stage &stage = d.node(c.node).stages[static_cast<size_t>(c.stage)];
+    const dag::Stage &stage = d.stage(c.node, c.stage);
     const bool unrolled = feat[Feature::UnrolledLoopExtent] > 1;
     int64_t nonInvariant = 1, nonInvariantRolled = 1;
     Region box(c.loops.size());
@@ -623,13 +649,13 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     const FuncSchedule &f = *c.f;
     const StageTiling &t = *c.t;
     const dag::Node &n = d.node(c.node);
-    const dag::Stage &stage = n.stages[static_cast<size_t>(c.stage)];
+    const dag::Stage &stage = d.stage(c.node, c.stage);
     const size_t loops = stage.loop.size();
     if (loops == 0)
         return;
     const WarpLayout warps = makeWarpLayout(c.thread);
     // Thread dims x, y, z: the loops of this stage with the thread loops' variables.
-    const dag::Stage &owner = d.node(c.threadOwnerNode).stages[static_cast<size_t>(c.threadOwnerStage)];
+    const dag::Stage &owner = d.stage(c.threadOwnerNode, c.threadOwnerStage);
     std::vector<int> threadLoops;
     for (int idx : c.thread.loopIndices) {
         int found = -1;
@@ -702,7 +728,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     while (!pending.empty()) {
         const Pending p = std::move(pending.back());
         pending.pop_back();
-        const dag::Stage &ps = d.node(p.node).stages[static_cast<size_t>(p.stage)];
+        const dag::Stage &ps = d.stage(p.node, p.stage);
         for (int e : ps.incomingEdges) {
             const dag::Edge &edge = d.edge(e);
             std::vector<int> chain = p.chain;
@@ -807,7 +833,7 @@ void Featurizer::inlinedFeatures() {
             while (!pending.empty()) {
                 const Item it = pending.back();
                 pending.pop_back();
-                for (int e : d.node(it.node).stages[static_cast<size_t>(it.stage)].incomingEdges) {
+                for (int e : d.stage(it.node, it.stage).incomingEdges) {
                     const dag::Edge &edge = d.edge(e);
                     const FuncSchedule *pf = st.scheduleOf(edge.producer);
                     if (!pf || pf->location != ComputeLocation::Inlined)
@@ -939,10 +965,11 @@ std::vector<ScheduleFeatures> Featurizer::run() {
             for (const Span &s : d.rootComputed(r.node))
                 rootBytes *= double(s.extent());
             feats[slot][Feature::BytesAtRoot] = rootBytes;
-            // Halide's inlined Funcs keep a default storage layout (dim 0 innermost).
+            // Halide's inlined Funcs keep a default storage layout (dim 0 innermost); a Func
+            // without dimensions has an innermost extent of 1 there.
             const Region &rc = d.rootComputed(r.node);
             feats[slot][Feature::InnermostBytesAtRoot] =
-                rc.empty() ? 0.0 : double(d.node(r.node).bytesPerPoint) * double(rc[0].extent());
+                double(d.node(r.node).bytesPerPoint) * (rc.empty() ? 1.0 : double(rc[0].extent()));
         }
     }
     return std::move(feats);

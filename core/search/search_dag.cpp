@@ -2,11 +2,20 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 namespace beamscope::search {
 
 using namespace Halide;
 using namespace Halide::Internal;
+
+namespace {
+
+// Regions and loop bounds are evaluated from a fixed array of (min, max) slots.
+constexpr size_t kMaxRegionDims = 16;
+constexpr size_t kMaxLoops = 32;
+
+} // namespace
 
 SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
     const size_t nodes = d.nodes.size();
@@ -130,14 +139,19 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
 }
 
 Region SearchDag::requiredToComputed(int node, const Region &required) const {
-    const size_t ni = static_cast<size_t>(node);
-    int64_t values[32];
+    const size_t ni = nodeAt(node, "requiredToComputed");
+    // The compiled bounds read one (min, max) slot pair per dimension of the Func.
     const size_t dims = required.size();
-    for (size_t i = 0; i < dims && 2 * i + 1 < 32; i++) {
+    if (dims != m_dag.nodes[ni].regionRequired.size())
+        badRegion("requiredToComputed", node, dims, m_dag.nodes[ni].regionRequired.size(), "dimensions");
+    if (dims > kMaxRegionDims)
+        badRegion("requiredToComputed", node, dims, kMaxRegionDims, "dimensions at most");
+    int64_t values[2 * kMaxRegionDims];
+    for (size_t i = 0; i < dims; i++) {
         values[2 * i] = required[i].min;
         values[2 * i + 1] = required[i].max;
     }
-    const std::span<const int64_t> v(values, std::min<size_t>(32, 2 * dims));
+    const std::span<const int64_t> v(values, 2 * dims);
     Region out(m_computedMin[ni].size());
     for (size_t i = 0; i < out.size(); i++)
         out[i] = Span{m_computedMin[ni][i].evaluate(v), m_computedMax[ni][i].evaluate(v)};
@@ -145,14 +159,19 @@ Region SearchDag::requiredToComputed(int node, const Region &required) const {
 }
 
 Region SearchDag::loopBounds(int node, int stage, const Region &computed) const {
-    const size_t ni = static_cast<size_t>(node), si = static_cast<size_t>(stage);
-    int64_t values[32];
+    const size_t ni = nodeAt(node, "loopBounds"), si = stageAt(node, stage, "loopBounds");
+    // Loop bounds are in terms of the region computed, one slot pair per dimension.
     const size_t dims = computed.size();
-    for (size_t i = 0; i < dims && 2 * i + 1 < 32; i++) {
+    if (dims != m_dag.nodes[ni].regionRequired.size())
+        badRegion("loopBounds", node, dims, m_dag.nodes[ni].regionRequired.size(), "dimensions");
+    if (dims > kMaxRegionDims)
+        badRegion("loopBounds", node, dims, kMaxRegionDims, "dimensions at most");
+    int64_t values[2 * kMaxRegionDims];
+    for (size_t i = 0; i < dims; i++) {
         values[2 * i] = computed[i].min;
         values[2 * i + 1] = computed[i].max;
     }
-    const std::span<const int64_t> v(values, std::min<size_t>(32, 2 * dims));
+    const std::span<const int64_t> v(values, 2 * dims);
     Region out(m_loopMin[ni][si].size());
     for (size_t i = 0; i < out.size(); i++)
         out[i] = Span{m_loopMin[ni][si][i].evaluate(v), m_loopMax[ni][si][i].evaluate(v)};
@@ -160,9 +179,18 @@ Region SearchDag::loopBounds(int node, int stage, const Region &computed) const 
 }
 
 Region SearchDag::producerRegion(int edge, const Region &loops) const {
-    const size_t ei = static_cast<size_t>(edge);
-    int64_t values[64];
-    const size_t n = std::min<size_t>(32, loops.size());
+    const size_t ei = edgeAt(edge, "producerRegion");
+    // The edge's bounds are in terms of the consumer stage's loops, one slot pair per loop.
+    const dag::Edge &e = m_dag.edges[ei];
+    const size_t n = loops.size();
+    const size_t consumerLoops = m_dag.nodes[static_cast<size_t>(e.consumerNode)]
+                                     .stages[static_cast<size_t>(e.consumerStage)]
+                                     .loop.size();
+    if (n != consumerLoops)
+        badRegion("producerRegion", e.consumerNode, n, consumerLoops, "loops (the consumer stage's)");
+    if (n > kMaxLoops)
+        badRegion("producerRegion", e.consumerNode, n, kMaxLoops, "loops at most");
+    int64_t values[2 * kMaxLoops];
     for (size_t i = 0; i < n; i++) {
         values[2 * i] = loops[i].min;
         values[2 * i + 1] = loops[i].max;
@@ -172,6 +200,37 @@ Region SearchDag::producerRegion(int edge, const Region &loops) const {
     for (size_t i = 0; i < out.size(); i++)
         out[i] = Span{m_edgeMin[ei][i].evaluate(v), m_edgeMax[ei][i].evaluate(v)};
     return out;
+}
+
+// The internal errors of the checked indexes: which table, which Func, which index.
+void SearchDag::badNode(const char *table, int node) const {
+    throw std::logic_error(std::string("SearchDag::") + table + ": node " + std::to_string(node) +
+                           " is out of range (the pipeline has " + std::to_string(nodeCount()) + " Funcs)");
+}
+
+void SearchDag::badStage(const char *table, int node, int stage) const {
+    const dag::Node &n = m_dag.nodes[nodeAt(node, table)];
+    throw std::logic_error(std::string("SearchDag::") + table + ": Func \"" + n.name + "\" has " +
+                           std::to_string(n.stages.size()) + " stages, no stage " + std::to_string(stage));
+}
+
+void SearchDag::badLoop(const char *table, int node, int stage, int loop) const {
+    const dag::Node &n = m_dag.nodes[nodeAt(node, table)];
+    const size_t loops = n.stages[stageAt(node, stage, table)].loop.size();
+    throw std::logic_error(std::string("SearchDag::") + table + ": Func \"" + n.name + "\" stage " +
+                           std::to_string(stage) + " has " + std::to_string(loops) + " loops, no loop " +
+                           std::to_string(loop) + (n.func.dimensions() == 0 ? " (a zero-dimensional Func has none)" : ""));
+}
+
+void SearchDag::badEdge(const char *table, int edge) const {
+    throw std::logic_error(std::string("SearchDag::") + table + ": edge " + std::to_string(edge) +
+                           " is out of range (the pipeline has " + std::to_string(m_dag.edges.size()) + " edges)");
+}
+
+void SearchDag::badRegion(const char *table, int node, size_t given, size_t expected, const char *what) const {
+    throw std::logic_error(std::string("SearchDag::") + table + ": Func \"" + m_dag.nodes[nodeAt(node, table)].name +
+                           "\" was given " + std::to_string(given) + " spans, expected " + std::to_string(expected) +
+                           " " + what);
 }
 
 } // namespace beamscope::search

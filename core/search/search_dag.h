@@ -3,6 +3,13 @@
 // symbolic bound compiled for fast evaluation, the regions each Func has when
 // computed at root, which scalar widths a stage vectorizes at, and a stage
 // index for the cost model's stage axis.
+//
+// Every per-Func table is read through a checked index: a node, stage, loop or
+// edge out of range (or a region with the wrong number of dimensions) is an
+// internal error, a std::logic_error naming the Func, the stage and the index,
+// never a read past the end. A zero-dimensional Func (f() = ...) has no loops at
+// all, so code that wants the storage dim of a stage's vector loop asks
+// vectorDim(), which knows that case, rather than loopDim().
 
 #include "core/dag/function_dag.h"
 #include "core/search/compiled_expr.h"
@@ -22,32 +29,59 @@ public:
 
     const dag::FunctionDAG &dag() const { return m_dag; }
     int nodeCount() const { return static_cast<int>(m_dag.nodes.size()); }
-    const dag::Node &node(int n) const { return m_dag.nodes[static_cast<size_t>(n)]; }
-    const dag::Edge &edge(int e) const { return m_dag.edges[static_cast<size_t>(e)]; }
+    const dag::Node &node(int n) const { return m_dag.nodes[nodeAt(n, "node")]; }
+    const dag::Stage &stage(int node, int stage) const {
+        return m_dag.nodes[nodeAt(node, "stage")].stages[stageAt(node, stage, "stage")];
+    }
+    const dag::Edge &edge(int e) const { return m_dag.edges[edgeAt(e, "edge")]; }
 
     Region requiredToComputed(int node, const Region &required) const;
     Region loopBounds(int node, int stage, const Region &computed) const;
     Region producerRegion(int edge, const Region &consumerLoops) const;
 
     // Regions when every Func is computed at root over the output estimates.
-    const Region &rootRequired(int node) const { return m_rootRequired[static_cast<size_t>(node)]; }
-    const Region &rootComputed(int node) const { return m_rootComputed[static_cast<size_t>(node)]; }
-    const Region &rootLoops(int node, int stage) const { return m_rootLoops[static_cast<size_t>(node)][static_cast<size_t>(stage)]; }
+    const Region &rootRequired(int node) const { return m_rootRequired[nodeAt(node, "rootRequired")]; }
+    const Region &rootComputed(int node) const { return m_rootComputed[nodeAt(node, "rootComputed")]; }
+    const Region &rootLoops(int node, int stage) const {
+        return m_rootLoops[nodeAt(node, "rootLoops")][stageAt(node, stage, "rootLoops")];
+    }
 
+    // The number of loops of a stage: 0 for a zero-dimensional Func (Halide's
+    // FunctionDAG gives it none, its only loop being the synthetic __outermost).
+    int loopCount(int node, int stage) const {
+        return static_cast<int>(m_loopDim[nodeAt(node, "loopCount")][stageAt(node, stage, "loopCount")].size());
+    }
     // The storage dimension a stage loop iterates (-1 for reduction loops and
-    // loops over expressions), and the loop of a stage over storage dim d.
-    int loopDim(int node, int stage, int loop) const { return m_loopDim[static_cast<size_t>(node)][static_cast<size_t>(stage)][static_cast<size_t>(loop)]; }
+    // loops over expressions).
+    int loopDim(int node, int stage, int loop) const {
+        const std::vector<int> &dims = m_loopDim[nodeAt(node, "loopDim")][stageAt(node, stage, "loopDim")];
+        if (loop < 0 || static_cast<size_t>(loop) >= dims.size())
+            badLoop("loopDim", node, stage, loop);
+        return dims[static_cast<size_t>(loop)];
+    }
+    // Halide's vector_dim for a stage vectorized over `loop`: the storage dim that
+    // loop iterates, 0 (the default innermost storage dim) when it is a reduction
+    // loop, and 0 for a stage without loops, where Halide vectorizes nothing and
+    // keeps vector_dim 0 (SearchSpace offers dim 0 when a Func has no dim to pick).
+    int vectorDim(int node, int stage, int loop) const {
+        if (loopCount(node, stage) == 0)
+            return 0;
+        const int dim = loopDim(node, stage, loop);
+        return dim < 0 ? 0 : dim;
+    }
     // Native vector width (lanes) of a stage's widest type on the x86-64 host
     // part of the target, as Halide's stage vector_size.
-    int vectorSize(int node) const { return m_vectorSize[static_cast<size_t>(node)]; }
+    int vectorSize(int node) const { return m_vectorSize[nodeAt(node, "vectorSize")]; }
     // Store Jacobian of a stage: storage dim d as a function of loop j
     // (identity for pure definitions; unknown where an update writes an expression).
     const std::vector<std::vector<dag::JacobianEntry>> &storeJacobian(int node, int stage) const {
-        return m_storeJacobian[static_cast<size_t>(node)][static_cast<size_t>(stage)];
+        return m_storeJacobian[nodeAt(node, "storeJacobian")][stageAt(node, stage, "storeJacobian")];
     }
 
     // The cost-model stage axis: slot of (node, stage), -1 for inputs.
-    int stageSlot(int node, int stage) const { return m_stageSlot[static_cast<size_t>(node)][static_cast<size_t>(stage)]; }
+    int stageSlot(int node, int stage) const {
+        return m_stageSlot[nodeAt(node, "stageSlot")][stageAt(node, stage, "stageSlot")];
+    }
     const std::vector<dag::StageRef> &costStages() const { return m_costStages; }
     // Non-input nodes in scheduling order (outputs first, each after all its consumers).
     const std::vector<int> &scheduleOrder() const { return m_scheduleOrder; }
@@ -55,12 +89,35 @@ public:
     const std::vector<float> &pipelineFeatures() const { return m_pipelineFeatures; }
 
     // Nodes that read node n directly (deduplicated, in edge order).
-    const std::vector<int> &consumers(int node) const { return m_consumers[static_cast<size_t>(node)]; }
+    const std::vector<int> &consumers(int node) const { return m_consumers[nodeAt(node, "consumers")]; }
 
     // Memo of expr_branching per (stage, set of inlined Funcs); single-threaded use.
     mutable std::unordered_map<std::string, int> branchingCache;
 
 private:
+    // The checked indexes (inline: the featurizer reads these tables per loop); `table`
+    // names the accessor in the error.
+    size_t nodeAt(int node, const char *table) const {
+        if (node < 0 || node >= nodeCount())
+            badNode(table, node);
+        return static_cast<size_t>(node);
+    }
+    size_t stageAt(int node, int stage, const char *table) const {
+        if (stage < 0 || static_cast<size_t>(stage) >= m_dag.nodes[nodeAt(node, table)].stages.size())
+            badStage(table, node, stage);
+        return static_cast<size_t>(stage);
+    }
+    size_t edgeAt(int edge, const char *table) const {
+        if (edge < 0 || static_cast<size_t>(edge) >= m_dag.edges.size())
+            badEdge(table, edge);
+        return static_cast<size_t>(edge);
+    }
+    [[noreturn]] void badNode(const char *table, int node) const;
+    [[noreturn]] void badStage(const char *table, int node, int stage) const;
+    [[noreturn]] void badLoop(const char *table, int node, int stage, int loop) const;
+    [[noreturn]] void badEdge(const char *table, int edge) const;
+    [[noreturn]] void badRegion(const char *table, int node, size_t given, size_t expected, const char *what) const;
+
     const dag::FunctionDAG &m_dag;
     std::vector<std::vector<CompiledExpr>> m_computedMin, m_computedMax;            // [node][dim]
     std::vector<std::vector<std::vector<CompiledExpr>>> m_loopMin, m_loopMax;      // [node][stage][loop]

@@ -192,15 +192,18 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
         flush();
     }
 
-    // Block / thread level of the single consumer stage.
-    if (!n.isOutput && inside) {
+    // Block / thread level of the single consumer stage. Halide computes a Func inside a
+    // loop only where its region shrinks (LoopNest::compute_in_tiles): never a Func without
+    // dimensions (one point at every level), and never inside a consumer stage without
+    // loops, whose loop nest has no loop to compute anything in.
+    if (!n.isOutput && inside && n.func.dimensions() > 0) {
         std::set<std::pair<int, int>> consumers;
         bool blocked = false;
         effectiveConsumers(parent, node, consumers, blocked);
         if (!blocked && consumers.size() == 1) {
             const auto [c, cs] = *consumers.begin();
             const FuncSchedule *cf = parent.scheduleOf(c);
-            if (cf && cf->location == ComputeLocation::Root) {
+            if (cf && cf->location == ComputeLocation::Root && d.loopCount(c, cs) > 0) {
                 for (const ComputeLocation loc : {ComputeLocation::BlockLevel, ComputeLocation::ThreadLevel}) {
                     if (loc == ComputeLocation::BlockLevel && !params.options.computeAtBlock)
                         continue;

@@ -345,8 +345,10 @@ std::string State::halideLoopNest() const {
     };
     auto vectorPair = [&](const FuncSchedule &f, int s) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
-        const int v = t.hasVectorLoop ? t.vectorLoop : -1;
-        const int dim = t.hasVectorLoop ? std::max(0, m_dag->loopDim(f.node, s, t.vectorLoop)) : 0;
+        // A stage without loops vectorizes nothing, whatever its tiling says: Halide prints (-1, 0).
+        const bool vectorized = t.hasVectorLoop && m_dag->loopCount(f.node, s) > 0;
+        const int v = vectorized ? t.vectorLoop : -1;
+        const int dim = vectorized ? m_dag->vectorDim(f.node, s, t.vectorLoop) : 0;
         return " (" + std::to_string(v) + ", " + std::to_string(dim) + ")";
     };
     auto realize = [&](int node, const Region &r, bool constant, const std::string &pad) {

@@ -1,7 +1,9 @@
 #include "core/search/state_from_decisions.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <string>
 
 namespace beamscope::search {
 
@@ -108,6 +110,14 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
                 t.threads = integers(st.find("threads"), at + ".threads");
                 t.serial = integers(st.find("serial"), at + ".serial");
                 t.vectorLoop = st.find("vector_loop") ? static_cast<int>(st.find("vector_loop")->toInt()) : 0;
+                // The vector loop is one of the tiling's loops; a tiling without loops (a
+                // zero-dimensional Func) has none, and says 0.
+                if (t.threads.empty() ? t.vectorLoop != 0
+                                      : (t.vectorLoop < 0 || static_cast<size_t>(t.vectorLoop) >= t.threads.size()))
+                    throw std::invalid_argument(at + ".vector_loop: expected a loop index below " +
+                                                std::to_string(std::max<size_t>(1, t.threads.size())) + ", found " +
+                                                std::to_string(t.vectorLoop));
+                t.hasVectorLoop = !t.threads.empty();
                 t.unrolled = st.find("unrolled") && st.find("unrolled")->toBool();
                 f.stages.push_back(std::move(t));
             }

@@ -19,6 +19,9 @@ void finish(StageTiling &t, const TilingLimits &limits) {
     for (int64_t s : t.serial)
         serial *= s;
     t.unrolled = serial > 1 && serial <= limits.unrollLimit;
+    // A stage without loops (a zero-dimensional Func, an update of a single point) has
+    // nothing to vectorize: Halide's vectorized_loop_index stays -1 there.
+    t.hasVectorLoop = !t.threads.empty();
     // Thread x: the innermost loop that has threads, else loop 0.
     t.vectorLoop = 0;
     for (size_t j = 0; j < t.threads.size(); j++)

@@ -69,12 +69,14 @@ private:
     QTemporaryDir m_dir;
     std::filesystem::path m_weights;
 
-    bench::ChildResult runGenerator(const std::string &outDir, const std::vector<std::string> &extra)
+    bench::ChildResult runGenerator(const std::string &outDir, const std::vector<std::string> &extra,
+                                    const std::string &generator = "tiny_blur",
+                                    bench::TargetKind target = bench::TargetKind::OpenCL)
     {
-        std::vector<std::string> argv = {env("BEAMSCOPE_TINY_GENERATOR"), "-g", "tiny_blur", "-f", "tiny_blur",
+        std::vector<std::string> argv = {env("BEAMSCOPE_TINY_GENERATOR"), "-g", generator, "-f", generator,
                                          "-o", outDir, "-e", "static_library,c_header,schedule",
                                          "-p", env("BEAMSCOPE_PLUGIN"), "-s", "Beamscope",
-                                         "target=" + bench::benchTarget(bench::TargetKind::OpenCL, 0).to_string(),
+                                         "target=" + bench::benchTarget(target, 0).to_string(),
                                          "auto_schedule=true"};
         argv.insert(argv.end(), extra.begin(), extra.end());
         std::filesystem::create_directories(outDir);
@@ -150,6 +152,26 @@ private Q_SLOTS:
         QVERIFY2(r.err.find("using the shipped") != std::string::npos, r.err.c_str());
         QVERIFY2(r.err.find("anderson2021/baseline.weights") != std::string::npos, r.err.c_str());
         QVERIFY(std::filesystem::exists(out / "tiny_blur.schedule.h"));
+    }
+
+    // camera_pipe's crash, reduced: a zero-dimensional Func read by every output point.
+    // Halide's Anderson2021 schedules it (inline or compute_root, never inside a kernel);
+    // so must the plugin, for OpenCL and for CUDA (PTX), at beam 2 and at Halide's default 32.
+    void zeroDimensionalFuncIsScheduled()
+    {
+        for (const auto &[kind, beam] : {std::pair{bench::TargetKind::OpenCL, "2"}, std::pair{bench::TargetKind::Cuda, "32"}}) {
+            const QByteArray previousBeam = qgetenv("HL_BEAM_SIZE");
+            qputenv("HL_BEAM_SIZE", beam);
+            const std::filesystem::path out =
+                std::filesystem::path(m_dir.path().toStdString()) / ("scalar_gain_beam" + std::string(beam));
+            const bench::ChildResult r = runGenerator(out.string(), {}, "scalar_gain", kind);
+            qputenv("HL_BEAM_SIZE", previousBeam);
+            QVERIFY2(r.started && !r.signaled && r.exitCode == 0,
+                     (bench::signalName(r.signal) + "\n" + r.startError + r.err).c_str());
+            const std::string schedule = readText(out / "scalar_gain.schedule.h");
+            QVERIFY2(schedule.find(".gpu_blocks(") != std::string::npos, schedule.c_str());
+            QVERIFY(std::filesystem::exists(out / "scalar_gain.a"));
+        }
     }
 
     void generatorIsScheduledAndRunsCorrectly()

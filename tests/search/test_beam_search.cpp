@@ -5,7 +5,9 @@
 // can visit (checked independently of the search's own filter), completion on
 // every built-in pipeline at beam 1 and a small beam, trace round trip and
 // clear errors for damaged traces, the CLI's refusal to run without weights,
-// and valid features and stage costs for every built-in app's beam-1 winner.
+// valid features and stage costs for every built-in app's beam-1 winner, and
+// pipelines with zero-dimensional Funcs (scheduled as Halide does: inline or
+// compute_root, no vector loop) with the DAG's tables answering a wrong index by name.
 
 #include "tests/search/search_test_support.h"
 #include "tests/support/test_data.h"
@@ -335,6 +337,155 @@ private Q_SLOTS:
                          .c_str());
         QVERIFY(r.cost > 0);
         QVERIFY2(maxInlinedCalls(*r.best) < kMaxInlinedCalls, "winner inlines too deeply");
+    }
+
+    // Regression: a zero-dimensional Func (Halide's camera_pipe has sharpen_strength_x32() = ...)
+    // has no loops, and the first costing step read SearchDag::loopDim(f, 0, 0) past the end of
+    // its empty loop table. Halide's Anderson2021 inlines such a Func or computes it at root with
+    // no vectorized loop (vectorized_loop_index -1, vector_dim 0), never inside a kernel, where
+    // its one-point region cannot shrink. A wrong index into the tables names the Func.
+    void schedulesZeroDimensionalFunc() {
+        Halide::ImageParam input(Halide::Float(32), 2, "input");
+        Halide::Param<float> k("k");
+        Halide::Var x("x"), y("y");
+        Halide::Func scale("scale"), output("output");
+        scale() = k * 2.0f;
+        output(x, y) = input(x, y) * scale();
+        k.set_estimate(1.5f);
+        input.set_estimates({{0, 1024}, {0, 1024}});
+        output.set_estimates({{0, 1024}, {0, 1024}});
+        test::BuiltPipeline p = test::fromOutputs("scalar_scale", {output});
+        const SearchDag &d = *p.searchDag;
+        const int scalar = p.node("scale");
+        QVERIFY(scalar >= 0);
+        QCOMPARE(d.loopCount(scalar, 0), 0);
+        QCOMPARE(d.vectorDim(scalar, 0, 0), 0);
+        const std::string quoted = "\"" + d.node(scalar).name + "\"";
+        try {
+            d.loopDim(scalar, 0, 0);
+            QFAIL("expected std::logic_error");
+        } catch (const std::logic_error &e) {
+            QVERIFY2(std::string(e.what()).find(quoted) != std::string::npos, e.what());
+        }
+        try {
+            d.rootLoops(scalar, 1);
+            QFAIL("expected std::logic_error");
+        } catch (const std::logic_error &e) {
+            QVERIFY2(std::string(e.what()).find(quoted) != std::string::npos, e.what());
+        }
+
+        // The scalar's children under a compute_root output: inline and compute_root only, each
+        // costed (the crash was here) with in-range features; at root it has no vector loop.
+        AutoscheduleParams params = smallParams(1, 1);
+        std::mt19937_64 rng(1);
+        const std::vector<Child> outputs = generateChildren(State(d), params, GenerateOptions{8}, rng);
+        QVERIFY(!outputs.empty());
+        std::set<ComputeLocation> offered;
+        for (const Child &c : generateChildren(outputs.front().state, params, GenerateOptions{64}, rng)) {
+            QCOMPARE(c.decision.node, scalar);
+            offered.insert(c.decision.location);
+            const std::string problem = featureRangeProblem(d, computeFeatures(c.state, params.device));
+            QVERIFY2(problem.empty(), (c.decision.text + ": " + problem).c_str());
+            if (c.decision.location == ComputeLocation::Root) {
+                QVERIFY(!c.state.scheduleOf(scalar)->stages[0].hasVectorLoop);
+                QVERIFY2(c.state.halideLoopNest().find("scale (-1, 0)") != std::string::npos,
+                         c.state.halideLoopNest().c_str());
+            }
+        }
+        QVERIFY(offered == (std::set<ComputeLocation>{ComputeLocation::Inlined, ComputeLocation::Root}));
+
+        // The search completes, as Halide's does on this pipeline.
+        const model::CostModel model(test::syntheticWeights(13));
+        for (int beam : {1, 4}) {
+            const SearchResult r = BeamSearch(d, model, smallParams(beam, 2)).run(nullptr, nullptr);
+            QVERIFY2(r.best.has_value(), "no complete schedule");
+            QVERIFY(r.best->complete());
+            QCOMPARE(QString::fromStdString(r.best->legalityProblem(1024, 48 * 1024, 64)), QString());
+            QCOMPARE(r.stageCosts.size(), d.costStages().size());
+            QVERIFY(std::isfinite(r.cost));
+            const std::string problem = featureRangeProblem(d, r.features);
+            QVERIFY2(problem.empty(), problem.c_str());
+            const FuncSchedule *f = r.best->scheduleOf(scalar);
+            QVERIFY(f && (f->location == ComputeLocation::Inlined || f->location == ComputeLocation::Root));
+        }
+    }
+
+    // Several outputs of different dimensionality (2-D, 1-D and a zero-dimensional one), a
+    // scalar read by three Funcs, a scalar reduction (sum(): a zero-dimensional Func with an
+    // update over a reduction loop) and a 1-D Func read only by the scalar output. Every child
+    // of a beam walk is costed with in-range features, no Func is computed inside a stage without
+    // loops or offered a place inside a kernel when it has no dimensions, and the search finds a
+    // complete, legal best state.
+    void schedulesOutputsOfMixedDimensionality() {
+        Halide::ImageParam input(Halide::Float(32), 2, "input");
+        Halide::Param<float> k("k");
+        Halide::Var x("x"), y("y");
+        Halide::RDom r(0, 64, "r");
+        Halide::Func gain("gain"), rowSum("row_sum"), offset("offset");
+        Halide::Func image("image"), profile("profile"), total("total");
+        gain() = k * 2.0f;
+        rowSum(y) = (input(0, y) + input(1, y)) * gain();
+        offset(x) = input(x, 0) + 1.0f;
+        image(x, y) = input(x, y) * gain() + rowSum(y);
+        profile(y) = rowSum(y) - gain();
+        total() = Halide::sum(rowSum(r)) + offset(0) + offset(3);
+        k.set_estimate(1.5f);
+        input.set_estimates({{0, 1024}, {0, 1024}});
+        image.set_estimates({{0, 1024}, {0, 1024}});
+        profile.set_estimates({{0, 1024}});
+        test::BuiltPipeline p = test::fromOutputs("mixed_dimensionality", {image, profile, total});
+        const SearchDag &d = *p.searchDag;
+        int zeroDimensional = 0;
+        for (int n : d.scheduleOrder())
+            zeroDimensional += d.node(n).func.dimensions() == 0 ? 1 : 0;
+        QCOMPARE(zeroDimensional, 3); // gain, total and the sum
+
+        AutoscheduleParams params = smallParams(4, 2);
+        std::mt19937_64 rng(7);
+        auto placementProblem = [&](const State &s) -> std::string {
+            for (const FuncSchedule &f : s.funcs()) {
+                const dag::Node &n = d.node(f.node);
+                if (f.location != ComputeLocation::BlockLevel && f.location != ComputeLocation::ThreadLevel)
+                    continue;
+                if (n.func.dimensions() == 0)
+                    return n.name + " has no dimensions but is computed inside a kernel";
+                if (d.loopCount(f.consumer, f.consumerStage) == 0)
+                    return n.name + " is computed inside " + d.node(f.consumer).name + ", a stage without loops";
+            }
+            return {};
+        };
+        int checked = 0;
+        std::vector<State> frontier{State(d)};
+        while (!frontier.empty() && !frontier.front().complete()) {
+            std::vector<State> next;
+            for (const State &s : frontier)
+                for (Child &c : generateChildren(s, params, GenerateOptions{32}, rng)) {
+                    const std::string placement = placementProblem(c.state);
+                    QVERIFY2(placement.empty(), (c.decision.text + ": " + placement).c_str());
+                    const std::string problem = featureRangeProblem(d, computeFeatures(c.state, params.device));
+                    QVERIFY2(problem.empty(), (c.decision.text + ": " + problem).c_str());
+                    QVERIFY(!c.state.halideLoopNest().empty());
+                    checked++;
+                    if (next.size() < 4)
+                        next.push_back(std::move(c.state));
+                }
+            frontier = std::move(next);
+        }
+        QVERIFY(checked > 10);
+
+        const model::CostModel model(test::syntheticWeights(17));
+        const SearchResult result = BeamSearch(d, model, params).run(nullptr, nullptr);
+        QVERIFY2(result.best.has_value(), "no complete schedule");
+        QVERIFY(result.best->complete());
+        QCOMPARE(QString::fromStdString(result.best->legalityProblem(1024, 48 * 1024, 64)), QString());
+        QCOMPARE(result.stageCosts.size(), d.costStages().size());
+        QVERIFY(std::isfinite(result.cost));
+        const std::string problem = featureRangeProblem(d, result.features);
+        QVERIFY2(problem.empty(), problem.c_str());
+        const std::string placement = placementProblem(*result.best);
+        QVERIFY2(placement.empty(), placement.c_str());
+        for (int output : d.dag().outputNodes)
+            QVERIFY(result.best->scheduleOf(output)->location == ComputeLocation::Root);
     }
 
     // The hash refines with its granularity (equal at g+1 implies equal at g),
