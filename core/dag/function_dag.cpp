@@ -50,7 +50,7 @@ class ApplyParamEstimates : public IRMutator {
                                std::to_string(i) + " (set_estimates)");
         }
         if (!e.defined())
-            throw DagError("no estimate for \"" + op->name + "\" of input \"" + op->param.name() + "\"");
+            throw DagError("no estimate for \"" + op->name + "\" of input \"" + op->param.name() + "\" (set_estimates)");
         return e;
     }
 };
@@ -60,7 +60,7 @@ int64_t evaluate(const Expr &e, const std::map<std::string, Expr> &values, const
     const int64_t *i = as_const_int(v);
     if (!i) {
         std::ostringstream s;
-        s << what << " is not constant: " << e << " -> " << v;
+        s << what << " is not constant: " << e << " -> " << v << " (set estimates on every output and input)";
         throw DagError(s.str());
     }
     return *i;
@@ -139,7 +139,11 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
             const Definition &def = s == 0 ? func.definition() : func.update(s - 1);
             const StageSchedule &sched = def.schedule();
             if (!sched.splits().empty())
-                throw DagError("Func \"" + node.name + "\" has scheduling directives (splits); remove them before featurizing");
+                // An autoscheduler schedules Funcs that have no schedule yet (Halide's refuses them too).
+                throw DagError("Func \"" + node.name + "\" is already scheduled (it has splits): an autoscheduler "
+                               "schedules Funcs without a schedule; skip the generator's own schedule when it is "
+                               "autoscheduled (run it with auto_schedule=true and guard its schedule() with "
+                               "if (!auto_schedule)), or remove the Func's scheduling directives");
 
             Scope<Interval> concrete, symbolic;
             concrete.set_containing_scope(&scope);
@@ -157,7 +161,7 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
                 Interval in = bounds_of_expr_in_scope(def.args()[j], concrete, funcValueBounds);
                 if (!in.is_bounded())
                     throw DagError("the region computed of Func \"" + node.name + "\" is unbounded in dimension " +
-                                   std::to_string(j));
+                                   std::to_string(j) + " (set estimates on every output and input)");
                 if (s == 0)
                     node.regionComputed[j] = in;
                 else
@@ -232,7 +236,7 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
                 for (const Interval &in : box.bounds) {
                     if (!in.is_bounded())
                         throw DagError("the region of \"" + producerName + "\" needed by \"" + stage.name +
-                                       "\" is unbounded");
+                                       "\" is unbounded (set estimates on every output and input)");
                     edge.bounds.emplace_back(simplify(applyEstimates.mutate(in.min)), simplify(applyEstimates.mutate(in.max)));
                 }
                 edge.calls = counter.calls[producerName];

@@ -75,7 +75,7 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     try {
         out = search::autoschedule(name, outputs, *model, settings.params, nullptr, nullptr);
     } catch (const dag::DagError &e) {
-        userError(std::string(e.what()) + " (set estimates on every output and input, e.g. with set_estimates)");
+        userError(e.what()); // each names what to do: estimates to set, or a schedule to leave out
     }
     const search::SearchResult &r = out.result;
     if (!r.best)

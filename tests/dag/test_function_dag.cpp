@@ -276,6 +276,28 @@ private Q_SLOTS:
         k.set_estimate(2.0f);
         QCOMPARE(dag::FunctionDAG({out}).costModelStages().size(), size_t(1));
     }
+
+    // A Func the generator scheduled itself (Halide 14's cuda_mat_mul applies its schedule
+    // whatever auto_schedule says): the refusal says what to do about the schedule, and
+    // says nothing of estimates, which are all set.
+    void alreadyScheduledFuncIsRefusedWithWhatToDo() {
+        ImageParam in(Float(32), 2, "in");
+        Var x("x"), y("y"), xi("xi");
+        Func out("prescheduled");
+        out(x, y) = in(x, y) * 2.0f;
+        out.split(x, x, xi, 8);
+        out.set_estimates({{0, 64}, {0, 64}});
+        in.set_estimates({{0, 64}, {0, 64}});
+        try {
+            dag::FunctionDAG dag({out});
+            QFAIL("expected a DagError");
+        } catch (const dag::DagError &e) {
+            const QString message = e.what();
+            QVERIFY2(message.contains("prescheduled") && message.contains("already scheduled") &&
+                         message.contains("auto_schedule=true") && !message.contains("estimate"),
+                     e.what());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFunctionDag)
