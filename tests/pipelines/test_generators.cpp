@@ -8,6 +8,7 @@
 #include "tests/dag/golden_features.h"
 #include "tests/support/test_data.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace beamscope;
@@ -119,6 +120,44 @@ private Q_SLOTS:
                     QCOMPARE(int(rows[row].items()[t].toInt()), expected[s].matrix[row][t]);
             }
         }
+    }
+
+    // `state` on a generator: Halide's own box_blur loop nest reads back as a complete state
+    // costing what it costs on the built-in box_blur; a dump that leaves blur_x out says so.
+    void cliStateOfAGeneratorNamesUndecidedFuncs() {
+        BEAMSCOPE_REQUIRE_DATA(log, "tests/fixtures/halide/pipelines/box_blur/beam1/search_log_excerpt.txt");
+        const auto state = [](const std::vector<std::string> &pipeline, const std::string &dump) {
+            std::vector<std::string> args = {"state", "--loop-nest", dump, "--weights", "baseline", "--json"};
+            args.insert(args.begin() + 1, pipeline.begin(), pipeline.end());
+            return test::runProcess(test::cliPath(), args);
+        };
+        const std::vector<std::string> generator = {"--generator", kLibrary, "--name", "beamscope_test_box_blur"};
+        const auto fromGenerator = state(generator, log.string());
+        QVERIFY2(fromGenerator.exitCode == 0, fromGenerator.err.c_str());
+        const auto fromApp = state({"--app", "box_blur"}, log.string());
+        QVERIFY2(fromApp.exitCode == 0, fromApp.err.c_str());
+        const Json g = *parseJson(fromGenerator.out).value, a = *parseJson(fromApp.out).value;
+        QVERIFY(g.find("complete")->toBool());
+        QCOMPARE(g.find("undecided")->size(), size_t(0));
+        QCOMPARE(g.find("predicted_cost")->toNumber(), a.find("predicted_cost")->toNumber());
+
+        QTemporaryDir dir;
+        const std::string partial = dir.filePath(QStringLiteral("output_only.txt")).toStdString();
+        test::writeFile(partial, " gpu_none\n"
+                                 "realize: output [1536, 2560] with 1 stages\n"
+                                 "output 96 80 (0, 0) t gpu_block\n"
+                                 " output 16c 4c (0, 0) t gpu_thread\n"
+                                 "  output 1c 8c (0, 0) t gpu_serial\n"
+                                 "   output 1vc 1c (0, 0) * gpu_simd\n");
+        const auto open = state(generator, partial);
+        QVERIFY2(open.exitCode == 0, open.err.c_str());
+        const Json o = *parseJson(open.out).value;
+        QVERIFY(!o.find("complete")->toBool());
+        QCOMPARE(o.find("undecided")->size(), size_t(1));
+        QCOMPARE(o.find("undecided")->items()[0].toString(), std::string("blur_x"));
+        const auto text = test::runProcess(test::cliPath(), {"state", "--generator", kLibrary, "--name",
+                                                             "beamscope_test_box_blur", "--loop-nest", partial});
+        QVERIFY2(text.out.find("undecided (1 of 2 Funcs): blur_x") != std::string::npos, text.out.c_str());
     }
 
     void cliFeaturesErrors() {

@@ -10,6 +10,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
 #include "app/cli/halide/cost_model_loading.h"
+#include "app/cli/halide/pipeline_choice.h"
 #include "core/search/device_limits.h"
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
@@ -102,10 +103,10 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             return fail(*continueFrom + ": field \"pipeline\": expected '" + *app + "' (--app), found '" +
                         recorded->pipeline + "'");
     }
-    if (app.has_value() == library.has_value())
+    if (!app.has_value() && !library.has_value())
         return usageError("", "autoschedule", "give exactly one of --app NAME or --generator LIB.so");
-    if (library && !args.value("name"))
-        return usageError("", "autoschedule", "--generator needs --name GEN");
+    if (const std::string problem = pipelineChoiceProblem(args); !continueFrom && !problem.empty())
+        return usageError("", "autoschedule", problem);
 
     search::AutoscheduleParams params;
     params.beamSize = static_cast<int>(args.integer("beam", 32));
@@ -163,16 +164,13 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
 
     try {
         pipelines::PipelineInstance instance;
-        if (app) {
+        if (app && !args.value("app")) { // the pipeline named by the trace --continue-from reads
             const auto info = pipelines::findPipeline(*app);
             if (!info)
                 return fail("--app: unknown pipeline '" + *app + "' (see 'beamscope-cli apps')");
             instance = info->build();
         } else {
-            std::map<std::string, std::string> gp;
-            for (const std::string &p : args.values("param"))
-                gp.insert(pipelines::parseGeneratorParam(p));
-            instance = pipelines::buildGenerator(*library, *args.value("name"), gp);
+            instance = buildChosenPipeline(args);
         }
         if (partialSchedule) {
             // Halide's partial_schedule_path: a loop-nest dump (or a whole log) whose

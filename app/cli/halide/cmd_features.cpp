@@ -3,6 +3,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/halide/pipeline_choice.h"
 #include "core/dag/function_dag.h"
 #include "core/pipelines/generator_library.h"
 #include "core/pipelines/pipeline.h"
@@ -73,31 +74,11 @@ int runFeatures(const std::vector<std::string> &rawArgs) {
         return usageError("", "features", args.error());
     if (!args.positional().empty())
         return usageError("", "features", "unexpected argument '" + args.positional().front() + "'");
-    const auto app = args.value("app");
-    const auto library = args.value("generator");
-    if (app.has_value() == library.has_value())
-        return usageError("", "features", "give exactly one of --app NAME or --generator LIB.so");
-    if (app && (args.value("name") || !args.values("param").empty()))
-        return usageError("", "features", "--name and --param go with --generator");
-    if (library && !args.value("name"))
-        return usageError("", "features", "--generator needs --name GEN");
+    if (const std::string problem = pipelineChoiceProblem(args); !problem.empty())
+        return usageError("", "features", problem);
 
     try {
-        pipelines::PipelineInstance instance;
-        if (app) {
-            const auto info = pipelines::findPipeline(*app);
-            if (!info) {
-                std::cerr << "beamscope-cli features: --app: unknown pipeline '" << *app
-                          << "' (expected a name from 'beamscope-cli apps' or random_<seed>_<stages>)\n";
-                return kFailure;
-            }
-            instance = info->build();
-        } else {
-            std::map<std::string, std::string> params;
-            for (const std::string &p : args.values("param"))
-                params.insert(pipelines::parseGeneratorParam(p));
-            instance = pipelines::buildGenerator(*library, *args.value("name"), params);
-        }
+        const pipelines::PipelineInstance instance = buildChosenPipeline(args);
         const dag::FunctionDAG dag(instance.outputs);
         if (args.flag("json"))
             std::cout << toJson(instance.name, dag).dump(2) << "\n";
@@ -110,6 +91,8 @@ int runFeatures(const std::vector<std::string> &rawArgs) {
         std::cerr << "beamscope-cli features: " << e.what() << "\n";
     } catch (const Halide::Error &e) {
         std::cerr << "beamscope-cli features: Halide: " << e.what() << "\n";
+    } catch (const std::invalid_argument &e) {
+        std::cerr << "beamscope-cli features: " << e.what() << "\n";
     }
     return kFailure;
 }

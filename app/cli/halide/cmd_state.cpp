@@ -1,11 +1,14 @@
 // beamscope-cli state: reads a schedule Halide's Anderson2021 autoscheduler chose
 // (its loop-nest dump, or a whole HL_DEBUG_AUTOSCHEDULE log) as a Beamscope state of a
-// built-in pipeline, and prints the state's loop nest, the 73 schedule features of every
+// built-in pipeline or of a generator from a library, says which Funcs it leaves
+// undecided, and prints the state's loop nest, the 73 schedule features of every
 // stage and the cost model's prediction per stage and in total.
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
 #include "app/cli/halide/cost_model_loading.h"
+#include "app/cli/halide/pipeline_choice.h"
+#include "core/pipelines/generator_library.h"
 #include "core/search/device_limits.h"
 #include "core/dag/function_dag.h"
 #include "core/gpu/device_facts.h"
@@ -27,7 +30,8 @@ namespace beamscope::cli {
 
 namespace {
 
-const char *const kSynopsis = "--app NAME --loop-nest FILE [--weights W | --weights-dir DIR] [--profile v100|NAME] [--json]";
+const char *const kSynopsis = "(--app NAME | --generator LIB.so --name GEN [--param k=v]...) --loop-nest FILE "
+                              "[--weights W | --weights-dir DIR] [--profile v100|NAME] [--json]";
 
 int fail(const std::string &message) {
     std::cerr << "beamscope-cli state: " << message << "\n";
@@ -35,15 +39,16 @@ int fail(const std::string &message) {
 }
 
 int runState(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json"}, {"app", "loop-nest", "weights", "weights-dir", "profile"});
+    Arguments args(rawArgs, {"json"}, {"app", "generator", "name", "param", "loop-nest", "weights", "weights-dir", "profile"});
     if (!args.ok())
         return usageError("", "state", args.error());
     if (!args.positional().empty())
         return usageError("", "state", "unexpected argument '" + args.positional().front() + "'");
-    const auto app = args.value("app");
     const auto nestPath = args.value("loop-nest");
-    if (!app || !nestPath)
-        return usageError("", "state", "--app NAME and --loop-nest FILE are both required");
+    if (!nestPath)
+        return usageError("", "state", "--loop-nest FILE is required");
+    if (const std::string problem = pipelineChoiceProblem(args); !problem.empty())
+        return usageError("", "state", problem);
 
     const std::string profile = args.value("profile").value_or("v100");
     const std::optional<gpu::DeviceFacts> facts = gpu::findProfile(profile);
@@ -80,10 +85,7 @@ int runState(const std::vector<std::string> &rawArgs) {
     text << in.rdbuf();
 
     try {
-        const auto info = pipelines::findPipeline(*app);
-        if (!info)
-            return fail("--app: unknown pipeline '" + *app + "' (see 'beamscope-cli apps')");
-        pipelines::PipelineInstance instance = info->build();
+        pipelines::PipelineInstance instance = buildChosenPipeline(args);
         const dag::FunctionDAG dag(instance.outputs);
         const search::SearchDag sdag(dag);
         search::LoopNestParseResult parsed = search::parseLoopNestDump(sdag, text.str());
@@ -109,6 +111,11 @@ int runState(const std::vector<std::string> &rawArgs) {
             weightsNote = "the state is partial: predicted cost not computed";
         }
         auto stageName = [&](int slot) { return dag.stage(sdag.costStages()[static_cast<size_t>(slot)]).name; };
+        // Funcs the dump does not decide (a partial schedule, or Funcs of another pipeline version).
+        std::vector<std::string> undecided;
+        for (int node : sdag.scheduleOrder())
+            if (!state.scheduleOf(node))
+                undecided.push_back(sdag.node(node).name);
 
         if (args.flag("json")) {
             Json j = Json::object();
@@ -122,6 +129,10 @@ int runState(const std::vector<std::string> &rawArgs) {
             for (const std::string &n : parsed.notes)
                 notes.push(Json(n));
             j["notes"] = notes;
+            Json open = Json::array();
+            for (const std::string &name : undecided)
+                open.push(Json(name));
+            j["undecided"] = open;
             Json st = Json::array();
             for (int s = 0; s < stages; s++) {
                 Json o = Json::object();
@@ -147,6 +158,12 @@ int runState(const std::vector<std::string> &rawArgs) {
                   << (legality.empty() ? "legal" : "NOT legal: " + legality) << "\n";
         for (const std::string &n : parsed.notes)
             std::cout << "note: " << n << "\n";
+        if (!undecided.empty()) {
+            std::cout << "undecided (" << undecided.size() << " of " << sdag.scheduleOrder().size() << " Funcs):";
+            for (const std::string &name : undecided)
+                std::cout << " " << name;
+            std::cout << "\n";
+        }
         std::cout << "\nloop nest:\n" << state.dump() << "\nin the form of Halide's LoopNest::dump:\n"
                   << state.halideLoopNest() << "\n";
         for (int s = 0; s < stages; s++) {
@@ -164,10 +181,14 @@ int runState(const std::vector<std::string> &rawArgs) {
         else
             std::cout << "\n" << weightsNote << "\n";
         return kSuccess;
+    } catch (const pipelines::GeneratorError &e) {
+        return fail(e.what());
     } catch (const dag::DagError &e) {
         return fail(e.what());
     } catch (const Halide::Error &e) {
         return fail(std::string("Halide: ") + e.what());
+    } catch (const std::invalid_argument &e) {
+        return fail(e.what());
     }
 }
 
