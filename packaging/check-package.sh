@@ -131,5 +131,5 @@ remove_package() {
 }
 check "apt removes the package without leftovers" remove_package
 
-echo "package checks: $passed passed, $failed failed"
+echo "package: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,11 +9,13 @@
 #include "core/schedule/apply_schedule.h"
 #include "core/schedule/emit_source.h"
 #include "core/search/autoschedule.h"
+#include "core/search/schedule_features.h"
 #include "core/weights/weights.h"
 
 #include <Halide.h>
 
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -26,6 +28,27 @@ constexpr const char *kName = "Beamscope";
 
 [[noreturn]] void userError(const std::string &message) {
     throw Halide::CompileError(std::string(kName) + " autoscheduler: " + message + "\n");
+}
+
+// BEAMSCOPE_COST_ONLY: the dump must decide every Func (decisions are a prefix of the
+// scheduling order, so the undecided ones are its tail); then its cost and features.
+void printCostOfGivenState(const search::AutoscheduleOutcome &out, const std::filesystem::path &dump) {
+    const search::SearchResult &r = out.result;
+    const std::vector<int> &order = out.searchDag->scheduleOrder();
+    if (r.startDepth < static_cast<int>(order.size())) {
+        std::string undecided;
+        for (size_t i = static_cast<size_t>(r.startDepth); i < order.size(); i++)
+            undecided += (undecided.empty() ? "" : ", ") + out.searchDag->node(order[i]).name;
+        userError("BEAMSCOPE_COST_ONLY: " + dump.string() + " decides " + std::to_string(r.startDepth) + " of " +
+                  std::to_string(order.size()) + " Funcs; undecided: " + undecided);
+    }
+    std::cerr << kName << ": cost of " << dump.string() << " (complete, " << order.size()
+              << " Funcs): " << std::setprecision(9) << r.cost << "\n";
+    for (size_t s = 0; s < r.features.size(); s++) {
+        std::cerr << kName << ": stage " << out.stageNames[s] << " cost " << r.stageCosts[s] << "\n";
+        for (int i = 0; i < search::kScheduleFeatureCount; i++)
+            std::cerr << "    " << search::featureName(i) << " " << r.features[s].values[static_cast<size_t>(i)] << "\n";
+    }
 }
 
 void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const Halide::MachineParams &machine,
@@ -71,6 +94,10 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
             userError("HL_PARTIAL_SCHEDULE: " + settings.partialSchedulePath.string() + ": " + e.what());
         }
     }
+    if (settings.costOnly) { // every Func is fixed by the dump: one state, nothing to search
+        settings.params.beamSize = 1;
+        settings.params.numPasses = 1;
+    }
     search::AutoscheduleOutcome out;
     try {
         out = search::autoschedule(name, outputs, *model, settings.params, nullptr, nullptr);
@@ -80,6 +107,9 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     const search::SearchResult &r = out.result;
     if (!r.best)
         userError(name + ": the search found no complete schedule within the device limits");
+
+    if (settings.costOnly)
+        printCostOfGivenState(out, settings.partialSchedulePath);
 
     schedule::EmitOptions emit;
     emit.pipeline = name;

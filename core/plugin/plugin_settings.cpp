@@ -48,6 +48,9 @@ PluginSettings settingsFromEnvironment(int parallelism,
     s.debug = integer(getenv, "HL_DEBUG_AUTOSCHEDULE", 0, 0, 1000) > 0;
     if (const auto partial = getenv("HL_PARTIAL_SCHEDULE"); partial && !partial->empty())
         s.partialSchedulePath = *partial;
+    s.costOnly = integer(getenv, "BEAMSCOPE_COST_ONLY", 0, 0, 1) == 1;
+    if (s.costOnly && s.partialSchedulePath.empty())
+        throw SettingsError("BEAMSCOPE_COST_ONLY=1 needs HL_PARTIAL_SCHEDULE: the loop-nest dump whose cost to print");
 
     if (const auto w = getenv("HL_WEIGHTS_DIR"); w && !w->empty())
         s.weightsPath = *w;

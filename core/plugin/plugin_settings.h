@@ -26,6 +26,9 @@ struct PluginSettings {
     // HL_PARTIAL_SCHEDULE (Anderson2021's partial_schedule_path): a loop-nest
     // dump whose decisions the search keeps; empty when unset.
     std::filesystem::path partialSchedulePath;
+    // BEAMSCOPE_COST_ONLY=1 (with HL_PARTIAL_SCHEDULE): cost the dump's complete
+    // state as it is, print its per-stage costs and features, search nothing.
+    bool costOnly = false;
 };
 
 // getenv is injectable for tests. Throws SettingsError.

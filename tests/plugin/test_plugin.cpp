@@ -238,6 +238,34 @@ private Q_SLOTS:
         QVERIFY2(schedule.find("blur_x") != std::string::npos, schedule.c_str());
     }
 
+    // BEAMSCOPE_COST_ONLY: a dump that leaves blur_x undecided is refused naming it; with
+    // blur_x inlined the dump is complete and its cost and features are printed.
+    void costOnlyPrintsTheGivenStatesCost()
+    {
+        const std::string outputOnly = " gpu_none\n"
+                                       "realize: output [256, 256] with 1 stages\n"
+                                       "output 8 8 (0, 0) t gpu_block\n"
+                                       " output 32c 8c (0, 0) t gpu_thread\n"
+                                       "  output 1c 4c (0, 0) t gpu_serial\n"
+                                       "   output 1vc 1c (0, 0) * gpu_simd\n";
+        const std::filesystem::path dir = m_dir.path().toStdString();
+        writeText(dir / "partial.txt", outputOnly);
+        writeText(dir / "complete.txt", outputOnly + "    inlined: blur_x 3\n");
+        qputenv("BEAMSCOPE_COST_ONLY", "1");
+        qputenv("HL_PARTIAL_SCHEDULE", QByteArray::fromStdString((dir / "partial.txt").string()));
+        const bench::ChildResult partial = runGenerator((dir / "cost_only_partial").string(), {});
+        qputenv("HL_PARTIAL_SCHEDULE", QByteArray::fromStdString((dir / "complete.txt").string()));
+        const bench::ChildResult complete = runGenerator((dir / "cost_only_complete").string(), {});
+        qunsetenv("HL_PARTIAL_SCHEDULE");
+        qunsetenv("BEAMSCOPE_COST_ONLY");
+        QVERIFY2(partial.started && !partial.signaled && partial.exitCode != 0, partial.err.c_str());
+        QVERIFY2(partial.err.find("decides 1 of 2 Funcs; undecided: blur_x") != std::string::npos, partial.err.c_str());
+        QVERIFY2(complete.exitCode == 0, complete.err.c_str());
+        QVERIFY2(complete.err.find("(complete, 2 Funcs): ") != std::string::npos, complete.err.c_str());
+        QVERIFY2(complete.err.find("stage output_s0 cost ") != std::string::npos, complete.err.c_str());
+        QVERIFY2(complete.err.find("    num_realizations ") != std::string::npos, complete.err.c_str());
+    }
+
     void badPartialScheduleEndsInAHalideError()
     {
         const std::filesystem::path dump = std::filesystem::path(m_dir.path().toStdString()) / "bad.loop_nest.txt";
