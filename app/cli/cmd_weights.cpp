@@ -355,17 +355,6 @@ int list(const std::vector<std::string> &args)
     if (!parsed.positional().empty())
         return usageError("weights", "list", "expected no PATH, found " + parsed.positional()[0]);
     const std::vector<ShippedWeights> shipped = listShippedWeights();
-    const auto kind = [](const ShippedWeights &w) -> std::string {
-        if (w.holdOneOut)
-            return "trained on a V100 without " + w.name + " (hold-one-out)";
-        if (w.name == "baseline")
-            return "Halide's default; untrained initialisation";
-        if (w.name == "gpu")
-            return "untrained initialisation";
-        if (w.name == "adams2019/baseline")
-            return "CPU autoscheduler (Adams2019) network";
-        return "";
-    };
     if (parsed.flag("json")) {
         Json doc = Json::array();
         for (const ShippedWeights &w : shipped) {
@@ -373,14 +362,14 @@ int list(const std::vector<std::string> &args)
             item["name"] = w.name;
             item["path"] = w.path.string();
             item["hold_one_out"] = w.holdOneOut;
-            item["description"] = kind(w);
+            item["description"] = describeShippedWeights(w);
             doc.push(std::move(item));
         }
         std::cout << doc.dump(2) << "\n";
     } else {
         std::vector<std::vector<std::string>> rows = {{"name", "what it is", "path"}};
         for (const ShippedWeights &w : shipped)
-            rows.push_back({w.name, kind(w), w.path.string()});
+            rows.push_back({w.name, describeShippedWeights(w), w.path.string()});
         printTable(std::cout, rows, Align::Left);
     }
     if (shipped.empty()) {

@@ -138,20 +138,25 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
     }
 }
 
-Region SearchDag::requiredToComputed(int node, const Region &required) const {
-    const size_t ni = nodeAt(node, "requiredToComputed");
-    // The compiled bounds read one (min, max) slot pair per dimension of the Func.
-    const size_t dims = required.size();
-    if (dims != m_dag.nodes[ni].regionRequired.size())
-        badRegion("requiredToComputed", node, dims, m_dag.nodes[ni].regionRequired.size(), "dimensions");
-    if (dims > kMaxRegionDims)
-        badRegion("requiredToComputed", node, dims, kMaxRegionDims, "dimensions at most");
-    int64_t values[2 * kMaxRegionDims];
+std::span<const int64_t> SearchDag::regionSlots(int node, const Region &region, const char *table,
+                                                std::span<int64_t> slots) const {
+    // Compiled bounds read one (min, max) slot pair per dimension of the Func.
+    const size_t dims = region.size(), expected = m_dag.nodes[nodeAt(node, table)].regionRequired.size();
+    if (dims != expected)
+        badRegion(table, node, dims, expected, "dimensions");
+    if (2 * dims > slots.size())
+        badRegion(table, node, dims, slots.size() / 2, "dimensions at most");
     for (size_t i = 0; i < dims; i++) {
-        values[2 * i] = required[i].min;
-        values[2 * i + 1] = required[i].max;
+        slots[2 * i] = region[i].min;
+        slots[2 * i + 1] = region[i].max;
     }
-    const std::span<const int64_t> v(values, 2 * dims);
+    return slots.first(2 * dims);
+}
+
+Region SearchDag::requiredToComputed(int node, const Region &required) const {
+    int64_t values[2 * kMaxRegionDims];
+    const std::span<const int64_t> v = regionSlots(node, required, "requiredToComputed", values);
+    const size_t ni = static_cast<size_t>(node);
     Region out(m_computedMin[ni].size());
     for (size_t i = 0; i < out.size(); i++)
         out[i] = Span{m_computedMin[ni][i].evaluate(v), m_computedMax[ni][i].evaluate(v)};
@@ -159,19 +164,10 @@ Region SearchDag::requiredToComputed(int node, const Region &required) const {
 }
 
 Region SearchDag::loopBounds(int node, int stage, const Region &computed) const {
-    const size_t ni = nodeAt(node, "loopBounds"), si = stageAt(node, stage, "loopBounds");
-    // Loop bounds are in terms of the region computed, one slot pair per dimension.
-    const size_t dims = computed.size();
-    if (dims != m_dag.nodes[ni].regionRequired.size())
-        badRegion("loopBounds", node, dims, m_dag.nodes[ni].regionRequired.size(), "dimensions");
-    if (dims > kMaxRegionDims)
-        badRegion("loopBounds", node, dims, kMaxRegionDims, "dimensions at most");
+    // Loop bounds are in terms of the region computed.
     int64_t values[2 * kMaxRegionDims];
-    for (size_t i = 0; i < dims; i++) {
-        values[2 * i] = computed[i].min;
-        values[2 * i + 1] = computed[i].max;
-    }
-    const std::span<const int64_t> v(values, 2 * dims);
+    const std::span<const int64_t> v = regionSlots(node, computed, "loopBounds", values);
+    const size_t ni = static_cast<size_t>(node), si = stageAt(node, stage, "loopBounds");
     Region out(m_loopMin[ni][si].size());
     for (size_t i = 0; i < out.size(); i++)
         out[i] = Span{m_loopMin[ni][si][i].evaluate(v), m_loopMax[ni][si][i].evaluate(v)};

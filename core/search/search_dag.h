@@ -14,6 +14,7 @@
 #include "core/dag/function_dag.h"
 #include "core/search/compiled_expr.h"
 
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,9 +31,7 @@ public:
     const dag::FunctionDAG &dag() const { return m_dag; }
     int nodeCount() const { return static_cast<int>(m_dag.nodes.size()); }
     const dag::Node &node(int n) const { return m_dag.nodes[nodeAt(n, "node")]; }
-    const dag::Stage &stage(int node, int stage) const {
-        return m_dag.nodes[nodeAt(node, "stage")].stages[stageAt(node, stage, "stage")];
-    }
+    const dag::Stage &stage(int node, int stage) const { return m_dag.stage(dag::StageRef{node, stage}); }
     const dag::Edge &edge(int e) const { return m_dag.edges[edgeAt(e, "edge")]; }
 
     Region requiredToComputed(int node, const Region &required) const;
@@ -112,6 +111,10 @@ private:
             badEdge(table, edge);
         return static_cast<size_t>(edge);
     }
+    // Packs a region of `node` into the (min, max) slots its compiled bounds read,
+    // checking its dimension count; the packed part of `slots`.
+    std::span<const int64_t> regionSlots(int node, const Region &region, const char *table,
+                                         std::span<int64_t> slots) const;
     [[noreturn]] void badNode(const char *table, int node) const;
     [[noreturn]] void badStage(const char *table, int node, int stage) const;
     [[noreturn]] void badLoop(const char *table, int node, int stage, int loop) const;

@@ -36,6 +36,16 @@ bool holdsWeights(const fs::path &folder)
     return fs::is_regular_file(folder / "anderson2021" / "baseline.weights", ec);
 }
 
+std::string shippedNames()
+{
+    std::string names;
+    for (const ShippedWeights &w : listShippedWeights())
+        names += (names.empty() ? "" : ", ") + w.name;
+    return names.empty() ? "none found" : names;
+}
+
+} // namespace
+
 const std::set<std::string> &holdOneOutApps()
 {
     static const std::set<std::string> apps = {
@@ -46,15 +56,18 @@ const std::set<std::string> &holdOneOutApps()
     return apps;
 }
 
-std::string shippedNames()
+std::string describeShippedWeights(const ShippedWeights &weights)
 {
-    std::string names;
-    for (const ShippedWeights &w : listShippedWeights())
-        names += (names.empty() ? "" : ", ") + w.name;
-    return names.empty() ? "none found" : names;
+    if (weights.holdOneOut)
+        return "trained on a V100 without " + weights.name + " (hold-one-out)";
+    if (weights.name == "baseline")
+        return "untrained: a uniform random initialisation (Halide's default weights)";
+    if (weights.name == "gpu")
+        return "untrained: a uniform random initialisation";
+    if (weights.name == "adams2019/baseline")
+        return "the CPU autoscheduler's (Adams2019) network";
+    return {};
 }
-
-} // namespace
 
 std::vector<fs::path> shippedWeightsFolders()
 {
@@ -142,16 +155,10 @@ std::string describeShippedWeightsFor(const fs::path &weights, const std::string
     if (ec || shipped == all.end())
         return {};
     if (shipped->holdOneOut && shipped->name == app)
-        return "trained on a V100 without " + app + " (hold-one-out): an app new to the model";
+        return describeShippedWeights(*shipped) + ": an app new to the model";
     if (shipped->holdOneOut && holdOneOutApps().count(app))
         return "trained on a V100 without " + shipped->name + "; " + app + " was among its training apps";
-    if (shipped->holdOneOut)
-        return "trained on a V100 without " + shipped->name + " (hold-one-out)";
-    if (shipped->name == "baseline")
-        return "untrained: a uniform random initialisation (Halide's default weights)";
-    if (shipped->name == "gpu")
-        return "untrained: a uniform random initialisation";
-    return {};
+    return describeShippedWeights(*shipped);
 }
 
 fs::path resolveWeightsArgument(const std::optional<std::string> &explicitArgument,

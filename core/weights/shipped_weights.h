@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ struct ShippedWeights {
     std::filesystem::path path; // absolute
     bool holdOneOut = false;    // one of the 16 per-app files, trained without the app it names
 };
+
+// Halide's 16 apps that have a hold-one-out weights file (trained without them).
+const std::set<std::string> &holdOneOutApps();
+
+// What a shipped file is: "trained on a V100 without harris (hold-one-out)",
+// "untrained: a uniform random initialisation", ...
+std::string describeShippedWeights(const ShippedWeights &weights);
 
 // Every shipped file of the first folder found: the Anderson2021 ones by their
 // stem, the Adams2019 baseline as "adams2019/baseline". Empty when none is found.

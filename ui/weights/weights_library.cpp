@@ -1,5 +1,6 @@
 #include "ui/weights/weights_library.h"
 
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 #include "ui/common/app_settings.h"
 
@@ -30,16 +31,12 @@ QString libraryGroupTitle(LibraryGroup group)
 
 const QStringList &perAppNames()
 {
-    static const QStringList names = {
-        QStringLiteral("bgu"),           QStringLiteral("bilateral_grid"),
-        QStringLiteral("camera_pipe"),   QStringLiteral("conv_layer"),
-        QStringLiteral("cuda_mat_mul"),  QStringLiteral("depthwise_separable_conv"),
-        QStringLiteral("harris"),        QStringLiteral("hist"),
-        QStringLiteral("iir_blur"),      QStringLiteral("interpolate"),
-        QStringLiteral("lens_blur"),     QStringLiteral("local_laplacian"),
-        QStringLiteral("max_filter"),    QStringLiteral("nl_means"),
-        QStringLiteral("stencil_chain"), QStringLiteral("unsharp"),
-    };
+    static const QStringList names = [] {
+        QStringList list;
+        for (const std::string &app : wt::holdOneOutApps())
+            list.append(QString::fromStdString(app));
+        return list;
+    }();
     return names;
 }
 

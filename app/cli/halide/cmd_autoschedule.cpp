@@ -163,15 +163,9 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             return fail(*p + ": exists (use --force to replace it)");
 
     try {
-        pipelines::PipelineInstance instance;
-        if (app && !args.value("app")) { // the pipeline named by the trace --continue-from reads
-            const auto info = pipelines::findPipeline(*app);
-            if (!info)
-                return fail("--app: unknown pipeline '" + *app + "' (see 'beamscope-cli apps')");
-            instance = info->build();
-        } else {
-            instance = buildChosenPipeline(args);
-        }
+        // Without --app, --continue-from's trace names the pipeline.
+        pipelines::PipelineInstance instance =
+            app && !args.value("app") ? buildBuiltinPipeline(*app) : buildChosenPipeline(args);
         if (partialSchedule) {
             // Halide's partial_schedule_path: a loop-nest dump (or a whole log) whose
             // Funcs, a prefix of the scheduling order, keep the dump's decisions.

@@ -19,15 +19,19 @@ std::string pipelineChoiceProblem(const Arguments &args)
     return {};
 }
 
+pipelines::PipelineInstance buildBuiltinPipeline(const std::string &name)
+{
+    const auto info = pipelines::findPipeline(name);
+    if (!info)
+        throw std::invalid_argument("--app: unknown pipeline '" + name +
+                                    "' (expected a name from 'beamscope-cli apps' or random_<seed>_<stages>)");
+    return info->build();
+}
+
 pipelines::PipelineInstance buildChosenPipeline(const Arguments &args)
 {
-    if (const auto app = args.value("app")) {
-        const auto info = pipelines::findPipeline(*app);
-        if (!info)
-            throw std::invalid_argument("--app: unknown pipeline '" + *app +
-                                        "' (expected a name from 'beamscope-cli apps' or random_<seed>_<stages>)");
-        return info->build();
-    }
+    if (const auto app = args.value("app"))
+        return buildBuiltinPipeline(*app);
     std::map<std::string, std::string> params;
     for (const std::string &p : args.values("param"))
         params.insert(pipelines::parseGeneratorParam(p));

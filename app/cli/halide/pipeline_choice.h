@@ -16,6 +16,10 @@ namespace beamscope::cli {
 // without --name), or "" when the options are well formed.
 std::string pipelineChoiceProblem(const Arguments &args);
 
+// Builds a built-in pipeline by name (what --app takes). Throws
+// std::invalid_argument for an unknown name, listing where the names are.
+pipelines::PipelineInstance buildBuiltinPipeline(const std::string &name);
+
 // Builds the chosen pipeline. Throws pipelines::GeneratorError (library,
 // generator or parameter), std::invalid_argument (unknown --app), or Halide's
 // errors; each message names what is wrong.
