@@ -4,6 +4,7 @@
 // Every failure reaches the generator as a Halide::CompileError with a
 // message (Halide's generator main reports it and exits non-zero).
 
+#include "core/dag/function_dag.h"
 #include "core/model/cost_model.h"
 #include "core/plugin/plugin_settings.h"
 #include "core/schedule/apply_schedule.h"
@@ -43,9 +44,19 @@ void printCostOfGivenState(const search::AutoscheduleOutcome &out, const std::fi
                   std::to_string(order.size()) + " Funcs; undecided: " + undecided);
     }
     std::cerr << kName << ": cost of " << dump.string() << " (complete, " << order.size()
-              << " Funcs): " << std::setprecision(9) << r.cost << "\n";
+              << " Funcs): " << std::setprecision(9) << r.cost << "\n"
+              << kName << ": the state as read, in Halide's LoopNest::dump form:\n"
+              << r.best->halideLoopNest();
+    const std::vector<dag::StageRef> stages = out.dag->costModelStages();
     for (size_t s = 0; s < r.features.size(); s++) {
         std::cerr << kName << ": stage " << out.stageNames[s] << " cost " << r.stageCosts[s] << "\n";
+        // The pipeline features (nonzero cells), to hold against another featurizer's dump.
+        const dag::PipelineFeatures &pf = out.dag->stage(stages[s]).features;
+        for (int row = 0; row < dag::kFeatureRows; row++)
+            for (int t = 0; t < dag::kScalarTypeCount; t++)
+                if (const int v = pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]; v != 0)
+                    std::cerr << "    pipeline " << dag::featureRowName(row) << "." << dag::scalarTypeName(t) << " " << v
+                              << "\n";
         for (int i = 0; i < search::kScheduleFeatureCount; i++)
             std::cerr << "    " << search::featureName(i) << " " << r.features[s].values[static_cast<size_t>(i)] << "\n";
     }

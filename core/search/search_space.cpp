@@ -74,6 +74,8 @@ Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const {
         st["threads"] = th;
         st["serial"] = se;
         st["vector_loop"] = t.vectorLoop;
+        if (!t.hasVectorLoop && !t.threads.empty()) // Halide's vectorized_loop_index -1, read from its dump
+            st["has_vector_loop"] = false;
         st["unrolled"] = t.unrolled;
         stages.push(st);
     }

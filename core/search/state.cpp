@@ -112,17 +112,25 @@ Region State::stageLoopsAt(int node, int stage, int level) const {
     if (level == 0 || !f || f->stages.empty())
         return loops;
     const StageTiling &t = f->stages[static_cast<size_t>(stage)];
+    // Halide's representative iteration of a loop split into `outer` iterations: the
+    // middle one (index outer / 2), ceil(extent / outer) long. This is where its
+    // LoopNest bounds sit, so a region that depends on the position (a clamp, a
+    // select on the channel) is the one Halide featurizes.
+    auto middleOf = [](Span &s, int64_t outer) {
+        if (outer <= 1)
+            return;
+        const int64_t extent = ceilDiv(s.extent(), outer);
+        s.min += (outer / 2) * extent;
+        s.max = s.min + extent - 1;
+    };
     for (size_t j = 0; j < loops.size(); j++) {
-        int64_t extent = loops[j].extent();
-        if (level == 1) {
-            if (f->location == ComputeLocation::Root)
-                extent = std::min(extent, t.threads[j] * t.serial[j]);
-        } else if (level == 2) {
-            extent = std::min(extent, t.serial[j]);
-        } else {
-            extent = 1;
-        }
-        loops[j].max = loops[j].min + extent - 1;
+        Span &s = loops[j];
+        if (f->location == ComputeLocation::Root)
+            middleOf(s, ceilDiv(s.extent(), t.threads[j] * t.serial[j])); // the blocks
+        if (level >= 2 && f->location != ComputeLocation::ThreadLevel)
+            middleOf(s, t.threads[j]);
+        if (level >= 3)
+            middleOf(s, t.serial[j]); // one point of the serial tile
     }
     return loops;
 }

@@ -117,7 +117,8 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
                     throw std::invalid_argument(at + ".vector_loop: expected a loop index below " +
                                                 std::to_string(std::max<size_t>(1, t.threads.size())) + ", found " +
                                                 std::to_string(t.vectorLoop));
-                t.hasVectorLoop = !t.threads.empty();
+                t.hasVectorLoop = !t.threads.empty() &&
+                                  !(st.find("has_vector_loop") && !st.find("has_vector_loop")->toBool());
                 t.unrolled = st.find("unrolled") && st.find("unrolled")->toBool();
                 f.stages.push_back(std::move(t));
             }
