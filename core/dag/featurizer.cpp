@@ -221,6 +221,8 @@ private:
         f.access(AccessPattern::Broadcast, access, s) += broadcast;
         f.access(AccessPattern::Slice, access, s) += slice;
 
+        if (access == AccessType::Store)
+            m_stage.storeJacobian = matrix; // one per value of a Tuple, all alike
         for (int edgeIndex : m_stage.incomingEdges) {
             Edge &edge = m_dag.edges[static_cast<size_t>(edgeIndex)];
             if (m_dag.nodes[static_cast<size_t>(edge.producer)].name != name)

@@ -65,6 +65,10 @@ struct Stage {
     std::string name;        // "<func>_s<index>"
     std::vector<Loop> loop;  // innermost first, as Halide's schedule lists dims
     PipelineFeatures features;
+    // d(store coordinate i) / d(loop j) of the definition's left-hand side, as Halide's
+    // featurizer derives it (simplified, CSE'd arguments): a constant coordinate is a row of
+    // zeros, `height - r - 1` gives -1 along r, a data-dependent one is unknown.
+    std::vector<std::vector<JacobianEntry>> storeJacobian;
     std::vector<int> incomingEdges; // indices into FunctionDAG::edges
 };
 

@@ -58,20 +58,13 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
                             dim = static_cast<int>(a);
                 dims.push_back(dim);
             }
-            // Store Jacobian: where the definition's argument a is exactly the loop variable of loop j.
-            const Definition &def = s.index == 0 ? n.func.definition() : n.func.update(s.index - 1);
+            // Store Jacobian: Halide's, from the DAG's featurizer (args.size() rows, a row of
+            // unknowns where a Func has more args than its definition writes, which Halide 14 rejects).
             std::vector<std::vector<dag::JacobianEntry>> store(args.size(),
                                                               std::vector<dag::JacobianEntry>(s.loop.size()));
-            for (size_t a = 0; a < def.args().size() && a < args.size(); a++) {
-                const Variable *v = def.args()[a].as<Variable>();
-                for (size_t j = 0; j < s.loop.size(); j++) {
-                    dag::JacobianEntry &e = store[a][j];
-                    if (v) {
-                        e.known = true;
-                        e.numerator = v->name == s.loop[j].var ? 1 : 0;
-                    }
-                }
-            }
+            for (size_t a = 0; a < s.storeJacobian.size() && a < args.size(); a++)
+                for (size_t j = 0; j < s.storeJacobian[a].size() && j < s.loop.size(); j++)
+                    store[a][j] = s.storeJacobian[a][j];
             m_loopMin[ni].push_back(std::move(mins));
             m_loopMax[ni].push_back(std::move(maxs));
             m_loopDim[ni].push_back(std::move(dims));
