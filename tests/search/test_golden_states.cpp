@@ -14,6 +14,8 @@
 #include "core/search/featurizer.h"
 #include "core/search/loop_nest_parser.h"
 #include "core/search/search_space.h"
+#include "core/search/autoschedule.h"
+#include "core/search/state_from_decisions.h"
 #include "core/pipelines/pipeline.h"
 #include "core/util/atomic_file.h"
 #include "core/util/json.h"
@@ -291,6 +293,19 @@ void checkGoldenSchedule(const std::string &label, const std::string &pipeline, 
     QCOMPARE(QString::fromStdString(s.legalityProblem(1024, params.sharedMemoryLimitBytes, params.activeWarpLimit)),
              QString());
     const std::vector<ScheduleFeatures> f = computeFeatures(s, params);
+    // The plugin's path (HL_PARTIAL_SCHEDULE): the dump as decisions, rebuilt into a state. It is the
+    // same schedule, line for line, with the same features (a stage without a vectorized loop, "(-1, 0)",
+    // included).
+    {
+        const State replayed = stateFromDecisions(d, partialScheduleDecisions(p.outputs, dumpText), pipeline);
+        QCOMPARE(QString::fromStdString(replayed.halideLoopNest()), QString::fromStdString(s.halideLoopNest()));
+        const std::vector<ScheduleFeatures> g = computeFeatures(replayed, params);
+        QCOMPARE(g.size(), f.size());
+        for (size_t slot = 0; slot < f.size(); slot++)
+            for (int i = 0; i < kScheduleFeatureCount; i++)
+                QVERIFY2(f[slot].values[static_cast<size_t>(i)] == g[slot].values[static_cast<size_t>(i)],
+                         (label + ": replayed state differs in " + stageNameOf(d, slot) + " " + featureName(i)).c_str());
+    }
     QCOMPARE(f.size(), expected.size());
     for (size_t slot = 0; slot < f.size() && slot < expectedNames.size(); slot++)
         QCOMPARE(QString::fromStdString(stageNameOf(d, slot)), QString::fromStdString(expectedNames[slot]));
