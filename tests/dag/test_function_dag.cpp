@@ -3,6 +3,7 @@
 // stencils, stage order, and clear errors for missing estimates.
 
 #include "core/dag/function_dag.h"
+#include "core/search/search_dag.h"
 #include "core/pipelines/pipeline.h"
 #include "tests/dag/golden_features.h"
 #include "tests/support/test_data.h"
@@ -242,6 +243,46 @@ private Q_SLOTS:
         QCOMPARE(j[0][0].numerator, int64_t(2));
         QCOMPARE(j[1][1].numerator * 2, j[1][1].denominator);
         QCOMPARE(dag.producerRegion(dag.edges[0], {{0, 9}, {0, 9}})[0], (dag::Span{0, 18}));
+    }
+
+    // Store Jacobians as Halide derives them (iir_blur's scans): a constant coordinate is a row of
+    // zeros, a flipped scan coordinate is -1 along its reduction loop, a data-dependent one unknown.
+    void storeJacobianDifferentiatesTheStoreCoordinates() {
+        ImageParam in(Float(32), 2, "in");
+        Var x("x"), y("y");
+        Func scan("scan"), out("out");
+        scan(x, y) = undef<float>();
+        scan(x, 0) = in(x, 0);
+        RDom r(1, 99, "r");
+        scan(x, 99 - r) = scan(x, 100 - r) + in(x, r);
+        scan(x, clamp(cast<int>(in(x, 0)), 0, 99)) += 1.0f;
+        out(x, y) = scan(x, y);
+        in.set_estimates({{0, 64}, {0, 100}});
+        out.set_estimates({{0, 64}, {0, 100}});
+        const dag::FunctionDAG dag({out});
+        const dag::Node &n = dag.nodes.at(1);
+        QCOMPARE(QString::fromStdString(n.name), QString("scan"));
+        auto entry = [&](int stage, int coordinate, const std::string &loop) {
+            const dag::Stage &s = n.stages.at(static_cast<size_t>(stage));
+            for (size_t j = 0; j < s.loop.size(); j++)
+                if (s.loop[j].var == loop)
+                    return s.storeJacobian.at(static_cast<size_t>(coordinate)).at(j);
+            return dag::JacobianEntry{};
+        };
+        // scan(x, 0): x along x, the constant row all zeros (known).
+        QVERIFY(entry(1, 0, "x").isOne());
+        QVERIFY(entry(1, 1, "x").isZero());
+        // scan(x, 99 - r): -1 along r, 0 along x.
+        QVERIFY(entry(2, 1, "x").isZero());
+        QVERIFY(entry(2, 1, "x").known);
+        QCOMPARE(entry(2, 1, "r$x").known, true);
+        QCOMPARE(entry(2, 1, "r$x").numerator, int64_t(-1));
+        QVERIFY(entry(2, 0, "x").isOne());
+        // A data-dependent coordinate is unknown along the loop it reads with.
+        QCOMPARE(entry(3, 1, "x").known, false);
+        // The search reads the same Jacobians.
+        const search::SearchDag searchDag(dag);
+        QVERIFY(searchDag.storeJacobian(1, 2) == n.stages[2].storeJacobian);
     }
 
     void missingOutputEstimateNamesFuncAndDimension() {
