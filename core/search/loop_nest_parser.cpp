@@ -249,6 +249,8 @@ public:
         // Every Func that is computed must be realized somewhere; block-level ones realized at root too
         // are stored in global memory, as Halide featurizes them.
         for (auto &[node, f] : m_funcs) {
+            if (f.location == ComputeLocation::ThreadLevel)
+                f.storedAtRoot = m_rootRealized.count(node) > 0;
             if (f.location == ComputeLocation::BlockLevel) {
                 f.storedAtRoot = m_rootRealized.count(node) > 0;
                 if (!f.storedAtRoot && !m_blockRealized.count(node))

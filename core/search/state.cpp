@@ -408,7 +408,7 @@ std::string State::halideLoopNest() const {
     };
     os << " gpu_none\n";
     for (const FuncSchedule &f : m_funcs)
-        if (f.location == ComputeLocation::Root || (f.location == ComputeLocation::BlockLevel && f.storedAtRoot))
+        if (f.location == ComputeLocation::Root || (f.location != ComputeLocation::Inlined && f.storedAtRoot))
             realize(f.node, m_dag->rootComputed(f.node), false, "");
     // Halide prints the root's children last-scheduled first.
     for (size_t i = m_funcs.size(); i-- > 0;) {
@@ -427,6 +427,14 @@ std::string State::halideLoopNest() const {
             }
             os << funcName(f.node) << sizes(blocks, -1, constant) << vectorPair(f, static_cast<int>(s))
                << " t gpu_block\n";
+            // A thread-level Func Halide also stores at root is in the block's store_at set too.
+            for (const FuncSchedule &g : m_funcs)
+                if (g.location == ComputeLocation::ThreadLevel && g.storedAtRoot && g.consumer == f.node &&
+                    g.consumerStage == static_cast<int>(s)) {
+                    const Region perBlock = requiredAt(g.node, f.node, static_cast<int>(s), 1);
+                    realize(g.node, perBlock.empty() ? computedRegion(g.node) : m_dag->requiredToComputed(g.node, perBlock),
+                            true, " ");
+                }
             for (const FuncSchedule &g : m_funcs)
                 if (g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
                     g.consumerStage == static_cast<int>(s)) {

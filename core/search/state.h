@@ -51,19 +51,22 @@ struct FuncSchedule {
     int consumer = -1;      // BlockLevel / ThreadLevel: the node whose loop it sits in
     int consumerStage = 0;  // and which stage of that node
     std::vector<StageTiling> stages; // one per stage (empty when inlined)
-    // BlockLevel only: realized at root (global memory) and computed per block of its consumer.
-    // Halide v19's Anderson2021 inserts a Func computed at a block loop into the root's
-    // store_at set as well as the block's; its feature sites take the root one, so such Funcs
-    // are featurized in global memory (every golden loop-nest dump with a block-level Func lists
-    // it as "realize:" at root too, and its features show *_bytes_at_task in global memory).
-    // Halide still counts the per-block tile in the block's shared-memory total (its
-    // shared_mem_occupancy and shared-memory limit), so sharedBytesPerBlock() does too.
-    // Beamscope's own search leaves it false (shared memory); the loop-nest parser sets it.
+    // BlockLevel and ThreadLevel: also realized at root (global memory) while computed per block
+    // or per thread of its consumer. Halide v19's Anderson2021 inserts a Func computed inside a
+    // kernel into the store_at set of every enclosing level (root, block, thread); its feature
+    // sites take the outermost, the root, so such Funcs are featurized in global memory (every
+    // golden loop-nest dump with a block-level Func lists it as "realize:" at root too, and its
+    // features show *_bytes_at_task in global memory; lens_blur's thread-level f54 is realized at
+    // root, block and thread). Halide still counts a block-level Func's per-block tile in the
+    // block's shared-memory total (its shared_mem_occupancy and shared-memory limit), so
+    // sharedBytesPerBlock() does too. The loop-nest parser sets it from the dump's root realize
+    // lines; Beamscope's search sets it for its block-level children, as Halide's does, and leaves
+    // its thread-level children in registers.
     bool storedAtRoot = false;
 
     MemoryType memory() const {
         return location == ComputeLocation::BlockLevel    ? (storedAtRoot ? MemoryType::Global : MemoryType::Shared)
-               : location == ComputeLocation::ThreadLevel ? MemoryType::Register
+               : location == ComputeLocation::ThreadLevel ? (storedAtRoot ? MemoryType::Global : MemoryType::Register)
                                                           : MemoryType::Global;
     }
 };

@@ -99,9 +99,9 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
                                         "-level Func needs the Func it is computed in)");
         }
         f.storedAtRoot = d.find("stored_at_root") && d.find("stored_at_root")->toBool();
-        if (f.storedAtRoot && f.location != ComputeLocation::BlockLevel)
-            throw std::invalid_argument(where + ": field \"stored_at_root\": only a block-level Func is stored at root, found " +
-                                        location);
+        if (f.storedAtRoot && f.location != ComputeLocation::BlockLevel && f.location != ComputeLocation::ThreadLevel)
+            throw std::invalid_argument(where + ": field \"stored_at_root\": only a Func computed inside a kernel "
+                                        "(block or thread level) is also stored at root, found " + location);
         if (const Json *stages = d.find("stages")) {
             for (size_t s = 0; s < stages->items().size(); s++) {
                 const Json &st = stages->items()[s];
