@@ -598,6 +598,9 @@ int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFea
     const dag::Stage &stage = d.stage(c.node, c.stage);
     const bool unrolled = feat[Feature::UnrolledLoopExtent] > 1;
     int64_t nonInvariant = 1, nonInvariantRolled = 1;
+    // Halide's tile sits inside its representative thread (the middle block's middle thread), which
+    // matters where a clamp or a select makes the region depend on the position.
+    const Region threadLoops = st.stageLoopsAt(c.node, c.stage, 2);
     Region box(c.loops.size());
     for (size_t j = 0; j < c.loops.size(); j++) {
         int64_t extent = 1;
@@ -608,10 +611,12 @@ int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFea
             else
                 nonInvariantRolled *= t.serial[j];
         }
-        // A representative tile in the middle of the loop; only its extent matters for affine accesses.
+        // The middle tile of the thread's serial loop, ceil(extent / tiles) long as Halide splits it.
+        const Span &serialSpan = j < threadLoops.size() ? threadLoops[j] : c.loops[j];
         const int64_t tiles = j < t.serial.size() ? ceilDiv(t.serial[j], extent) : 1;
-        const int64_t min = c.loops[j].min + (tiles / 2) * extent;
-        box[j] = Span{min, min + extent - 1};
+        const int64_t tileExtent = ceilDiv(serialSpan.extent(), tiles);
+        const int64_t min = serialSpan.min + (tiles / 2) * tileExtent;
+        box[j] = Span{min, min + tileExtent - 1};
     }
     Region required;
     for (size_t k = 0; k < chain.size(); k++) {
