@@ -111,6 +111,8 @@ private:
                                     const RationalJacobian &thread, const RationalJacobian &serial, bool scheduled,
                                     int innermostDim, MemoryType memory) const;
     std::vector<int64_t> storeSiteExtents(int node) const;
+    std::vector<bool> constantRequired(int node, int consumerNode, int consumerStage) const;
+    bool loopsHaveConstantExtent(const StageCtx &c) const;
     void computePointsComputedMinimum();
     void stageFeatures(const StageCtx &c, ScheduleFeatures &feat);
     void inlinedFeatures();
@@ -336,7 +338,7 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     feat[Feature::InnermostPureLoopExtent] = pure;
     // Halide unrolls (and reports) the serial tile when its pure extent is at most 16 and every
     // loop of the stage is a pure loop of constant extent (a reduction loop blocks it).
-    bool unrollable = pure <= 16;
+    bool unrollable = pure <= 16 && loopsHaveConstantExtent(c);
     for (const dag::Loop &l : d.stage(c.node, c.stage).loop)
         unrollable = unrollable && !l.rvar;
     feat[Feature::UnrolledLoopExtent] = unrollable ? pure : 1;
@@ -567,6 +569,95 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     if (cached == d.branchingCache.end())
         cached = d.branchingCache.emplace(std::move(key), branching(c.node)).first;
     feat[Feature::ExprBranching] = cached->second;
+}
+
+namespace {
+
+// Halide's affine bound (FunctionDAG::Edge::BoundInfo): a constant, or v, v * k, v + c, v * k + c with
+// v one of the consumer's loop variables "<consumer>.<loop>.min/max". Returns the loop index, -1 for a
+// constant, -2 for a bound that is not affine.
+int affineLoopOf(const Halide::Expr &e, const dag::Stage &consumer) {
+    using namespace Halide::Internal;
+    if (e.as<IntImm>())
+        return -1;
+    const Add *add = e.as<Add>();
+    const Mul *mul = add ? add->a.as<Mul>() : e.as<Mul>();
+    const Halide::Expr v = mul ? mul->a : add ? add->a : e;
+    const Variable *var = v.as<Variable>();
+    if (!var || (mul && !mul->b.as<IntImm>()) || (add && !add->b.as<IntImm>()))
+        return -2;
+    const std::string prefix = consumer.node->name + ".";
+    for (size_t j = 0; j < consumer.loop.size(); j++)
+        if (var->name == prefix + consumer.loop[j].var + ".min" || var->name == prefix + consumer.loop[j].var + ".max")
+            return static_cast<int>(j);
+    return -2;
+}
+
+bool isConstantInt(const Halide::Expr &e) { return Halide::Internal::as_const_int(e) != nullptr; }
+
+} // namespace
+
+// Halide's constant_extent of the region of `node` that one thread of the consumer stage needs
+// (Edge::expand_footprint): per dimension, true when every bound reaching it is affine in loops of
+// constant extent. At the thread level the consumer's pure loops are constant (they come out of
+// a split) and its reduction loops are when their bounds are; an inlined Func in between passes
+// on the constness of its own region.
+std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int consumerStage) const {
+    std::vector<bool> constant(static_cast<size_t>(d.node(node).func.dimensions()), true);
+    for (int e : d.node(node).outgoingEdges) {
+        const dag::Edge &edge = d.edge(e);
+        const dag::Stage &consumer = d.stage(edge.consumerNode, edge.consumerStage);
+        std::vector<bool> loopConstant(consumer.loop.size(), true);
+        if (edge.consumerNode == consumerNode && edge.consumerStage == consumerStage) {
+            for (size_t j = 0; j < consumer.loop.size(); j++)
+                loopConstant[j] = !consumer.loop[j].rvar || (isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max));
+        } else if (const FuncSchedule *cf = st.scheduleOf(edge.consumerNode); cf && cf->location == ComputeLocation::Inlined) {
+            const std::vector<bool> inner = constantRequired(edge.consumerNode, consumerNode, consumerStage);
+            const dag::Node &cn = d.node(edge.consumerNode);
+            for (size_t j = 0; j < consumer.loop.size(); j++) {
+                bool c = isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max);
+                for (size_t k = 0; !c && k < cn.regionComputed.size() && k < inner.size(); k++)
+                    c = Halide::Internal::equal(consumer.loop[j].min, cn.regionComputed[k].min) &&
+                        Halide::Internal::equal(consumer.loop[j].max, cn.regionComputed[k].max) &&
+                        Halide::Internal::equal(cn.regionComputed[k].min, cn.regionRequired[k].min) &&
+                        Halide::Internal::equal(cn.regionComputed[k].max, cn.regionRequired[k].max) && inner[k];
+                loopConstant[j] = c;
+            }
+        } else {
+            continue; // another consumer: not part of this thread's footprint
+        }
+        for (size_t i = 0; i < edge.bounds.size() && i < constant.size(); i++)
+            for (const Halide::Expr &b : {edge.bounds[i].first, edge.bounds[i].second}) {
+                const int j = affineLoopOf(b, consumer);
+                if (j == -2 || (j >= 0 && !loopConstant[static_cast<size_t>(j)]))
+                    constant[i] = false;
+            }
+    }
+    return constant;
+}
+
+// Whether every loop of the stage has a compile-time constant extent where Halide's unrolled_loops
+// looks (the loop just outside the innermost). For root and block-level Funcs that is a loop out
+// of a split, constant for pure loops; for a thread-level Func it is its own outermost loop, whose
+// extent is its region per thread, not constant where a clamp or a select decides it (lens_blur's
+// f54 reads channel min(c, 3) .. 3).
+bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const {
+    if (c.f->location != ComputeLocation::ThreadLevel)
+        return true;
+    const dag::Node &n = d.node(c.node);
+    const std::vector<bool> required = constantRequired(c.node, c.f->consumer, c.f->consumerStage);
+    for (const dag::Loop &l : d.stage(c.node, c.stage).loop) {
+        if (isConstantInt(l.min) && isConstantInt(l.max))
+            continue;
+        bool constant = false;
+        for (size_t k = 0; k < n.regionComputed.size() && k < required.size(); k++)
+            if (Halide::Internal::equal(l.min, n.regionComputed[k].min) && Halide::Internal::equal(l.max, n.regionComputed[k].max))
+                constant = required[k] && Halide::Internal::equal(n.regionComputed[k].min, n.regionRequired[k].min) &&
+                           Halide::Internal::equal(n.regionComputed[k].max, n.regionRequired[k].max);
+        if (!constant)
+            return false;
+    }
+    return true;
 }
 
 // The region of `node` required at its store site (Halide's store_bounds): at
