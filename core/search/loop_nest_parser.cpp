@@ -572,7 +572,13 @@ private:
                 if (!f)
                     continue;
                 const bool atRoot = std::string(where) == "root";
-                const Region region = atRoot ? m_dag.rootComputed(node) : state.computedRegion(node);
+                Region region = atRoot ? m_dag.rootComputed(node) : state.computedRegion(node);
+                // A thread-level Func's block-level realize line: what one block of its consumer needs.
+                if (std::string(where) == "block level" && f->location == ComputeLocation::ThreadLevel) {
+                    const Region perBlock = state.requiredAt(node, f->consumer, f->consumerStage, 1);
+                    if (!perBlock.empty())
+                        region = m_dag.requiredToComputed(node, perBlock);
+                }
                 std::string dump, ours;
                 bool differ = region.size() != x.extents.size();
                 for (size_t d = 0; d < x.extents.size(); d++) {

@@ -285,6 +285,30 @@ private Q_SLOTS:
         QVERIFY(searchDag.storeJacobian(1, 2) == n.stages[2].storeJacobian);
     }
 
+    // Anderson2021 adds Jacobian terms testing their denominators with a bitwise and: x / 8 + 1 is
+    // unknown there (8 & 1 == 0), while x / 8 alone is 1/8.
+    void jacobianSumsFollowHalidesDenominatorTest() {
+        ImageParam in(Float(32), 2, "in");
+        Var x("x"), y("y");
+        Func a("a"), b("b"), out("out");
+        a(x, y) = in(x / 8 + 1, y);
+        b(x, y) = in(x / 8, y);
+        out(x, y) = a(x, y) + b(x, y);
+        in.set_estimates({{0, 200}, {0, 64}});
+        out.set_estimates({{0, 64}, {0, 64}});
+        const dag::FunctionDAG dag({out});
+        auto entryFrom = [&](const std::string &consumer) {
+            for (const dag::Edge &e : dag.edges)
+                if (dag.nodes[static_cast<size_t>(e.consumerNode)].name == consumer &&
+                    dag.nodes[static_cast<size_t>(e.producer)].isInput)
+                    return e.loadJacobians.at(0).matrix.at(0).at(0);
+            return dag::JacobianEntry{true, -99, 1};
+        };
+        QCOMPARE(entryFrom("a").known, false);
+        QCOMPARE(entryFrom("b").known, true);
+        QCOMPARE(entryFrom("b").numerator * 8, entryFrom("b").denominator);
+    }
+
     void missingOutputEstimateNamesFuncAndDimension() {
         ImageParam in(Float(32), 2, "in");
         Var x("x"), y("y");

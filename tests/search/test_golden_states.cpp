@@ -419,6 +419,87 @@ private Q_SLOTS:
         QCOMPARE(r.state->sharedBytesPerBlock(p.node("output")), int64_t(16 * 6 * 4));
     }
 
+    // lens_blur's pattern (Halide's own-weights dump of f54): a Func computed at its consumer's
+    // thread level and realized at root, per block and per thread, whose per-thread region depends
+    // on the position (final(x, y, c) reads f(x, y, c) and f(x, y, 3)).
+    void parsesThreadLevelFuncStoredAtRoot() {
+        Halide::ImageParam in(Halide::Float(32), 3, "in");
+        Halide::Var x("x"), y("y"), c("c");
+        Halide::Func f("f"), final_("final");
+        f(x, y, c) = in(x, y, c) * 2.0f;
+        final_(x, y, c) = f(x, y, c) * f(x, y, 3);
+        in.set_estimates({{0, 64}, {0, 64}, {0, 4}});
+        final_.set_estimates({{0, 64}, {0, 64}, {0, 3}});
+        test::BuiltPipeline p = test::fromOutputs("channel_select", {final_});
+        const char *const dump = " gpu_none\n"
+                                 "realize: final [64, 64, 3] with 1 stages\n"
+                                 "realize: f [64, 64, 4] with 1 stages\n"
+                                 "final 2 64 1 (0, 0) t gpu_block\n"
+                                 " realize: f [32c, 1c, 4] with 1 stages\n"
+                                 " final 32c 1c 3c (0, 0) t gpu_thread\n"
+                                 "  realize: f [1c, 1c, 3] with 1 stages\n"
+                                 "  f 1c 1c 3 (0, 0) t gpu_serial\n"
+                                 "   f 1vc 1c 1c (0, 0) * gpu_simd\n"
+                                 "  final 1c 1c 1c (0, 0) t gpu_serial\n"
+                                 "   final 1vc 1c 1c (0, 0) * gpu_simd\n";
+        LoopNestParseResult r = parseLoopNestDump(*p.searchDag, dump);
+        QVERIFY2(r.state.has_value(), r.error.c_str());
+        const State &s = *r.state;
+        const FuncSchedule *fs = s.scheduleOf(p.node("f"));
+        QVERIFY(fs);
+        QCOMPARE(fs->location, ComputeLocation::ThreadLevel);
+        QCOMPARE(fs->storedAtRoot, true);
+        QCOMPARE(fs->memory(), MemoryType::Global);
+        // Halide's representative thread is the middle one (c = 1): it reads channels 1 .. 3.
+        const Region region = s.computedRegion(p.node("f"));
+        QCOMPARE(region.size(), size_t(3));
+        QCOMPARE(region[0].extent(), int64_t(1));
+        QCOMPARE(region[2], (dag::Span{1, 3}));
+        QVERIFY2(r.notes.empty(), r.notes.empty() ? "" : r.notes.front().c_str());
+        // Written back with its three realize lines.
+        const std::string back = s.halideLoopNest();
+        QVERIFY2(back.find("realize: f [64, 64, 4]") != std::string::npos, back.c_str());
+        QVERIFY2(back.find(" realize: f [32c, 1c, 4c]") != std::string::npos, back.c_str());
+        QVERIFY2(back.find("  realize: f [1c, 1c, 3c]") != std::string::npos, back.c_str());
+        // Its loops' extent is not a compile-time constant (min(c, 3) is not affine): not unrolled.
+        const std::vector<ScheduleFeatures> feats = computeFeatures(s, FeatureParams{});
+        const auto &ff = feats.at(static_cast<size_t>(p.searchDag->stageSlot(p.node("f"), 0)));
+        QCOMPARE(ff[Feature::InnermostPureLoopExtent], 3.0);
+        QCOMPARE(ff[Feature::UnrolledLoopExtent], 1.0);
+        // Through the plugin's path (decisions) it is the same schedule.
+        const State replayed = stateFromDecisions(*p.searchDag, partialScheduleDecisions(p.outputs, dump), p.name);
+        QCOMPARE(QString::fromStdString(replayed.halideLoopNest()), QString::fromStdString(back));
+    }
+
+    // The same nest where the per-thread region is reached through affine bounds: constant, unrolled.
+    void unrollsThreadLevelFuncOfConstantRegion() {
+        Halide::ImageParam in(Halide::Float(32), 2, "in");
+        Halide::Var x("x"), y("y");
+        Halide::Func f("f"), out("out");
+        f(x, y) = in(x, y) * 2.0f;
+        out(x, y) = f(x, y) + f(x + 1, y) + f(x + 2, y);
+        in.set_estimates({{0, 66}, {0, 64}});
+        out.set_estimates({{0, 64}, {0, 64}});
+        test::BuiltPipeline p = test::fromOutputs("stencil_in_registers", {out});
+        const char *const dump = " gpu_none\n"
+                                 "realize: out [64, 64] with 1 stages\n"
+                                 "out 2 64 (0, 0) t gpu_block\n"
+                                 " out 32c 1c (0, 0) t gpu_thread\n"
+                                 "  realize: f [3c, 1c] with 1 stages\n"
+                                 "  f 3c 1c (0, 0) t gpu_serial\n"
+                                 "   f 1vc 1c (0, 0) * gpu_simd\n"
+                                 "  out 1c 1c (0, 0) t gpu_serial\n"
+                                 "   out 1vc 1c (0, 0) * gpu_simd\n";
+        LoopNestParseResult r = parseLoopNestDump(*p.searchDag, dump);
+        QVERIFY2(r.state.has_value(), r.error.c_str());
+        const FuncSchedule *fs = r.state->scheduleOf(p.node("f"));
+        QCOMPARE(fs->location, ComputeLocation::ThreadLevel);
+        QCOMPARE(fs->storedAtRoot, false);
+        QCOMPARE(fs->memory(), MemoryType::Register);
+        const std::vector<ScheduleFeatures> feats = computeFeatures(*r.state, FeatureParams{});
+        QCOMPARE(feats.at(static_cast<size_t>(p.searchDag->stageSlot(p.node("f"), 0)))[Feature::UnrolledLoopExtent], 3.0);
+    }
+
     void findsTheDumpInALog() {
         int first = 0;
         const std::string_view nest = findLoopNest(kInlinedLog, &first);
