@@ -174,6 +174,8 @@ bool estimatedShape(const halide_filter_argument_t &arg, double scale, std::vect
 {
     mins.assign(static_cast<size_t>(arg.dimensions), 0);
     extents.assign(static_cast<size_t>(arg.dimensions), 0);
+    if (arg.dimensions == 0)
+        return true; // a zero-dimensional buffer has one element and nothing to estimate
     if (!arg.buffer_estimates)
         return false;
     for (int d = 0; d < arg.dimensions; ++d) {
