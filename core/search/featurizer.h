@@ -24,19 +24,25 @@
 //                              (values and store args; an inlined call counts as the inlined Func's
 //                              measure), reported for every stage of the Func (expr_branching.h)
 //   num_scalars                GPU vector width 1: 0 with a vectorized loop, every point without
-//   storedAtRoot block-level Funcs: global memory, per-realization reads and working sets at root
+//   storedAtRoot               Funcs computed inside a kernel (block or thread level) and also realized at
+//                              root, as Halide's dumps show them: global memory, per-realization reads and
+//                              working sets at root
+//   representative iterations  producer regions at Halide's middle block / middle thread / middle serial tile,
+//                              ceil(extent / outer) long (State::stageLoopsAt), which matters where a clamp or
+//                              a select makes a region depend on the position (lens_blur's min(c, 3))
+//   store and load Jacobians   Halide's differentiation of the simplified coordinates, with Anderson2021's
+//                              bitwise test of the denominators when adding terms (x / 8 + 1 is unknown)
+//   constant extents           unrolled_loop_extent of a thread-level Func needs its per-thread region reached
+//                              through affine bounds of constant loops (Edge::expand_footprint)
 // Still different from Halide, and why:
 //   * Partial states: Halide places each unscheduled Func at the deepest valid compute location
 //     under the common ancestor of its consumers' innermost loops (for a single root consumer typically
 //     inside its serial loop: registers, realized once per consumer point, left out of per-task reads);
 //     Beamscope treats unscheduled producers as stored at root in global memory with the best
 //     storage order. Only the beam search's intermediate costs see this; complete states are exact.
-//   * Constant extents: Halide unrolls only loops whose extent is a compile-time constant; Beamscope
-//     has no symbolic bounds and takes every pure serial loop as constant (true for every golden
-//     schedule; a thread-level Func whose region depends on data would differ).
-//   * Representative tiles: Halide evaluates producer regions at one representative (middle) tile;
-//     Beamscope uses the same extents with a middle tile of its own, which can differ only where a
-//     clamp or select makes the region depend on the position.
+//   * Constant extents elsewhere: root and block-level stages take every pure serial loop as constant
+//     (Halide's splits make them so); the 'c' marks Halide prints on root loops and realize lines
+//     are not reproduced (they change no feature).
 //   * Nests Halide never builds, so no golden schedule checks them: block-level Funcs in shared
 //     memory (Beamscope's search; storedAtRoot false) and thread-level Funcs (registers) follow
 //     Halide's code paths for shared / register sites, as read, but are unverified against it.
