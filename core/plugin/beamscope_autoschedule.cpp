@@ -131,7 +131,10 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
         std::cerr << kName << ": " << name << " beam " << settings.params.beamSize << ", "
                   << settings.params.passes() << " passes, " << r.statesEvaluated << " states, "
                   << r.searchSeconds << " s, predicted cost " << r.cost << "\n"
-                  << r.best->dump() << source;
+                  << r.best->dump()
+                  // Halide's form, after Halide's marker, so that this log works as HL_PARTIAL_SCHEDULE.
+                  << "** Optimal schedule:\n"
+                  << r.best->halideLoopNest() << source;
     schedule::applySchedule(*r.best, outputs);
     if (results) {
         results->scheduler_name = kName;

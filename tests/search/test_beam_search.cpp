@@ -31,6 +31,7 @@
 #include <optional>
 #include <map>
 #include <random>
+#include <queue>
 #include <set>
 #include <stdexcept>
 
@@ -573,30 +574,61 @@ private Q_SLOTS:
     // order: in pass 0 at most one state per granularity-1 hash enters the
     // beam unpenalized, so with more distinct hashes than the beam each kept
     // state has its own hash at depth 1.
-    void firstPassKeepsDistinctCoarseStructures() {
+    // The first pass's beam is Halide's: states popped cheapest first, the n-th of a coarse
+    // structure (granularity 1) paying cost x n and going back into the queue when that makes it
+    // no longer the cheapest, exact duplicates skipped. Replayed here on the offered states.
+    void firstPassPenalizesRepeatedCoarseStructures() {
         test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
         const model::CostModel model(test::syntheticWeights(2));
         SearchTrace trace(2000000);
-        // Beam 2: depth 2 offers 3 distinct granularity-1 structures under Halide's thread rule.
         AutoscheduleParams params = smallParams(2, 2);
         BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
-        std::set<uint64_t> offered, hashes;
-        size_t kept = 0;
+        struct Offered {
+            double rank;
+            int64_t id;
+            uint64_t coarse, exact;
+            bool penalized = false;
+        };
+        std::vector<Offered> offered;
+        std::set<int64_t> kept;
+        std::set<uint64_t> structures;
         for (const TraceNode &n : trace.nodes())
             if (n.pass == 0 && n.depth == 2) {
                 std::vector<Json> path;
                 for (const TraceNode *q = &n; q; q = trace.find(q->parent))
                     path.insert(path.begin(), q->detail);
-                const uint64_t h = coarseToFineHash(stateFromDecisions(*p.searchDag, path, "bilateral_grid"), 1);
-                offered.insert(h);
-                if (n.inBeam) {
-                    hashes.insert(h);
-                    kept++;
+                const State st = stateFromDecisions(*p.searchDag, path, "bilateral_grid");
+                offered.push_back({n.cost, n.id, coarseToFineHash(st, 1), coarseToFineHash(st, kExactGranularity)});
+                structures.insert(offered.back().coarse);
+                if (n.inBeam)
+                    kept.insert(n.id);
+            }
+        QVERIFY2(structures.size() > static_cast<size_t>(params.beamSize), "the premise: more structures than the beam");
+        auto later = [](const Offered *a, const Offered *b) { return a->rank != b->rank ? a->rank > b->rank : a->id > b->id; };
+        std::priority_queue<Offered *, std::vector<Offered *>, decltype(later)> queue(later);
+        for (Offered &o : offered)
+            queue.push(&o);
+        std::map<uint64_t, int> seen;
+        std::set<uint64_t> exact;
+        std::set<int64_t> expected;
+        while (expected.size() < static_cast<size_t>(params.beamSize) && !queue.empty()) {
+            Offered *o = queue.top();
+            queue.pop();
+            if (!o->penalized) {
+                const int penalty = ++seen[o->coarse];
+                if (penalty > 1) {
+                    o->penalized = true;
+                    o->rank *= penalty;
+                    if (!queue.empty() && later(o, queue.top())) {
+                        queue.push(o);
+                        continue;
+                    }
                 }
             }
-        QVERIFY(kept >= 2);
-        QVERIFY2(offered.size() > static_cast<size_t>(params.beamSize), "the premise: more structures than the beam");
-        QCOMPARE(hashes.size(), kept);
+            if (exact.insert(o->exact).second)
+                expected.insert(o->id);
+        }
+        QCOMPARE(kept, expected);
     }
 
     // Continue from a recorded partial state: its decisions are fixed in every
