@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <sstream>
@@ -728,6 +729,55 @@ private Q_SLOTS:
         checkGoldenSchedule(pipeline.toStdString() + " beam" + std::to_string(beam), pipeline.toStdString(),
                             test::readFile(folder / "search_log_excerpt.txt"), expected, names,
                             readTotalCost(folder / "predicted_cost.txt"));
+    }
+
+    // Every complete state Halide's search costed into a beam (tests/fixtures/halide/search_trees,
+    // 419 states of many shapes, 192 with a block-level Func): parsed, featurized and costed, each
+    // must give Halide's cost. Tolerance 1e-5 relative, as for the golden schedules above (the
+    // model reproduces Halide's predictions within 7.3e-6 on identical features).
+    void searchTreeCompleteStates() {
+        BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/search_trees/complete_states.txt");
+        const std::string text = test::readFile(file);
+        std::map<std::string, test::BuiltPipeline> pipelines;
+        int checked = 0, block = 0;
+        size_t pos = text.find("\n=== ");
+        while (pos != std::string::npos) {
+            const size_t headerEnd = text.find('\n', pos + 1);
+            const size_t next = text.find("\n=== ", headerEnd);
+            const std::string header = text.substr(pos + 1, headerEnd - pos - 1);
+            const std::string dump = text.substr(headerEnd + 1, next == std::string::npos ? std::string::npos : next - headerEnd);
+            pos = next;
+            std::istringstream h(header);
+            std::string marks, pipeline, beam, word, hash;
+            double cost = 0;
+            h >> marks >> pipeline >> beam;
+            while (h >> word)
+                if (word == "cost")
+                    h >> cost;
+                else if (word == "hash")
+                    h >> hash;
+            // The dump is Halide's, byte for byte: its FNV-1a is the tree's hash.
+            uint64_t fnv = 0xcbf29ce484222325ULL;
+            for (unsigned char c : dump)
+                fnv = (fnv ^ c) * 0x100000001b3ULL;
+            char hex[17];
+            std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv));
+            QCOMPARE(QString(hex), QString::fromStdString(hash));
+            auto it = pipelines.find(pipeline);
+            if (it == pipelines.end())
+                it = pipelines.emplace(pipeline, test::buildRegistered(pipeline)).first;
+            const SearchDag &d = *it->second.searchDag;
+            LoopNestParseResult r = parseLoopNestDump(d, dump);
+            QVERIFY2(r.state.has_value(), (header + ": " + r.error).c_str());
+            QVERIFY2(r.state->complete(), header.c_str());
+            const double ours = predictedCost(d, computeFeatures(*r.state, FeatureParams{}));
+            QVERIFY2(std::fabs(ours - cost) <= 1e-5 * std::fabs(cost),
+                     (header + ": Beamscope's cost " + std::to_string(ours) + "\n" + dump).c_str());
+            block += dump.find("\n realize:") != std::string::npos ? 1 : 0;
+            checked++;
+        }
+        QCOMPARE(checked, 419);
+        QCOMPARE(block, 192);
     }
 
     void retrainSet_data() {
