@@ -190,10 +190,21 @@ int64_t State::numThreads(int node, int stage) const {
 int64_t State::sharedBytesPerBlock(int rootNode) const {
     int64_t bytes = 0;
     for (const FuncSchedule &f : m_funcs) {
-        if (f.location != ComputeLocation::BlockLevel || f.consumer != rootNode)
+        if (f.consumer != rootNode)
             continue;
+        Region region;
+        if (f.location == ComputeLocation::BlockLevel) {
+            region = computedRegion(f.node);
+        } else if (f.location == ComputeLocation::ThreadLevel && f.storedAtRoot) {
+            // Halide's thread-level Func realized at root sits in the block's store_at set too,
+            // and LoopNest::get_sites adds that per-block allocation to the block's total.
+            const Region perBlock = requiredAt(f.node, f.consumer, f.consumerStage, 1);
+            region = perBlock.empty() ? computedRegion(f.node) : m_dag->requiredToComputed(f.node, perBlock);
+        } else {
+            continue;
+        }
         int64_t b = m_dag->node(f.node).bytesPerPoint;
-        for (const Span &s : computedRegion(f.node))
+        for (const Span &s : region)
             b *= s.extent();
         bytes += b;
     }
