@@ -1,7 +1,6 @@
 #include "core/dag/featurizer.h"
 
 #include <map>
-#include <numeric>
 #include <utility>
 
 namespace beamscope::dag {
@@ -11,6 +10,39 @@ using namespace Halide::Internal;
 
 bool JacobianEntry::operator==(const JacobianEntry &o) const {
     return known == o.known && numerator * o.denominator == denominator * o.numerator;
+}
+
+namespace {
+// Halide's gcd (Util): a and b swapped so that a >= b, then Euclid.
+int64_t halideGcd(int64_t a, int64_t b) {
+    if (a < b)
+        std::swap(a, b);
+    while (b != 0) {
+        const int64_t t = b;
+        b = a % b;
+        a = t;
+    }
+    return a;
+}
+} // namespace
+
+void addOptionalRational(int64_t &numerator, int64_t &denominator, int64_t otherNumerator, int64_t otherDenominator) {
+    if ((denominator & otherDenominator) == 0) {
+        numerator = denominator = 0;
+        return;
+    }
+    if (denominator == otherDenominator) {
+        numerator += otherNumerator;
+        return;
+    }
+    const int64_t l = denominator * otherDenominator / halideGcd(denominator, otherDenominator);
+    numerator = numerator * (l / denominator) + otherNumerator * (l / otherDenominator);
+    denominator = l;
+    const int64_t g = halideGcd(numerator, denominator);
+    if (g != 0) {
+        numerator /= g;
+        denominator /= g;
+    }
 }
 
 namespace {
@@ -31,41 +63,10 @@ ScalarType classify(Type t) {
 
 JacobianEntry known(int64_t n, int64_t d) { return JacobianEntry{true, n, d}; }
 
-// Halide's gcd (Util): a and b swapped so that a >= b, then Euclid; with a negative operand the
-// result can be negative, which moves the sign onto the denominator as Halide's does.
-int64_t halideGcd(int64_t a, int64_t b) {
-    if (a < b)
-        std::swap(a, b);
-    while (b != 0) {
-        const int64_t t = b;
-        b = a % b;
-        a = t;
-    }
-    return a;
-}
-
-// Anderson2021's OptionalRational::operator+=, quirks included: it tests the denominators with a
-// bitwise and, so a sum of terms whose denominators share no bit (x / 8 + 1: 8 & 1 == 0) is unknown
-// there, and an unknown Jacobian entry is what the GPU memory features then see.
 void addInto(JacobianEntry &a, const JacobianEntry &b) {
-    const int64_t da = a.known ? a.denominator : 0, db = b.known ? b.denominator : 0;
-    if ((da & db) == 0) {
-        a = JacobianEntry{};
-        return;
-    }
-    if (a.denominator == b.denominator) {
-        a.numerator += b.numerator;
-        return;
-    }
-    const int64_t g0 = halideGcd(a.denominator, b.denominator);
-    const int64_t l = g0 == 0 ? 0 : a.denominator * b.denominator / g0;
-    a.numerator = a.numerator * (l / a.denominator) + b.numerator * (l / b.denominator);
-    a.denominator = l;
-    const int64_t g = halideGcd(a.numerator, a.denominator);
-    if (g != 0) {
-        a.numerator /= g;
-        a.denominator /= g;
-    }
+    int64_t n = a.known ? a.numerator : 0, d = a.known ? a.denominator : 0;
+    addOptionalRational(n, d, b.known ? b.numerator : 0, b.known ? b.denominator : 0);
+    a = d == 0 ? JacobianEntry{} : JacobianEntry{true, n, d};
 }
 
 class Featurizer : public IRVisitor {

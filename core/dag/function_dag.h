@@ -45,6 +45,13 @@ struct JacobianEntry {
     bool operator==(const JacobianEntry &o) const;
 };
 
+// Anderson2021's OptionalRational::operator+= on a (numerator, denominator) pair, a denominator
+// of 0 meaning unknown, quirks included: it tests the denominators with a bitwise and, so a sum of
+// terms whose denominators share no bit (x / 8 + 1: 8 & 1 == 0) is unknown, and it reduces with
+// Halide's gcd, whose sign can move onto the denominator. One copy for the DAG's Jacobians and
+// the GPU memory features' compositions through inlined Funcs.
+void addOptionalRational(int64_t &numerator, int64_t &denominator, int64_t otherNumerator, int64_t otherDenominator);
+
 struct LoadJacobian {
     std::vector<std::vector<JacobianEntry>> matrix; // [producer dim][consumer loop]
     int count = 1;                                  // call sites with this Jacobian

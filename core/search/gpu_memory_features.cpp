@@ -3,31 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <numeric>
 #include <utility>
 #include <vector>
 
 namespace beamscope::search {
 
-void Rational::operator+=(const Rational &o) {
-    // Halide tests the denominators with a bitwise and: 1/1 + 1/2 is unknown there.
-    if ((den & o.den) == 0) {
-        num = den = 0;
-        return;
-    }
-    if (den == o.den) {
-        num += o.num;
-        return;
-    }
-    const int64_t l = std::lcm(den, o.den);
-    num = num * (l / den) + o.num * (l / o.den);
-    den = l;
-    const int64_t g = std::gcd(num, den);
-    if (g != 0) {
-        num /= g;
-        den /= g;
-    }
-}
+void Rational::operator+=(const Rational &o) { dag::addOptionalRational(num, den, o.num, o.den); }
 
 Rational Rational::operator*(const Rational &o) const {
     if (isZero())
