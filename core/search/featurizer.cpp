@@ -702,12 +702,11 @@ int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFea
             else
                 nonInvariantRolled *= t.serial[j];
         }
-        // The middle tile of the thread's serial loop, ceil(extent / tiles) long as Halide splits it.
+        // The middle tile of the thread's serial loop, as Halide's parallelize_in_tiles places it.
         const Span &serialSpan = j < threadLoops.size() ? threadLoops[j] : c.loops[j];
         const int64_t tiles = j < t.serial.size() ? ceilDiv(t.serial[j], extent) : 1;
-        const int64_t tileExtent = ceilDiv(serialSpan.extent(), tiles);
-        const int64_t min = serialSpan.min + (tiles / 2) * tileExtent;
-        box[j] = Span{min, min + tileExtent - 1};
+        const int64_t min = serialSpan.min + (tiles / 2) * extent;
+        box[j] = Span{min, min + extent - 1};
     }
     Region required;
     for (size_t k = 0; k < chain.size(); k++) {

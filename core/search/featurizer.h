@@ -28,7 +28,7 @@
 //                              root, as Halide's dumps show them: global memory, per-realization reads and
 //                              working sets at root
 //   representative iterations  producer regions at Halide's middle block / middle thread / middle serial tile,
-//                              ceil(extent / outer) long (State::stageLoopsAt), which matters where a clamp or
+//                              a whole tile long (State::stageLoopsAt), which matters where a clamp or
 //                              a select makes a region depend on the position (lens_blur's min(c, 3))
 //   store and load Jacobians   Halide's differentiation of the simplified coordinates, with Anderson2021's
 //                              bitwise test of the denominators when adding terms (x / 8 + 1 is unknown)

@@ -112,25 +112,23 @@ Region State::stageLoopsAt(int node, int stage, int level) const {
     if (level == 0 || !f || f->stages.empty())
         return loops;
     const StageTiling &t = f->stages[static_cast<size_t>(stage)];
-    // Halide's representative iteration of a loop split into `outer` iterations: the
-    // middle one (index outer / 2), ceil(extent / outer) long. This is where its
-    // LoopNest bounds sit, so a region that depends on the position (a clamp, a
-    // select on the channel) is the one Halide featurizes.
-    auto middleOf = [](Span &s, int64_t outer) {
-        if (outer <= 1)
-            return;
-        const int64_t extent = ceilDiv(s.extent(), outer);
-        s.min += (outer / 2) * extent;
-        s.max = s.min + extent - 1;
+    // Halide's representative iteration of a split loop (LoopNest::parallelize_in_tiles): the
+    // middle one of the `outer` iterations (index outer / 2), as long as the inner loop and its
+    // descendants (the tile), so that a region that depends on the position (a clamp, a select on
+    // the channel) is the one Halide featurizes. It is not clipped to the loop.
+    auto middleOf = [](Span &s, int64_t outer, int64_t tile) {
+        s.min += (outer / 2) * tile;
+        s.max = s.min + tile - 1;
     };
     for (size_t j = 0; j < loops.size(); j++) {
         Span &s = loops[j];
+        const int64_t threads = t.threads[j], serial = t.serial[j];
         if (f->location == ComputeLocation::Root)
-            middleOf(s, ceilDiv(s.extent(), t.threads[j] * t.serial[j])); // the blocks
+            middleOf(s, ceilDiv(s.extent(), threads * serial), threads * serial); // the blocks
         if (level >= 2 && f->location != ComputeLocation::ThreadLevel)
-            middleOf(s, t.threads[j]);
+            middleOf(s, threads, serial);
         if (level >= 3)
-            middleOf(s, t.serial[j]); // one point of the serial tile
+            middleOf(s, serial, 1); // one point of the serial tile
     }
     return loops;
 }

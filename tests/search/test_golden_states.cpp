@@ -472,6 +472,37 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(replayed.halideLoopNest()), QString::fromStdString(back));
     }
 
+    // A block of a loop its tiles do not divide (210 points in 7 blocks of 32): Halide's representative
+    // block is a whole tile (LoopNest::parallelize_in_tiles), so the block-level Func's region is 32
+    // wide, not ceil(210 / 7) = 30 (lens_blur's sum and camera_pipe's f10 and f28 showed it).
+    void blockRegionIsAWholeTile() {
+        Halide::ImageParam in(Halide::Float(32), 2, "in");
+        Halide::Var x("x"), y("y");
+        Halide::Func f("f"), out("out");
+        f(x, y) = in(x, y) * 2.0f;
+        out(x, y) = f(x, y) + 1.0f;
+        in.set_estimates({{0, 210}, {0, 8}});
+        out.set_estimates({{0, 210}, {0, 8}});
+        test::BuiltPipeline p = test::fromOutputs("uneven_blocks", {out});
+        const char *const dump = " gpu_none\n"
+                                 "realize: out [210, 8] with 1 stages\n"
+                                 "realize: f [210, 8] with 1 stages\n"
+                                 "out 7 1 (0, 0) t gpu_block\n"
+                                 " realize: f [32c, 8c] with 1 stages\n"
+                                 " f 32c 8c (0, 0) t gpu_thread\n"
+                                 "  f 1c 1c (0, 0) t gpu_serial\n"
+                                 "   f 1vc 1c (0, 0) * gpu_simd\n"
+                                 " out 32c 8c (0, 0) t gpu_thread\n"
+                                 "  out 1c 1c (0, 0) t gpu_serial\n"
+                                 "   out 1vc 1c (0, 0) * gpu_simd\n";
+        LoopNestParseResult r = parseLoopNestDump(*p.searchDag, dump);
+        QVERIFY2(r.state.has_value(), r.error.c_str());
+        QVERIFY2(r.notes.empty(), r.notes.empty() ? "" : r.notes.front().c_str());
+        const Region region = r.state->computedRegion(p.node("f"));
+        QCOMPARE(region[0], (dag::Span{96, 127})); // the middle (4th) block
+        QCOMPARE(region[1].extent(), int64_t(8));
+    }
+
     // The same nest where the per-thread region is reached through affine bounds: constant, unrolled.
     void unrollsThreadLevelFuncOfConstantRegion() {
         Halide::ImageParam in(Halide::Float(32), 2, "in");
