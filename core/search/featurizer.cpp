@@ -595,6 +595,20 @@ int affineLoopOf(const Halide::Expr &e, const dag::Stage &consumer) {
 
 bool isConstantInt(const Halide::Expr &e) { return Halide::Internal::as_const_int(e) != nullptr; }
 
+// Halide's constant_extent of a loop of a stage of `n`, given the constness of each dimension of
+// the region required of `n` (Node::loop_nest_for_region, required_to_computed): constant bounds,
+// or the dimension of the region computed the loop follows, when that is the region required.
+bool loopHasConstantExtent(const dag::Node &n, const dag::Loop &l, const std::vector<bool> &requiredConstant) {
+    if (isConstantInt(l.min) && isConstantInt(l.max))
+        return true;
+    using Halide::Internal::equal;
+    for (size_t k = 0; k < n.regionComputed.size() && k < requiredConstant.size(); k++)
+        if (equal(l.min, n.regionComputed[k].min) && equal(l.max, n.regionComputed[k].max))
+            return requiredConstant[k] && equal(n.regionComputed[k].min, n.regionRequired[k].min) &&
+                   equal(n.regionComputed[k].max, n.regionRequired[k].max);
+    return false;
+}
+
 } // namespace
 
 // Halide's constant_extent of the region of `node` that one thread of the consumer stage needs
@@ -613,16 +627,8 @@ std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int c
                 loopConstant[j] = !consumer.loop[j].rvar || (isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max));
         } else if (const FuncSchedule *cf = st.scheduleOf(edge.consumerNode); cf && cf->location == ComputeLocation::Inlined) {
             const std::vector<bool> inner = constantRequired(edge.consumerNode, consumerNode, consumerStage);
-            const dag::Node &cn = d.node(edge.consumerNode);
-            for (size_t j = 0; j < consumer.loop.size(); j++) {
-                bool c = isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max);
-                for (size_t k = 0; !c && k < cn.regionComputed.size() && k < inner.size(); k++)
-                    c = Halide::Internal::equal(consumer.loop[j].min, cn.regionComputed[k].min) &&
-                        Halide::Internal::equal(consumer.loop[j].max, cn.regionComputed[k].max) &&
-                        Halide::Internal::equal(cn.regionComputed[k].min, cn.regionRequired[k].min) &&
-                        Halide::Internal::equal(cn.regionComputed[k].max, cn.regionRequired[k].max) && inner[k];
-                loopConstant[j] = c;
-            }
+            for (size_t j = 0; j < consumer.loop.size(); j++)
+                loopConstant[j] = loopHasConstantExtent(d.node(edge.consumerNode), consumer.loop[j], inner);
         } else {
             continue; // another consumer: not part of this thread's footprint
         }
@@ -644,19 +650,10 @@ std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int c
 bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const {
     if (c.f->location != ComputeLocation::ThreadLevel)
         return true;
-    const dag::Node &n = d.node(c.node);
     const std::vector<bool> required = constantRequired(c.node, c.f->consumer, c.f->consumerStage);
-    for (const dag::Loop &l : d.stage(c.node, c.stage).loop) {
-        if (isConstantInt(l.min) && isConstantInt(l.max))
-            continue;
-        bool constant = false;
-        for (size_t k = 0; k < n.regionComputed.size() && k < required.size(); k++)
-            if (Halide::Internal::equal(l.min, n.regionComputed[k].min) && Halide::Internal::equal(l.max, n.regionComputed[k].max))
-                constant = required[k] && Halide::Internal::equal(n.regionComputed[k].min, n.regionRequired[k].min) &&
-                           Halide::Internal::equal(n.regionComputed[k].max, n.regionRequired[k].max);
-        if (!constant)
+    for (const dag::Loop &l : d.stage(c.node, c.stage).loop)
+        if (!loopHasConstantExtent(d.node(c.node), l, required))
             return false;
-    }
     return true;
 }
 

@@ -249,10 +249,9 @@ public:
         // Every Func that is computed must be realized somewhere; block-level ones realized at root too
         // are stored in global memory, as Halide featurizes them.
         for (auto &[node, f] : m_funcs) {
-            if (f.location == ComputeLocation::ThreadLevel)
+            if (f.location == ComputeLocation::BlockLevel || f.location == ComputeLocation::ThreadLevel)
                 f.storedAtRoot = m_rootRealized.count(node) > 0;
             if (f.location == ComputeLocation::BlockLevel) {
-                f.storedAtRoot = m_rootRealized.count(node) > 0;
                 if (!f.storedAtRoot && !m_blockRealized.count(node))
                     throw ParseError{"line " + std::to_string(m_firstLine[node]) + ": " + name(node) +
                                      " is computed in a gpu_block loop but has no 'realize: " + name(node) +
@@ -572,13 +571,9 @@ private:
                 if (!f)
                     continue;
                 const bool atRoot = std::string(where) == "root";
-                Region region = atRoot ? m_dag.rootComputed(node) : state.computedRegion(node);
-                // A thread-level Func's block-level realize line: what one block of its consumer needs.
-                if (std::string(where) == "block level" && f->location == ComputeLocation::ThreadLevel) {
-                    const Region perBlock = state.requiredAt(node, f->consumer, f->consumerStage, 1);
-                    if (!perBlock.empty())
-                        region = m_dag.requiredToComputed(node, perBlock);
-                }
+                const Region region = atRoot                              ? m_dag.rootComputed(node)
+                                      : std::string(where) == "block level" ? state.regionPerBlock(node)
+                                                                            : state.computedRegion(node);
                 std::string dump, ours;
                 bool differ = region.size() != x.extents.size();
                 for (size_t d = 0; d < x.extents.size(); d++) {

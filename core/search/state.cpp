@@ -190,23 +190,24 @@ int64_t State::sharedBytesPerBlock(int rootNode) const {
     for (const FuncSchedule &f : m_funcs) {
         if (f.consumer != rootNode)
             continue;
-        Region region;
-        if (f.location == ComputeLocation::BlockLevel) {
-            region = computedRegion(f.node);
-        } else if (f.location == ComputeLocation::ThreadLevel && f.storedAtRoot) {
-            // Halide's thread-level Func realized at root sits in the block's store_at set too,
-            // and LoopNest::get_sites adds that per-block allocation to the block's total.
-            const Region perBlock = requiredAt(f.node, f.consumer, f.consumerStage, 1);
-            region = perBlock.empty() ? computedRegion(f.node) : m_dag->requiredToComputed(f.node, perBlock);
-        } else {
+        // Halide's thread-level Func realized at root sits in the block's store_at set too, and
+        // LoopNest::get_sites adds that per-block allocation to the block's total.
+        if (f.location != ComputeLocation::BlockLevel && !(f.location == ComputeLocation::ThreadLevel && f.storedAtRoot))
             continue;
-        }
         int64_t b = m_dag->node(f.node).bytesPerPoint;
-        for (const Span &s : region)
+        for (const Span &s : regionPerBlock(f.node))
             b *= s.extent();
         bytes += b;
     }
     return bytes;
+}
+
+Region State::regionPerBlock(int node) const {
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->location != ComputeLocation::ThreadLevel)
+        return computedRegion(node);
+    const Region perBlock = requiredAt(node, f->consumer, f->consumerStage, 1);
+    return perBlock.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perBlock);
 }
 
 int64_t State::threadsPerBlockOfKernel(int rootNode) const {
@@ -439,11 +440,8 @@ std::string State::halideLoopNest() const {
             // A thread-level Func Halide also stores at root is in the block's store_at set too.
             for (const FuncSchedule &g : m_funcs)
                 if (g.location == ComputeLocation::ThreadLevel && g.storedAtRoot && g.consumer == f.node &&
-                    g.consumerStage == static_cast<int>(s)) {
-                    const Region perBlock = requiredAt(g.node, f.node, static_cast<int>(s), 1);
-                    realize(g.node, perBlock.empty() ? computedRegion(g.node) : m_dag->requiredToComputed(g.node, perBlock),
-                            true, " ");
-                }
+                    g.consumerStage == static_cast<int>(s))
+                    realize(g.node, regionPerBlock(g.node), true, " ");
             for (const FuncSchedule &g : m_funcs)
                 if (g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
                     g.consumerStage == static_cast<int>(s)) {

@@ -125,6 +125,10 @@ public:
     // Shared memory allocated per block of a Root stage's kernel, and its threads
     // per block (the largest thread count among the Funcs inside the block).
     int64_t sharedBytesPerBlock(int rootNode) const;
+    // The region a Func computed inside a kernel is stored with at its consumer's block level: a
+    // block-level Func's computed region; for a thread-level Func what one block of its consumer
+    // needs (Halide's block store_at entry of a thread-level Func it also realizes at root).
+    Region regionPerBlock(int node) const;
     int64_t threadsPerBlockOfKernel(int rootNode) const;
 
     std::vector<PlainStageNest> plainTree() const;
