@@ -5,6 +5,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/stderr_progress.h"
 #include "app/cli/text_table.h"
 #include "core/model/cost_model.h"
 #include "core/samples/dataset.h"
@@ -35,35 +36,6 @@ constexpr const char *kSynopsis =
     "--samples DIR... (--initial W | --init random --seed S) (--out W2 | --hold-one-out --out-dir D) "
     "[--epochs N] [--learning-rate R] [--hold-out APP] [--seed S] [--loss-csv FILE] [--num-cores N] "
     "[--min-batch N] [--partition-schedules] [--resume] [--force] [--json]";
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int)
-{
-    g_interrupted.store(true);
-}
-
-// Progress on stderr, at most a few lines a second; Ctrl-C cancels at the
-// next batch (the checkpoint keeps every completed epoch).
-class StderrProgress : public Progress {
-public:
-    explicit StderrProgress(std::string prefix) : m_prefix(std::move(prefix)) {}
-    void report(double fraction, std::string_view message) override
-    {
-        const auto now = std::chrono::steady_clock::now();
-        if (fraction < 1.0 && now - m_last < std::chrono::milliseconds(500))
-            return;
-        m_last = now;
-        char pct[16];
-        std::snprintf(pct, sizeof pct, "%5.1f%%", 100.0 * fraction);
-        std::cerr << m_prefix << pct << " " << message << "\n";
-    }
-    bool cancelled() const override { return g_interrupted.load(); }
-
-private:
-    std::string m_prefix;
-    std::chrono::steady_clock::time_point m_last{};
-};
 
 
 Json summaryJson(const RankSummary &s)
@@ -475,12 +447,8 @@ int runRetrain(const std::vector<std::string> &args)
         return kFailure;
     }
 
-    g_interrupted.store(false);
-    auto previous = std::signal(SIGINT, onInterrupt);
-    const int status = holdOneOut ? runHoldOneOut(s, loaded.dataset, *initial, *outDir)
-                                  : runSingle(s, loaded.dataset, *initial, *out);
-    std::signal(SIGINT, previous);
-    return status;
+    InterruptScope interrupt;
+    return holdOneOut ? runHoldOneOut(s, loaded.dataset, *initial, *outDir) : runSingle(s, loaded.dataset, *initial, *out);
 }
 
 const CommandRegistration registration{Command{

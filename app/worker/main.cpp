@@ -12,14 +12,17 @@
 // 5 the pipeline cannot be set up (missing estimates, no memory, mismatched references).
 
 #include "app/worker/buffers.h"
+#include "app/worker/opencl_device.h"
 #include "core/util/json.h"
 
 #include <HalideRuntime.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +43,10 @@ struct Options {
     int warmup = 1;
     double scale = 1.0;
     unsigned long long seed = 1;
+    // Test-only fault injection (core/bench RunOptions::injectFault): "crash"
+    // dies from SIGSEGV and "hang" sleeps, both while timing; "wrong-output"
+    // changes one output value before the comparison.
+    std::string injectFault;
 };
 
 [[noreturn]] void fail(Exit code, const std::string &phase, const std::string &message)
@@ -256,10 +263,16 @@ int parseOptions(int argc, char **argv, Options &o)
         else if (a == "--warmup") o.warmup = std::atoi(v.c_str());
         else if (a == "--scale") o.scale = std::atof(v.c_str());
         else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
+        else if (a == "--inject-fault") o.injectFault = v;
         else {
             std::fprintf(stderr, "beamscope-bench-worker: unknown option %s\n", a.c_str());
             return kUsage;
         }
+    }
+    if (!o.injectFault.empty() && o.injectFault != "crash" && o.injectFault != "hang" && o.injectFault != "wrong-output") {
+        std::fprintf(stderr, "beamscope-bench-worker: --inject-fault: expected crash, hang or wrong-output, found %s\n",
+                     o.injectFault.c_str());
+        return kUsage;
     }
     if (o.candidate.empty() || o.function.empty() || o.reps < 1 || o.warmup < 0 || !(o.scale > 0)) {
         std::fprintf(stderr, "usage: beamscope-bench-worker --candidate SO --function NAME [--reference SO "
@@ -275,6 +288,10 @@ int parseOptions(int argc, char **argv, Options &o)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && std::string(argv[1]) == "--describe-opencl") {
+        std::printf("%s\n", describeOpenCL().dump().c_str());
+        return 0;
+    }
     Options opt;
     if (const int rc = parseOptions(argc, argv, opt); rc != kMeasured)
         return rc;
@@ -381,6 +398,10 @@ int main(int argc, char **argv)
     for (int r = 0; r < opt.warmup; ++r)
         runOnce("warmup");
     phase("timing");
+    if (opt.injectFault == "crash")
+        std::raise(SIGSEGV);
+    while (opt.injectFault == "hang")
+        ::sleep(1);
     std::vector<double> times;
     for (int r = 0; r < opt.reps; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -413,6 +434,8 @@ int main(int argc, char **argv)
         if (cand.copyToHost)
             if (const int rc = cand.copyToHost(nullptr, args.buffers[i]->raw()); rc != 0)
                 fail(kPipelineError, "copy to host", "halide_copy_to_host returned " + std::to_string(rc));
+        if (opt.injectFault == "wrong-output" && outputsJson.size() == 1 && args.buffers[i]->raw()->host)
+            args.buffers[i]->raw()->host[0] ^= 0x5a;
         if (!ref.handle)
             continue;
         const Comparison c = compareBuffers(*args.buffers[i], *refArgs.buffers[i]);

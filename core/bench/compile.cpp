@@ -157,6 +157,49 @@ fs::path defaultCacheDir()
     return fs::temp_directory_path() / "beamscope-bench-cache";
 }
 
+Json CompiledLibrary::toJson() const
+{
+    Json j = Json::object();
+    j["ok"] = ok;
+    j["error"] = error;
+    j["library"] = library.string();
+    j["function"] = function;
+    j["pipeline"] = pipeline;
+    j["schedule"] = schedule;
+    j["target"] = target;
+    j["compile_seconds"] = compileSeconds;
+    j["cache_hit"] = cacheHit;
+    j["timed_out"] = timedOut;
+    j["key"] = key;
+    return j;
+}
+
+CompiledLibrary CompiledLibrary::fromJson(const Json &json)
+{
+    auto text = [&](const char *key) {
+        const Json *v = json.find(key);
+        return v ? v->toString() : std::string();
+    };
+    auto flag = [&](const char *key) {
+        const Json *v = json.find(key);
+        return v && v->toBool();
+    };
+    CompiledLibrary c;
+    c.ok = flag("ok");
+    c.error = text("error");
+    c.library = text("library");
+    c.function = text("function");
+    c.pipeline = text("pipeline");
+    c.schedule = text("schedule");
+    c.target = text("target");
+    if (const Json *v = json.find("compile_seconds"))
+        c.compileSeconds = v->toNumber();
+    c.cacheHit = flag("cache_hit");
+    c.timedOut = flag("timed_out");
+    c.key = text("key");
+    return c;
+}
+
 std::string functionNameFor(const std::string &pipelineName)
 {
     std::string out;

@@ -5,6 +5,7 @@
 // knowing its signature. Results are cached by a hash of what was compiled.
 
 #include "core/pipelines/pipeline.h"
+#include "core/util/json.h"
 
 #include <Halide.h>
 
@@ -68,7 +69,11 @@ struct CompiledLibrary {
     std::string target;               // Halide target string
     double compileSeconds = 0;        // this call's time (near zero on a cache hit)
     bool cacheHit = false;
+    bool timedOut = false;            // compileIsolated killed it at its time limit
     std::string key;                  // cache key (hex)
+
+    Json toJson() const;
+    static CompiledLibrary fromJson(const Json &json);
 };
 
 // $XDG_CACHE_HOME/beamscope/bench, else ~/.cache/beamscope/bench, else a temp folder.

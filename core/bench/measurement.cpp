@@ -171,6 +171,10 @@ Measurement measure(const CompiledLibrary &candidate, const CompiledLibrary *ref
                                      std::string("--reference-function"), reference->function})
             argv.push_back(a);
     }
+    if (!options.injectFault.empty()) {
+        argv.push_back("--inject-fault");
+        argv.push_back(options.injectFault);
+    }
     const ChildResult run = runChild(argv, options.timeoutSeconds, progress);
     m.workerLog = tail(run.err, 4000);
     const std::string phase = lastPhase(run.err);

@@ -65,6 +65,9 @@ struct RunOptions {
     uint64_t seed = 1;
     double timeoutSeconds = 120;
     std::filesystem::path worker; // empty: defaultWorkerPath()
+    // Test-only: makes the worker "crash", "hang" or give a "wrong-output"
+    // (its --inject-fault), so callers' failure handling can be exercised.
+    std::string injectFault;
 };
 
 // $BEAMSCOPE_BENCH_WORKER, else beamscope-bench-worker next to the running

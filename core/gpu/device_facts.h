@@ -44,6 +44,8 @@ struct LocalDeviceQuery {
     bool supportBuilt = false;         // built with the CUDA Toolkit
     std::optional<DeviceFacts> device; // the first device, when one answered
     int deviceCount = 0;
+    int driverVersion = 0;  // cudaDriverGetVersion, e.g. 12040 for 12.4; 0 when unknown
+    int runtimeVersion = 0; // cudaRuntimeGetVersion of the runtime built in
     std::string status; // "CUDA device 0 of 1", "no CUDA device: ...", "no CUDA device support built"
 };
 

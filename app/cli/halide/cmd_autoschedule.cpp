@@ -11,6 +11,7 @@
 #include "app/cli/command.h"
 #include "app/cli/halide/cost_model_loading.h"
 #include "app/cli/halide/pipeline_choice.h"
+#include "app/cli/halide/profile_choice.h"
 #include "core/search/device_limits.h"
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
@@ -130,21 +131,10 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
 
     // Device profile -> search limits.
     const std::string profile = args.value("profile").value_or("v100");
-    std::optional<gpu::DeviceFacts> facts;
-    if (profile == "local") {
-        const gpu::LocalDeviceQuery q = gpu::queryLocalDevice();
-        if (!q.device)
-            return fail("--profile local: " + q.status);
-        facts = q.device;
-    } else {
-        facts = gpu::findProfile(profile);
-        if (!facts) {
-            std::string names;
-            for (const std::string &n : gpu::profileNames())
-                names += (names.empty() ? "" : ", ") + n;
-            return fail("--profile: unknown profile '" + profile + "' (expected local or one of " + names + ")");
-        }
-    }
+    std::string profileError;
+    const std::optional<gpu::DeviceFacts> facts = chooseProfile(profile, profileError);
+    if (!facts)
+        return fail(profileError);
     params.device = search::featureParamsFor(*facts);
 
     std::string why;

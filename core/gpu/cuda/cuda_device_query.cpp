@@ -21,6 +21,8 @@ LocalDeviceQuery queryCudaRuntime()
 {
     LocalDeviceQuery q;
     q.supportBuilt = true;
+    cudaRuntimeGetVersion(&q.runtimeVersion);
+    cudaDriverGetVersion(&q.driverVersion);
     int count = 0;
     // Without a driver the runtime answers with an error (insufficient driver,
     // no device, ...) rather than failing to load: report it as "no device".

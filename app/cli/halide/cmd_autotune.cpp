@@ -1,0 +1,236 @@
+// beamscope-cli autotune: Halide's autotune loop (core/autotune/autotune.h)
+// on built-in apps, seeded random pipelines and generators: search with
+// dropout, compile, measure on the local device, write .sample files, retrain.
+// Rerun with the same options to resume. Wiring only.
+
+#include "app/cli/arguments.h"
+#include "app/cli/command.h"
+#include "app/cli/halide/cost_model_loading.h"
+#include "app/cli/halide/profile_choice.h"
+#include "app/cli/stderr_progress.h"
+#include "core/autotune/autotune.h"
+#include "core/pipelines/generator_library.h"
+#include "core/pipelines/random_pipeline.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <thread>
+
+namespace beamscope::cli {
+
+namespace {
+
+const char *const kSynopsis =
+    "--out DIR (--app A... | --random N [--random-stages S] | --generator LIB.so --name G [--param k=v]...) "
+    "[--weights W] --target cuda|opencl [--profile v100|local|NAME] [--batches B] [--batch-size N] [--jobs J] "
+    "[--retrain | --no-retrain] [--epochs N] [--learning-rate R] [--min-batch N] [--seed S] [--first-beam N] "
+    "[--dropout PCT] [--no-randomize-tilings] [--no-freeze] [--reps N] [--warmup N] [--scale F] "
+    "[--compile-timeout S] [--bench-timeout S] [--cache DIR] [--json]";
+
+int fail(const std::string &message)
+{
+    std::cerr << "beamscope-cli autotune: " << message << "\n";
+    return kFailure;
+}
+
+std::string describeRecord(const autotune::ScheduleRecord &r)
+{
+    char buf[160];
+    if (r.status == autotune::Status::Ok)
+        std::snprintf(buf, sizeof buf, "ok %.4g ms (predicted %.4g)", r.runtimeMs, r.predictedCost);
+    else
+        std::snprintf(buf, sizeof buf, "%s", autotune::statusName(r.status));
+    std::string line = "autotune: " + autotune::batchName(r.batch) + " " + r.pipeline + " #" + std::to_string(r.index) +
+                       " (beam " + std::to_string(r.beamSize) + ", seed " + std::to_string(r.dropoutSeed) + "): " + buf;
+    if (r.status != autotune::Status::Ok && !r.message.empty())
+        line += ": " + r.message.substr(0, 300);
+    return line;
+}
+
+Json recordsJson(const std::vector<autotune::ScheduleRecord> &records)
+{
+    Json a = Json::array();
+    for (const auto &r : records)
+        a.push(r.toJson());
+    return a;
+}
+
+int runAutotuneCommand(const std::vector<std::string> &rawArgs)
+{
+    Arguments args(rawArgs, {"json", "retrain", "no-retrain", "no-randomize-tilings", "no-freeze"},
+                   {"out", "app", "random", "random-stages", "generator", "name", "param", "weights", "target",
+                    "profile", "batches", "batch-size", "jobs", "epochs", "learning-rate", "min-batch", "seed",
+                    "first-beam", "dropout", "reps", "warmup", "scale", "compile-timeout", "bench-timeout", "cache",
+                    "inject-fault"});
+    auto usage = [](const std::string &why) { return usageError("", "autotune", why); };
+    if (!args.ok())
+        return usage(args.error());
+    if (!args.positional().empty())
+        return usage("unexpected argument '" + args.positional().front() + "'");
+    const auto out = args.value("out");
+    if (!out)
+        return usage("--out DIR is required");
+    const auto targetName = args.value("target");
+    if (!targetName)
+        return usage("--target cuda|opencl is required");
+    const std::optional<bench::TargetKind> target = bench::parseTargetKind(*targetName);
+    if (!target || *target == bench::TargetKind::Host)
+        return usage("--target: expected cuda or opencl, found '" + *targetName + "'");
+    if (args.flag("retrain") && args.flag("no-retrain"))
+        return usage("--retrain and --no-retrain exclude each other");
+
+    autotune::AutotuneOptions o;
+    o.outDir = *out;
+    o.target = *target;
+    o.batches = static_cast<int>(args.integer("batches", 1));
+    o.batchSize = static_cast<int>(args.integer("batch-size", 80));
+    o.jobs = static_cast<int>(args.integer("jobs", 0));
+    o.retrain = !args.flag("no-retrain");
+    o.epochs = static_cast<int>(args.integer("epochs", 200));
+    o.learningRate = static_cast<float>(args.number("learning-rate", 0.001));
+    o.minBatch = static_cast<size_t>(args.integer("min-batch", 9));
+    o.seed = static_cast<uint64_t>(args.integer("seed", 0));
+    o.firstBeamSize = static_cast<int>(args.integer("first-beam", 32));
+    o.otherDropout = static_cast<int>(args.integer("dropout", 1));
+    o.randomizeTilings = !args.flag("no-randomize-tilings");
+    o.freezeInlineComputeRoot = !args.flag("no-freeze");
+    o.run.reps = static_cast<int>(args.integer("reps", 10));
+    o.run.warmup = static_cast<int>(args.integer("warmup", 1));
+    o.run.scale = args.number("scale", 1.0);
+    o.compileTimeoutSeconds = args.number("compile-timeout", 600);
+    o.run.timeoutSeconds = args.number("bench-timeout", 10);
+    if (auto c = args.value("cache"))
+        o.cacheDir = *c;
+    const long long randomCount = args.integer("random", 0);
+    const long long randomStages = args.integer("random-stages", 4);
+    if (!args.ok())
+        return usage(args.error());
+    if (o.batches < 1 || o.batches > 9999 || o.batchSize < 1 || o.batchSize > 9999)
+        return usage("--batches and --batch-size: expected 1..9999");
+    if (o.jobs < 0 || o.epochs < 1 || !(o.learningRate > 0) || o.minBatch < 1)
+        return usage("--jobs >= 0, --epochs >= 1, --learning-rate > 0 and --min-batch >= 1 expected");
+    if (o.firstBeamSize < 1 || o.firstBeamSize > 100000 || o.otherDropout < 1 || o.otherDropout > 100)
+        return usage("--first-beam: expected 1..100000; --dropout: expected a percentage 1..100 of children kept");
+    if (o.run.reps < 1 || o.run.warmup < 0 || !(o.run.scale > 0) || !(o.compileTimeoutSeconds > 0) ||
+        !(o.run.timeoutSeconds > 0))
+        return usage("--reps >= 1, --warmup >= 0, --scale, --compile-timeout and --bench-timeout > 0 expected");
+    if (randomCount < 0 || randomCount > 10000 || randomStages < 1 || randomStages > 50)
+        return usage("--random: expected 0..10000 pipelines; --random-stages: expected 1..50");
+    for (const std::string &f : args.values("inject-fault")) {
+        const size_t eq = f.find('=');
+        if (eq == std::string::npos)
+            return usage("--inject-fault: expected PIPELINE:BATCH:INDEX=crash|hang|wrong-output, found '" + f + "'");
+        o.injectFaults[f.substr(0, eq)] = f.substr(eq + 1);
+    }
+
+    for (const std::string &name : args.values("app")) {
+        auto info = pipelines::findPipeline(name);
+        if (!info)
+            return fail("--app: unknown pipeline '" + name + "' (see 'beamscope-cli apps')");
+        o.pipelines.push_back({name, "app " + name, info->build});
+    }
+    for (long long k = 0; k < randomCount; k++) {
+        const uint64_t seed = o.seed * 1000003ull + static_cast<uint64_t>(k);
+        const int stages = static_cast<int>(randomStages);
+        o.pipelines.push_back({pipelines::randomPipelineName(seed, stages), "random seed " + std::to_string(seed),
+                               [seed, stages] { return pipelines::randomPipeline(seed, stages); }});
+    }
+    if (auto lib = args.value("generator")) {
+        const auto gen = args.value("name");
+        if (!gen)
+            return usage("--generator needs --name GEN");
+        std::map<std::string, std::string> params;
+        std::string source = "generator " + *lib + " " + *gen;
+        try {
+            for (const std::string &p : args.values("param")) {
+                params.insert(pipelines::parseGeneratorParam(p));
+                source += " " + p;
+            }
+            pipelines::loadGeneratorLibrary(*lib);
+        } catch (const std::exception &e) {
+            return fail(e.what());
+        }
+        const std::string path = *lib, name = *gen;
+        o.pipelines.push_back({name, source, [path, name, params] { return pipelines::buildGenerator(path, name, params); }});
+    }
+    if (o.pipelines.empty())
+        return usage("name the pipelines: --app A (repeatable), --random N, or --generator LIB.so --name G");
+
+    std::string why;
+    const std::string profile = args.value("profile").value_or(*target == bench::TargetKind::Cuda ? "local" : "v100");
+    const std::optional<gpu::DeviceFacts> facts = chooseProfile(profile, why);
+    if (!facts)
+        return fail(why);
+    o.device = *facts;
+    o.deviceSource = profile;
+    if (*target == bench::TargetKind::Cuda) {
+        const gpu::LocalDeviceQuery q = gpu::queryLocalDevice();
+        if (!q.device)
+            return fail("--target cuda: " + q.status + " (use --target opencl where there is no NVIDIA GPU)");
+        o.cudaCapability = bench::halideCudaCapability(q.device->computeCapability());
+    }
+    o.weightsPath = chooseWeights(args.value("weights"), std::nullopt, why);
+    if (o.weightsPath.empty())
+        return fail(why);
+
+    const bool json = args.flag("json");
+    std::cerr << "autotune: " << o.pipelines.size() << " pipeline(s), " << o.batches << " batch(es) of " << o.batchSize
+              << ", target " << bench::targetKindName(o.target) << ", search profile " << o.device.name
+              << (o.target == bench::TargetKind::OpenCL ? " (times are OpenCL-device times: PoCL's CPU device where there is no GPU)" : "")
+              << "\n";
+    autotune::AutotuneEvents events;
+    events.onRecord = [](const autotune::ScheduleRecord &r) { std::cerr << describeRecord(r) << "\n"; };
+    events.onBatch = [](const autotune::BatchSummary &b) {
+        std::cerr << "autotune: " << autotune::batchName(b.batch) << " done:";
+        for (const auto &[status, n] : b.counts)
+            std::cerr << " " << status << " " << n;
+        std::cerr << "; search " << b.searchSeconds << " s, compile " << b.compileSeconds << " s, measure "
+                  << b.measureSeconds << " s, train " << b.trainSeconds << " s\n";
+        for (const auto &[pipeline, ms] : b.bestMs)
+            std::cerr << "autotune:   best " << pipeline << ": " << ms << " ms\n";
+        if (b.retrained)
+            std::cerr << "autotune:   retrained: training loss " << b.before.trainingLoss << " -> "
+                      << b.after.trainingLoss << "\n";
+        else if (!b.trainingNote.empty())
+            std::cerr << "autotune:   not retrained: " << b.trainingNote << "\n";
+    };
+    InterruptScope interrupt;
+    StderrProgress progress("autotune ", true);
+    const autotune::AutotuneResult result = autotune::runAutotune(o, &progress, events);
+    if (!result.ok)
+        return fail(result.error);
+    if (result.staleTempFilesRemoved)
+        std::cerr << "autotune: removed " << result.staleTempFilesRemoved << " temporary file(s) a killed run left\n";
+    if (result.batchesSkipped || result.schedulesResumed)
+        std::cerr << "autotune: resumed: " << result.batchesSkipped << " batch(es) already complete, "
+                  << result.schedulesResumed << " schedule(s) of the next batch already done\n";
+    if (json) {
+        Json j = Json::object();
+        j["out"] = o.outDir.string();
+        j["cancelled"] = result.cancelled;
+        j["batches_skipped"] = result.batchesSkipped;
+        j["schedules_resumed"] = result.schedulesResumed;
+        j["records"] = recordsJson(result.records);
+        Json batches = Json::array();
+        for (const auto &b : result.batches)
+            batches.push(b.toJson());
+        j["batches"] = batches;
+        std::cout << j.dump(2) << "\n";
+    }
+    if (result.cancelled) {
+        std::cerr << "autotune: interrupted; rerun the same command to resume\n";
+        return kFailure;
+    }
+    return kSuccess;
+}
+
+const CommandRegistration registration{Command{
+    "", "autotune", kSynopsis,
+    "Halide's autotune loop: search with dropout, compile, measure on the local device, write .sample files, retrain "
+    "(resumable)",
+    runAutotuneCommand}};
+
+} // namespace
+
+} // namespace beamscope::cli

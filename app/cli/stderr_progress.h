@@ -1,0 +1,39 @@
+#pragma once
+// Progress of a long command on stderr, at most two lines a second (and every
+// final line), cancelled by Ctrl-C while an InterruptScope is alive: the work
+// stops at its next safe point and says so, instead of dying half-way.
+
+#include "core/util/progress.h"
+
+#include <atomic>
+#include <chrono>
+#include <string>
+
+namespace beamscope::cli {
+
+// SIGINT sets a flag instead of killing the process, until destroyed.
+class InterruptScope {
+public:
+    InterruptScope();
+    ~InterruptScope();
+    InterruptScope(const InterruptScope &) = delete;
+    InterruptScope &operator=(const InterruptScope &) = delete;
+    static bool interrupted();
+
+private:
+    void (*m_previous)(int) = nullptr;
+};
+
+class StderrProgress : public Progress {
+public:
+    explicit StderrProgress(std::string prefix, bool quiet = false) : m_prefix(std::move(prefix)), m_quiet(quiet) {}
+    void report(double fraction, std::string_view message) override;
+    bool cancelled() const override { return InterruptScope::interrupted(); }
+
+private:
+    std::string m_prefix;
+    bool m_quiet;
+    std::chrono::steady_clock::time_point m_last{};
+};
+
+} // namespace beamscope::cli

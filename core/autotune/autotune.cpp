@@ -1,0 +1,729 @@
+#include "core/autotune/autotune.h"
+
+#include "core/bench/child_process.h"
+#include "core/bench/compile.h"
+#include "core/bench/float_check.h"
+#include "core/bench/isolated_compile.h"
+#include "core/pipelines/host_target.h"
+#include "core/samples/sample.h"
+#include "core/samples/training_loop.h"
+#include "core/schedule/apply_schedule.h"
+#include "core/schedule/emit_source.h"
+#include "core/search/autoschedule.h"
+#include "core/search/device_limits.h"
+#include "core/search/featurization.h"
+#include "core/util/build_info.h"
+#include "core/util/progress.h"
+#include "core/util/sha256.h"
+#include "core/weights/weights.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace beamscope::autotune {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+WriteResult writeText(const fs::path &path, const std::string &text)
+{
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    return writeFileAtomically(path, std::span<const char>(text.data(), text.size()), Overwrite::Replace);
+}
+
+std::optional<std::string> readText(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Halide::Target targetFor(const AutotuneOptions &o)
+{
+    Halide::Target t = bench::benchTarget(o.target, o.cudaCapability);
+    // Some pipelines compute in double (select_cast); PoCL has doubles.
+    return o.target == bench::TargetKind::OpenCL ? t.with_feature(Halide::Target::CLDoubles) : t;
+}
+
+// The dropout seed of sample `index` of `batch`: Halide's "%04d%04d" of the
+// two, offset by the run's seed so that runs with other seeds differ.
+uint64_t dropoutSeedFor(uint64_t runSeed, int batch, int index)
+{
+    return runSeed * 100000000ull + static_cast<uint64_t>(scheduleIdFor(batch, index));
+}
+
+Status statusOf(const bench::Measurement &m)
+{
+    switch (m.failure) {
+    case bench::Failure::None: return Status::Ok;
+    case bench::Failure::Compile: return Status::CompileFailed;
+    case bench::Failure::Crash: return Status::Crash;
+    case bench::Failure::Timeout: return Status::Hang;
+    case bench::Failure::WrongOutput: return Status::WrongOutput;
+    default: return Status::RunFailed;
+    }
+}
+
+// A searched schedule waiting to be compiled and measured: the state refers to
+// the DAG its outcome owns, and that DAG to the instance's Funcs.
+struct Candidate {
+    ScheduleRecord record;
+    pipelines::PipelineInstance instance;
+    search::AutoscheduleOutcome outcome;
+    std::vector<float> featurization;
+    std::string source, loopNest;
+    std::string fault;
+    bool check = false;
+};
+
+class Run {
+public:
+    Run(const AutotuneOptions &options, Progress *progress, const AutotuneEvents &events)
+        : m_o(options), m_progress(progress), m_events(events), m_folder(options.outDir)
+    {
+    }
+
+    AutotuneResult run();
+
+private:
+    bool cancelled() const { return m_progress && m_progress->cancelled(); }
+    void report(const std::string &message)
+    {
+        if (m_progress)
+            m_progress->report(m_fraction, message);
+    }
+    std::string openFolder();
+    std::string loadWeights(const fs::path &path);
+    void runBatch(int batch);
+    void searchPipeline(int batch, const PipelineSpec &spec, std::vector<std::unique_ptr<Candidate>> &out);
+    void compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &candidates, BatchSummary &summary);
+    void finishRecord(const ScheduleRecord &record, const Candidate *candidate);
+    void retrain(int batch, BatchSummary &summary);
+    void writeRecordsTsv();
+
+    const AutotuneOptions &m_o;
+    Progress *m_progress;
+    const AutotuneEvents &m_events;
+    RunFolder m_folder;
+    AutotuneResult m_result;
+    std::map<std::string, int32_t> m_ids;
+    std::map<std::tuple<std::string, int, int>, ScheduleRecord> m_done; // (pipeline, batch, index)
+    std::map<uint64_t, int32_t> m_measured;                             // schedule hash -> schedule id
+    std::map<std::string, double> m_bestMs;
+    std::unique_ptr<model::CostModel> m_model;
+    double m_fraction = 0;
+};
+
+std::string Run::openFolder()
+{
+    std::error_code ec;
+    fs::create_directories(m_o.outDir, ec);
+    if (ec)
+        return m_o.outDir.string() + ": cannot create the folder: " + ec.message();
+    m_result.staleTempFilesRemoved = m_folder.removeStaleTempFiles();
+
+    const Json params = runParameters(m_o);
+    if (auto text = readText(m_folder.manifest())) {
+        const JsonParseResult parsed = parseJson(*text);
+        if (!parsed.value)
+            return m_folder.manifest().string() + ": " + parsed.error;
+        const Json *old = parsed.value->find("parameters");
+        if (!old)
+            return m_folder.manifest().string() + ": field 'parameters' is missing";
+        for (const auto &[key, value] : params.members()) {
+            const Json *was = old->find(key);
+            if (!was || was->dump() != value.dump())
+                return m_folder.manifest().string() + ": parameter '" + key + "' was " +
+                       (was ? was->dump() : std::string("absent")) + ", this run asks for " + value.dump() +
+                       "; resume with the same parameters or use another --out folder";
+        }
+    } else {
+        Json manifest = Json::object();
+        manifest["format"] = "beamscope-autotune 1";
+        manifest["beamscope_version"] = beamscopeVersion();
+        manifest["beamscope_commit"] = beamscopeCommit();
+        manifest["created"] = static_cast<int64_t>(std::time(nullptr));
+        char host[256] = {};
+        ::gethostname(host, sizeof host - 1);
+        manifest["host"] = std::string(host);
+        manifest["device"] = describeTarget(m_o);
+        Json weights = Json::object();
+        weights["path"] = fs::absolute(m_o.weightsPath).string();
+        weights["sha256"] = sha256FileHex(m_o.weightsPath).value_or("unreadable");
+        manifest["starting_weights"] = weights;
+        Json pipelines = Json::array();
+        for (const PipelineSpec &p : m_o.pipelines) {
+            Json j = Json::object();
+            j["name"] = p.name;
+            j["pipeline_id"] = static_cast<int64_t>(m_ids.at(p.name));
+            j["source"] = p.source;
+            pipelines.push(j);
+        }
+        manifest["pipelines"] = pipelines;
+        manifest["parameters"] = params;
+        if (auto w = writeText(m_folder.manifest(), manifest.dump(2) + "\n"); !w.ok)
+            return w.error;
+    }
+
+    std::string apps = "# pipeline id -> pipeline (beamscope-cli autotune)\n";
+    for (const PipelineSpec &p : m_o.pipelines)
+        apps += std::to_string(m_ids.at(p.name)) + "\t" + p.name + "\n";
+    if (auto w = writeText(m_folder.appsTsv(), apps); !w.ok)
+        return w.error;
+
+    if (!fs::exists(m_folder.startWeights(), ec)) {
+        const auto bytes = readText(m_o.weightsPath);
+        if (!bytes)
+            return m_o.weightsPath.string() + ": cannot read the starting weights";
+        if (auto w = writeText(m_folder.startWeights(), *bytes); !w.ok)
+            return w.error;
+    }
+
+    std::vector<std::string> errors;
+    for (ScheduleRecord &r : m_folder.readRecords(&errors)) {
+        if (r.status == Status::Ok)
+            m_measured.emplace(r.scheduleHash, r.scheduleId);
+        if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
+            m_bestMs[r.pipeline] = r.runtimeMs;
+        m_done.emplace(std::make_tuple(r.pipeline, r.batch, r.index), std::move(r));
+    }
+    if (!errors.empty())
+        return errors.front();
+    return {};
+}
+
+std::string Run::loadWeights(const fs::path &path)
+{
+    weights::LoadResult loaded = weights::loadWeights(path);
+    if (!loaded.ok()) {
+        const weights::Diagnostic *e = loaded.firstError();
+        return e ? e->format() : path.string() + ": cannot load the weights";
+    }
+    try {
+        m_model = std::make_unique<model::CostModel>(std::move(*loaded.weights));
+    } catch (const std::exception &e) {
+        return path.string() + ": " + e.what();
+    }
+    return {};
+}
+
+void Run::searchPipeline(int batch, const PipelineSpec &spec, std::vector<std::unique_ptr<Candidate>> &out)
+{
+    const int32_t pid = m_ids.at(spec.name);
+    for (int index = 0; index < m_o.batchSize; index++) {
+        if (cancelled())
+            return;
+        if (m_done.count({spec.name, batch, index}))
+            continue;
+        auto c = std::make_unique<Candidate>();
+        ScheduleRecord &r = c->record;
+        r.pipeline = spec.name;
+        r.pipelineId = pid;
+        r.batch = batch;
+        r.index = index;
+        r.scheduleId = scheduleIdFor(batch, index);
+        r.dropoutSeed = dropoutSeedFor(m_o.seed, batch, index);
+        r.beamSize = index == 0 ? m_o.firstBeamSize : m_o.otherBeamSize;
+        r.randomDropout = index == 0 ? 100 : m_o.otherDropout;
+        report(spec.name + " " + batchName(batch) + ": searching schedule " + std::to_string(index + 1) + " of " +
+               std::to_string(m_o.batchSize));
+
+        search::AutoscheduleParams params;
+        params.beamSize = r.beamSize;
+        params.randomDropout = r.randomDropout;
+        params.randomDropoutSeed = r.dropoutSeed;
+        params.randomizeTilings = m_o.randomizeTilings;
+        params.freezeInlineComputeRoot = m_o.freezeInlineComputeRoot;
+        params.options.parse(m_o.searchSpaceOptions);
+        params.device = search::featureParamsFor(m_o.device);
+        const auto started = Clock::now();
+        try {
+            c->instance = spec.build();
+            c->outcome = search::autoschedule(spec.name, c->instance.outputs, *m_model, params, nullptr, nullptr);
+            const search::SearchResult &result = c->outcome.result;
+            r.searchSeconds = secondsSince(started);
+            if (!result.best) {
+                r.status = Status::SearchFailed;
+                r.message = "the search found no complete schedule";
+            } else {
+                r.predictedCost = result.cost;
+                c->featurization = search::featurization(*c->outcome.searchDag, result.features);
+                samples::Sample probe;
+                probe.stages = c->featurization;
+                r.scheduleHash = samples::scheduleHash(probe);
+                c->loopNest = result.best->dump();
+                schedule::EmitOptions emit;
+                emit.pipeline = spec.name;
+                emit.stageCosts = &result.stageCosts;
+                emit.totalCost = result.cost;
+                c->source = schedule::emitSource(*result.best, c->instance.outputs, emit);
+            }
+        } catch (const std::exception &e) {
+            r.searchSeconds = secondsSince(started);
+            r.status = Status::SearchFailed;
+            r.message = e.what();
+        }
+        if (r.status == Status::Ok) {
+            if (auto it = m_measured.find(r.scheduleHash); it != m_measured.end()) {
+                r.status = Status::Duplicate;
+                r.duplicateOf = it->second;
+                r.message = "the same schedule features as schedule " + std::to_string(it->second);
+            } else {
+                // Claimed now, so a later sample of this batch with the same
+                // features is a duplicate of this one, whatever its fate.
+                m_measured.emplace(r.scheduleHash, r.scheduleId);
+            }
+        }
+        if (r.status != Status::Ok) {
+            finishRecord(r, c.get());
+            continue;
+        }
+        const std::string key = spec.name + ":" + std::to_string(batch) + ":" + std::to_string(index);
+        if (auto f = m_o.injectFaults.find(key); f != m_o.injectFaults.end())
+            c->fault = f->second;
+        out.push_back(std::move(c));
+    }
+}
+
+void Run::finishRecord(const ScheduleRecord &record, const Candidate *candidate)
+{
+    auto file = [&](const char *suffix) {
+        return m_folder.scheduleFile(record.pipeline, record.batch, record.scheduleId, suffix);
+    };
+    std::error_code ec;
+    fs::create_directories(m_folder.scheduleDir(record.pipeline, record.batch), ec);
+    if (candidate && !candidate->source.empty()) {
+        writeText(file(".schedule.h"), candidate->source);
+        writeText(file(".loop_nest.txt"), candidate->loopNest);
+    }
+    if (record.status == Status::Ok && candidate) {
+        samples::Sample s;
+        s.stages = candidate->featurization;
+        s.runtimeMs = static_cast<float>(record.runtimeMs);
+        s.pipelineId = record.pipelineId;
+        s.scheduleId = record.scheduleId;
+        samples::writeSample(s, file(".sample"), Overwrite::Replace);
+    }
+    // The record last: its presence says the schedule is finished.
+    writeText(file(".json"), record.toJson().dump(2) + "\n");
+    m_done.emplace(std::make_tuple(record.pipeline, record.batch, record.index), record);
+    m_result.records.push_back(record);
+    if (record.status == Status::Ok && (!m_bestMs.count(record.pipeline) || record.runtimeMs < m_bestMs[record.pipeline]))
+        m_bestMs[record.pipeline] = record.runtimeMs;
+    if (m_events.onRecord)
+        m_events.onRecord(record);
+}
+
+void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &candidates, BatchSummary &summary)
+{
+    if (candidates.empty())
+        return;
+    const Halide::Target target = targetFor(m_o);
+    const Halide::Target strict = target.with_feature(Halide::Target::StrictFloat);
+    const Halide::Target hostStrict = pipelines::hostTarget().with_feature(Halide::Target::StrictFloat);
+
+    // Each pipeline's first schedule of the batch is checked, as are the ones
+    // a fault is injected into (so a wrong output is caught by the check).
+    std::set<std::string> seen;
+    for (auto &c : candidates)
+        c->check = seen.insert(c->record.pipeline).second || !c->fault.empty();
+
+    // Timed builds, then the strict_float pairs of the checked ones (the
+    // check is exact but for the device's math library; float_check.h).
+    std::vector<bench::CompileRequest> requests;
+    std::vector<size_t> strictIndex(candidates.size(), SIZE_MAX);
+    auto buildOf = [this](const std::string &name) {
+        for (const PipelineSpec &p : m_o.pipelines)
+            if (p.name == name)
+                return p.build;
+        return std::function<pipelines::PipelineInstance()>();
+    };
+    for (auto &c : candidates) {
+        const search::State *state = &*c->outcome.result.best;
+        const bench::Schedule schedule = bench::Schedule::custom(
+            "s" + std::to_string(c->record.scheduleId),
+            [state](pipelines::PipelineInstance &p, const Halide::Target &) { schedule::applySchedule(*state, p.outputs); });
+        requests.push_back({buildOf(c->record.pipeline), schedule, target, {}, {}});
+    }
+    for (size_t i = 0; i < candidates.size(); i++) {
+        if (!candidates[i]->check)
+            continue;
+        strictIndex[i] = requests.size();
+        bench::CompileRequest s = requests[i];
+        s.target = strict;
+        requests.push_back(s);
+        requests.push_back({s.build, bench::Schedule::computeRoot(), hostStrict, {}, {}});
+    }
+    report(batchName(batch) + ": compiling " + std::to_string(requests.size()) + " libraries");
+    bench::IsolatedCompileOptions compile;
+    compile.compile.cacheDir = m_o.cacheDir;
+    compile.compile.jobs = m_o.jobs;
+    compile.timeoutSeconds = m_o.compileTimeoutSeconds;
+    const auto compileStarted = Clock::now();
+    const std::vector<bench::CompiledLibrary> built = bench::compileIsolated(requests, compile, m_progress);
+    summary.compileSeconds += secondsSince(compileStarted);
+
+    for (size_t i = 0; i < candidates.size(); i++) {
+        Candidate &c = *candidates[i];
+        ScheduleRecord &r = c.record;
+        if (cancelled())
+            return;
+        r.compileSeconds = built[i].compileSeconds;
+        r.cacheHit = built[i].cacheHit;
+        if (!built[i].ok) {
+            r.status = built[i].timedOut ? Status::CompileTimeout : Status::CompileFailed;
+            r.message = built[i].error;
+            finishRecord(r, &c);
+            continue;
+        }
+        report(r.pipeline + " " + batchName(batch) + ": measuring schedule " + std::to_string(r.index));
+        const auto measureStarted = Clock::now();
+        bench::RunOptions run = m_o.run;
+        run.injectFault = c.fault;
+        if (c.check) {
+            const bench::CompiledLibrary &sc = built[strictIndex[i]];
+            const bench::CompiledLibrary &sr = built[strictIndex[i] + 1];
+            bench::RunOptions once = run;
+            once.reps = 1;
+            once.warmup = 0;
+            bench::Measurement check;
+            if (!sc.ok || !sr.ok) {
+                check.failure = bench::Failure::Compile;
+                check.message = "the strict_float build for the output check did not compile: " +
+                                (sc.ok ? sr.error : sc.error);
+            } else {
+                check = bench::measure(sc, &sr, once, m_progress);
+                if (check.failure == bench::Failure::WrongOutput) {
+                    try {
+                        if (bench::withinMathLibraryTolerance(check, bench::inexactMathCalls(c.instance.outputs))) {
+                            check.ok = true;
+                            check.failure = bench::Failure::None;
+                        }
+                    } catch (const std::exception &) {
+                    }
+                }
+            }
+            r.checked = true;
+            if (check.failure != bench::Failure::None) {
+                r.status = statusOf(check);
+                r.message = "output check: " + check.message;
+                r.measureSeconds = secondsSince(measureStarted);
+                summary.measureSeconds += r.measureSeconds;
+                finishRecord(r, &c);
+                continue;
+            }
+        }
+        const bench::Measurement m = bench::measure(built[i], nullptr, run, m_progress);
+        r.measureSeconds = secondsSince(measureStarted);
+        summary.measureSeconds += r.measureSeconds;
+        r.status = statusOf(m);
+        r.message = m.message;
+        if (m.ok) {
+            r.runtimeMs = m.minMs;
+            r.medianMs = m.medianMs;
+            r.runs = static_cast<int>(m.timesMs.size());
+        }
+        finishRecord(r, &c);
+    }
+}
+
+void Run::retrain(int batch, BatchSummary &summary)
+{
+    const auto started = Clock::now();
+    report(batchName(batch) + ": retraining on every sample so far");
+    samples::LoadedSamples loaded = samples::loadSamples({m_o.outDir});
+    if (!loaded.ok()) {
+        summary.trainingNote = loaded.errors.front();
+        return;
+    }
+    const samples::Split split = samples::splitLikeHalide(loaded.dataset);
+    samples::TrainingOptions t;
+    t.epochs = m_o.epochs;
+    t.learningRate = m_o.learningRate;
+    t.seed = static_cast<uint32_t>(m_o.seed + static_cast<uint64_t>(batch));
+    t.numCores = m_o.device.smCount > 0 ? m_o.device.smCount : 80;
+    t.batches.minSize = m_o.minBatch;
+    t.checkpointPath = m_folder.batchWeights(batch).string() + ".checkpoint";
+    t.resume = true;
+    if (samples::makeBatches(split.training, t.batches).empty()) {
+        summary.trainingNote = "no pipeline has a batch of " + std::to_string(m_o.minBatch) +
+                               " or more distinct schedules yet: the weights are unchanged";
+        const std::vector<char> bytes = weights::serializeWeightsFile(m_model->weights());
+        writeText(m_folder.batchWeights(batch), std::string(bytes.begin(), bytes.end()));
+        return;
+    }
+    const samples::TrainingRun run = samples::trainModel(m_model->weights(), split.training, split.validation, t,
+                                                         m_progress);
+    summary.trainSeconds = secondsSince(started);
+    if (!run.ok()) {
+        summary.trainingNote = run.error;
+        return;
+    }
+    if (run.cancelled)
+        return;
+    const std::vector<char> bytes = weights::serializeWeightsFile(run.state.weights);
+    const std::string text(bytes.begin(), bytes.end());
+    writeText(m_folder.batchWeights(batch), text);
+    writeText(m_folder.currentWeights(), text);
+    std::error_code ec;
+    fs::remove(t.checkpointPath, ec);
+    summary.retrained = true;
+    summary.before = run.history.front();
+    summary.after = run.history.back();
+    m_model = std::make_unique<model::CostModel>(run.state.weights);
+}
+
+void Run::writeRecordsTsv()
+{
+    std::vector<std::string> errors;
+    std::string text = recordTsvHeader() + "\n";
+    for (const ScheduleRecord &r : m_folder.readRecords(&errors))
+        text += recordTsvLine(r) + "\n";
+    writeText(m_folder.recordsTsv(), text);
+}
+
+void Run::runBatch(int batch)
+{
+    BatchSummary summary;
+    summary.batch = batch;
+    std::vector<std::unique_ptr<Candidate>> candidates;
+    const auto searchStarted = Clock::now();
+    for (const PipelineSpec &spec : m_o.pipelines) {
+        searchPipeline(batch, spec, candidates);
+        if (cancelled())
+            return;
+    }
+    summary.searchSeconds = secondsSince(searchStarted);
+    compileAndMeasure(batch, candidates, summary);
+    if (cancelled())
+        return;
+    writeRecordsTsv();
+    for (const auto &[key, r] : m_done)
+        if (r.batch == batch)
+            summary.counts[statusName(r.status)]++;
+    if (m_o.retrain) {
+        retrain(batch, summary);
+        if (cancelled())
+            return;
+    }
+    summary.bestMs = m_bestMs;
+    if (auto w = writeText(m_folder.batchDone(batch), summary.toJson().dump(2) + "\n"); !w.ok) {
+        m_result.error = w.error;
+        return;
+    }
+    std::string training = "batch\tretrained\ttraining_loss_before\ttraining_loss_after\tvalidation_loss_before\t"
+                           "validation_loss_after\tseconds\tnote\n";
+    for (int b = 0; b <= batch; b++) {
+        const auto text = readText(m_folder.batchDone(b));
+        const JsonParseResult j = text ? parseJson(*text) : JsonParseResult{};
+        if (!j.value)
+            continue;
+        const Json *t = j.value->find("training");
+        if (!t)
+            continue;
+        auto num = [&](const char *k) {
+            const Json *v = t->find(k);
+            std::ostringstream s;
+            s.precision(9);
+            s << (v ? v->toNumber(NAN) : NAN);
+            return s.str();
+        };
+        const Json *note = t->find("note");
+        const Json *retrained = t->find("retrained");
+        training += std::to_string(b) + "\t" + (retrained && retrained->toBool() ? "1" : "0") + "\t" +
+                    num("training_loss_before") + "\t" + num("training_loss_after") + "\t" +
+                    num("validation_loss_before") + "\t" + num("validation_loss_after") + "\t" + num("seconds") +
+                    "\t" + (note ? note->toString() : std::string()) + "\n";
+    }
+    writeText(m_folder.trainingTsv(), training);
+    m_result.batches.push_back(summary);
+    if (m_events.onBatch)
+        m_events.onBatch(summary);
+}
+
+AutotuneResult Run::run()
+{
+    if (m_o.pipelines.empty()) {
+        m_result.error = "no pipelines to autotune";
+        return m_result;
+    }
+    if (m_o.batchSize < 1 || m_o.batchSize > 9999 || m_o.batches < 1 || m_o.batches > 9999) {
+        m_result.error = "batch size and number of batches: expected 1..9999";
+        return m_result;
+    }
+    std::set<int32_t> taken;
+    for (const PipelineSpec &p : m_o.pipelines) {
+        if (m_ids.count(p.name)) {
+            m_result.error = "pipeline '" + p.name + "' is named twice";
+            return m_result;
+        }
+        int32_t id = pipelineIdFor(p.name);
+        while (!taken.insert(id).second)
+            id = id == 0x7fffffff ? 1 : id + 1;
+        m_ids[p.name] = id;
+    }
+    if (std::string e = loadWeights(m_o.weightsPath); !e.empty()) {
+        m_result.error = e;
+        return m_result;
+    }
+    if (std::string e = openFolder(); !e.empty()) {
+        m_result.error = e;
+        return m_result;
+    }
+    for (int batch = 0; batch < m_o.batches; batch++) {
+        m_fraction = static_cast<double>(batch) / m_o.batches;
+        if (fs::exists(m_folder.batchDone(batch))) {
+            m_result.batchesSkipped++;
+            continue;
+        }
+        for (const auto &[key, r] : m_done)
+            if (r.batch == batch)
+                m_result.schedulesResumed++;
+        // The batch searches with the weights the previous batches left.
+        const fs::path weights = fs::exists(m_folder.currentWeights()) ? m_folder.currentWeights() : m_o.weightsPath;
+        if (std::string e = loadWeights(weights); !e.empty()) {
+            m_result.error = e;
+            return m_result;
+        }
+        runBatch(batch);
+        if (!m_result.error.empty())
+            return m_result;
+        if (cancelled()) {
+            m_result.cancelled = true;
+            break;
+        }
+    }
+    m_result.ok = true;
+    return m_result;
+}
+
+} // namespace
+
+Json BatchSummary::toJson() const
+{
+    Json j = Json::object();
+    j["batch"] = batch;
+    Json c = Json::object();
+    for (const auto &[k, v] : counts)
+        c[k] = v;
+    j["counts"] = c;
+    Json b = Json::object();
+    for (const auto &[k, v] : bestMs)
+        b[k] = v;
+    j["best_ms"] = b;
+    j["search_seconds"] = searchSeconds;
+    j["compile_seconds"] = compileSeconds;
+    j["measure_seconds"] = measureSeconds;
+    Json t = Json::object();
+    t["retrained"] = retrained;
+    t["seconds"] = trainSeconds;
+    if (!trainingNote.empty())
+        t["note"] = trainingNote;
+    if (retrained) {
+        t["training_loss_before"] = before.trainingLoss;
+        t["training_loss_after"] = after.trainingLoss;
+        if (std::isfinite(before.validationLoss))
+            t["validation_loss_before"] = before.validationLoss;
+        if (std::isfinite(after.validationLoss))
+            t["validation_loss_after"] = after.validationLoss;
+        t["epochs"] = after.epoch;
+    }
+    j["training"] = t;
+    return j;
+}
+
+Json describeTarget(const AutotuneOptions &o)
+{
+    Json d = Json::object();
+    d["target"] = targetFor(o).to_string();
+    d["kind"] = bench::targetKindName(o.target);
+    d["search_profile"] = o.deviceSource;
+    d["search_device"] = o.device.name;
+    d["search_sm_count"] = o.device.smCount;
+    if (o.target == bench::TargetKind::Cuda) {
+        const gpu::LocalDeviceQuery q = gpu::queryLocalDevice();
+        d["status"] = q.status;
+        if (q.device) {
+            d["name"] = q.device->name;
+            d["compute_capability"] = std::to_string(q.device->computeMajor) + "." + std::to_string(q.device->computeMinor);
+            d["sm_count"] = q.device->smCount;
+        }
+        d["driver_version"] = q.driverVersion;
+        d["runtime_version"] = q.runtimeVersion;
+        d["times"] = "GPU kernel times on the local NVIDIA device";
+    } else {
+        const fs::path worker = o.run.worker.empty() ? bench::defaultWorkerPath() : o.run.worker;
+        const bench::ChildResult r = bench::runChild({worker.string(), "--describe-opencl"}, 30);
+        const JsonParseResult parsed = parseJson(r.out);
+        if (parsed.value)
+            d["opencl"] = *parsed.value;
+        else
+            d["opencl_error"] = "the bench worker did not describe the OpenCL device: " + r.startError + r.err;
+        d["times"] = o.target == bench::TargetKind::OpenCL ? "OpenCL device times (PoCL's CPU device where there is no GPU)"
+                                                           : "host CPU times";
+    }
+    return d;
+}
+
+Json runParameters(const AutotuneOptions &o)
+{
+    Json p = Json::object();
+    Json names = Json::array();
+    for (const PipelineSpec &s : o.pipelines)
+        names.push(s.name + " = " + s.source);
+    p["pipelines"] = names;
+    p["target"] = targetFor(o).to_string();
+    p["search_device"] = o.device.name + " (" + std::to_string(o.device.smCount) + " SMs)";
+    p["batch_size"] = o.batchSize;
+    p["seed"] = std::to_string(o.seed);
+    p["first_beam_size"] = o.firstBeamSize;
+    p["other_beam_size"] = o.otherBeamSize;
+    p["other_random_dropout"] = o.otherDropout;
+    p["randomize_tilings"] = o.randomizeTilings;
+    p["freeze_inline_compute_root"] = o.freezeInlineComputeRoot;
+    p["search_space_options"] = o.searchSpaceOptions;
+    p["retrain"] = o.retrain;
+    p["epochs"] = o.epochs;
+    p["learning_rate"] = static_cast<double>(o.learningRate);
+    p["min_batch"] = static_cast<int64_t>(o.minBatch);
+    p["benchmark_reps"] = o.run.reps;
+    p["benchmark_warmup"] = o.run.warmup;
+    p["benchmark_scale"] = o.run.scale;
+    p["starting_weights_sha256"] = sha256FileHex(o.weightsPath).value_or("unreadable");
+    return p;
+}
+
+int32_t pipelineIdFor(const std::string &name)
+{
+    uint32_t h = 2166136261u;
+    for (unsigned char c : name) {
+        h ^= c;
+        h *= 16777619u;
+    }
+    const int32_t id = static_cast<int32_t>(h & 0x7fffffffu);
+    return id == 0 ? 1 : id;
+}
+
+AutotuneResult runAutotune(const AutotuneOptions &options, Progress *progress, const AutotuneEvents &events)
+{
+    Run run(options, progress, events);
+    return run.run();
+}
+
+} // namespace beamscope::autotune
