@@ -492,9 +492,9 @@ void Run::retrain(int batch, BatchSummary &summary)
 void Run::writeRecordsTsv()
 {
     std::vector<std::string> errors;
-    std::string text = recordTsvHeader() + "\n";
+    std::string text = samples::recordTsvHeader() + "\n";
     for (const ScheduleRecord &r : m_folder.readRecords(&errors))
-        text += recordTsvLine(r) + "\n";
+        text += samples::recordTsvLine(r) + "\n";
     writeText(m_folder.recordsTsv(), text);
 }
 

@@ -18,8 +18,8 @@
 // deterministic for their seed, so the result equals an uninterrupted run.
 // The folder's layout is run_folder.h's.
 
-#include "core/autotune/run_folder.h"
-#include "core/autotune/schedule_record.h"
+#include "core/samples/run_folder.h"
+#include "core/samples/schedule_record.h"
 #include "core/bench/measurement.h"
 #include "core/bench/targets.h"
 #include "core/gpu/device_facts.h"
@@ -38,6 +38,13 @@ class Progress;
 }
 
 namespace beamscope::autotune {
+
+using samples::RunFolder;
+using samples::ScheduleRecord;
+using samples::Status;
+using samples::batchName;
+using samples::scheduleIdFor;
+using samples::statusName;
 
 struct PipelineSpec {
     std::string name;   // folder and apps.tsv name: a registry name, random_<seed>_<stages>, or the generator's

@@ -34,21 +34,21 @@ int fail(const std::string &message)
     return kFailure;
 }
 
-std::string describeRecord(const autotune::ScheduleRecord &r)
+std::string describeRecord(const samples::ScheduleRecord &r)
 {
     char buf[160];
-    if (r.status == autotune::Status::Ok)
+    if (r.status == samples::Status::Ok)
         std::snprintf(buf, sizeof buf, "ok %.4g ms (predicted %.4g)", r.runtimeMs, r.predictedCost);
     else
-        std::snprintf(buf, sizeof buf, "%s", autotune::statusName(r.status));
-    std::string line = "autotune: " + autotune::batchName(r.batch) + " " + r.pipeline + " #" + std::to_string(r.index) +
+        std::snprintf(buf, sizeof buf, "%s", samples::statusName(r.status));
+    std::string line = "autotune: " + samples::batchName(r.batch) + " " + r.pipeline + " #" + std::to_string(r.index) +
                        " (beam " + std::to_string(r.beamSize) + ", seed " + std::to_string(r.dropoutSeed) + "): " + buf;
-    if (r.status != autotune::Status::Ok && !r.message.empty())
+    if (r.status != samples::Status::Ok && !r.message.empty())
         line += ": " + r.message.substr(0, 300);
     return line;
 }
 
-Json recordsJson(const std::vector<autotune::ScheduleRecord> &records)
+Json recordsJson(const std::vector<samples::ScheduleRecord> &records)
 {
     Json a = Json::array();
     for (const auto &r : records)
@@ -180,9 +180,9 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
               << (o.target == bench::TargetKind::OpenCL ? " (times are OpenCL-device times: PoCL's CPU device where there is no GPU)" : "")
               << "\n";
     autotune::AutotuneEvents events;
-    events.onRecord = [](const autotune::ScheduleRecord &r) { std::cerr << describeRecord(r) << "\n"; };
+    events.onRecord = [](const samples::ScheduleRecord &r) { std::cerr << describeRecord(r) << "\n"; };
     events.onBatch = [](const autotune::BatchSummary &b) {
-        std::cerr << "autotune: " << autotune::batchName(b.batch) << " done:";
+        std::cerr << "autotune: " << samples::batchName(b.batch) << " done:";
         for (const auto &[status, n] : b.counts)
             std::cerr << " " << status << " " << n;
         std::cerr << "; search " << b.searchSeconds << " s, compile " << b.compileSeconds << " s, measure "

@@ -1,5 +1,6 @@
 #pragma once
-// The layout of an autotune output folder (docs/autotune.md):
+// The layout of an autotune output folder (docs/autotune.md), which
+// core/autotune writes and anything that reads samples may read:
 //
 //   manifest.json                      provenance and every parameter
 //   apps.tsv                           pipeline id -> pipeline name (hold-one-out reads it)
@@ -17,7 +18,7 @@
 // Every file is written atomically (temp file + rename); a temp file left by
 // a killed run is removed when the folder is opened again.
 
-#include "core/autotune/schedule_record.h"
+#include "core/samples/schedule_record.h"
 
 #include <filesystem>
 #include <map>
@@ -25,7 +26,7 @@
 #include <tuple>
 #include <vector>
 
-namespace beamscope::autotune {
+namespace beamscope::samples {
 
 class RunFolder {
 public:
@@ -58,4 +59,4 @@ private:
 
 std::string batchName(int batch); // "batch_0003"
 
-} // namespace beamscope::autotune
+} // namespace beamscope::samples

@@ -1,4 +1,4 @@
-#include "core/autotune/run_folder.h"
+#include "core/samples/run_folder.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,7 +7,7 @@
 
 namespace fs = std::filesystem;
 
-namespace beamscope::autotune {
+namespace beamscope::samples {
 
 std::string batchName(int batch)
 {
@@ -91,4 +91,4 @@ std::vector<ScheduleRecord> RunFolder::readRecords(std::vector<std::string> *err
     return out;
 }
 
-} // namespace beamscope::autotune
+} // namespace beamscope::samples

@@ -1,11 +1,11 @@
-#include "core/autotune/schedule_record.h"
+#include "core/samples/schedule_record.h"
 
 #include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
 
-namespace beamscope::autotune {
+namespace beamscope::samples {
 
 namespace {
 
@@ -152,4 +152,4 @@ std::string recordTsvLine(const ScheduleRecord &r)
     return out.str();
 }
 
-} // namespace beamscope::autotune
+} // namespace beamscope::samples

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace beamscope::autotune {
+namespace beamscope::samples {
 
 enum class Status {
     Ok,             // measured; a .sample was written
@@ -60,4 +60,4 @@ int32_t scheduleIdFor(int batch, int index);
 std::string recordTsvHeader();
 std::string recordTsvLine(const ScheduleRecord &record);
 
-} // namespace beamscope::autotune
+} // namespace beamscope::samples

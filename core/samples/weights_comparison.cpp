@@ -1,0 +1,149 @@
+#include "core/samples/weights_comparison.h"
+
+#include "core/model/cost_model.h"
+#include "core/samples/prediction.h"
+#include "core/weights/shipped_weights.h"
+#include "core/weights/weights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <numeric>
+
+namespace beamscope::samples {
+
+namespace {
+
+const char *const kNoApp = "(no app)";
+
+// The mean of the finite values, NaN when there are none.
+double finiteMean(const std::vector<double> &values)
+{
+    double sum = 0;
+    size_t n = 0;
+    for (double v : values)
+        if (std::isfinite(v)) {
+            sum += v;
+            n++;
+        }
+    return n ? sum / static_cast<double>(n) : NAN;
+}
+
+} // namespace
+
+WeightsChoice weightsChoiceFor(const std::string &argument, std::string &error)
+{
+    namespace fs = std::filesystem;
+    if (argument == "halide-hold-one-out")
+        return {argument, [](const std::string &app) { return weights::holdOneOutWeightsFor(app); }};
+    std::error_code ec;
+    if (fs::is_directory(argument, ec) && !fs::exists(fs::path(argument) / "head1_conv1_weight.data", ec)) {
+        const fs::path dir = argument;
+        return {argument, [dir](const std::string &app) -> std::optional<fs::path> {
+                    const fs::path file = dir / (app + ".weights");
+                    std::error_code e;
+                    return fs::exists(file, e) ? std::optional<fs::path>(file) : std::nullopt;
+                }};
+    }
+    const fs::path path = weights::resolveWeightsArgument(argument, std::nullopt, error);
+    if (path.empty())
+        return {};
+    return {argument, [path](const std::string &) { return std::optional<fs::path>(path); }};
+}
+
+double topKScore(const PipelineSet &pipeline, const std::vector<float> &predictions, size_t k)
+{
+    const size_t n = std::min(predictions.size(), pipeline.schedules.size());
+    if (n == 0 || k == 0)
+        return NAN;
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t{0});
+    // Ties in the prediction keep the set's (hash) order, so the score is deterministic.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return predictions[a] < predictions[b]; });
+    double bestPicked = INFINITY, best = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        const double runtime = pipeline.schedules[order[i]].bestRuntimeMs();
+        best = std::min(best, runtime);
+        if (i < k)
+            bestPicked = std::min(bestPicked, runtime);
+    }
+    return bestPicked / best;
+}
+
+std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices,
+                                        int numCores)
+{
+    std::map<std::string, std::vector<const PipelineSet *>> byApp;
+    for (const PipelineSet &p : dataset.pipelines)
+        byApp[p.app.empty() ? kNoApp : p.app].push_back(&p);
+
+    std::vector<ChoiceScore> out;
+    for (const WeightsChoice &choice : choices) {
+        ChoiceScore score;
+        score.label = choice.label;
+        std::map<std::filesystem::path, std::shared_ptr<model::CostModel>> models;
+        std::vector<double> sp, kt, pa, t1, t5;
+        for (const auto &[app, pipelines] : byApp) {
+            AppScore a;
+            a.app = app;
+            a.pipelines = pipelines.size();
+            const std::optional<std::filesystem::path> path = choice.weightsFor(app);
+            if (!path) {
+                a.error = "no weights for this app in '" + choice.label + "'";
+                score.apps.push_back(a);
+                continue;
+            }
+            a.weights = *path;
+            std::shared_ptr<model::CostModel> &model = models[*path];
+            if (!model) {
+                weights::LoadResult loaded = weights::loadWeights(*path);
+                if (!loaded.ok()) {
+                    const weights::Diagnostic *e = loaded.firstError();
+                    a.error = e ? e->format() : path->string() + ": cannot load";
+                    score.apps.push_back(a);
+                    continue;
+                }
+                try {
+                    model = std::make_shared<model::CostModel>(std::move(*loaded.weights));
+                } catch (const std::exception &e) {
+                    a.error = path->string() + ": " + e.what();
+                    score.apps.push_back(a);
+                    continue;
+                }
+            }
+            // Rank metrics over the app's schedules taken together; with one
+            // pipeline per app (the usual case) that is the pipeline's figure.
+            std::vector<double> predicted, actual, top1, top5;
+            for (const PipelineSet *p : pipelines) {
+                const PipelinePredictions pred = predictPipeline(*model, *p, numCores);
+                for (size_t i = 0; i < p->schedules.size(); i++) {
+                    predicted.push_back(pred.predictions[i]);
+                    actual.push_back(p->schedules[i].bestRuntimeMs());
+                }
+                top1.push_back(topKScore(*p, pred.predictions, 1));
+                top5.push_back(topKScore(*p, pred.predictions, 5));
+                a.schedules += p->schedules.size();
+            }
+            a.rank = rankMetrics(predicted, actual);
+            a.top1 = finiteMean(top1);
+            a.top5 = finiteMean(top5);
+            sp.push_back(a.rank.spearman);
+            kt.push_back(a.rank.kendall);
+            pa.push_back(a.rank.pairwiseAccuracy);
+            t1.push_back(a.top1);
+            t5.push_back(a.top5);
+            score.appsScored++;
+            score.apps.push_back(a);
+        }
+        score.spearman = finiteMean(sp);
+        score.kendall = finiteMean(kt);
+        score.pairwiseAccuracy = finiteMean(pa);
+        score.top1 = finiteMean(t1);
+        score.top5 = finiteMean(t5);
+        out.push_back(std::move(score));
+    }
+    return out;
+}
+
+} // namespace beamscope::samples

@@ -1,0 +1,61 @@
+#pragma once
+// How well several weights files order the schedules measured on this device:
+// per app and overall, Spearman, Kendall tau-b and pairwise accuracy of the
+// predicted costs against the measured runtimes, and the top-k score
+// (TenSet's, as a ratio >= 1): the best measured runtime among the k schedules
+// the model ranks fastest, divided by the best measured runtime of all. 1 means
+// the model's pick (among k) is the fastest schedule there is.
+//
+// A weights choice may differ per app: Halide's hold-one-out files, or weights
+// retrained hold-one-out here, judge each app with the file that never saw it.
+
+#include "core/samples/dataset.h"
+#include "core/samples/rank_metrics.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace beamscope::samples {
+
+struct WeightsChoice {
+    std::string label; // as the user named it
+    // The weights to judge `app` with; nothing when this choice has none for it
+    // (the app is then left out of this choice's figures, and said so).
+    std::function<std::optional<std::filesystem::path>(const std::string &app)> weightsFor;
+};
+
+struct AppScore {
+    std::string app;
+    std::filesystem::path weights; // the file used
+    size_t pipelines = 0, schedules = 0;
+    RankMetrics rank;        // schedules of all the app's pipelines; NaN where undefined
+    double top1 = 0, top5 = 0; // mean over the app's pipelines
+    std::string error;         // the weights did not load, or the app has no weights here
+};
+
+struct ChoiceScore {
+    std::string label;
+    std::vector<AppScore> apps; // in dataset app order
+    // Means over the apps scored (each app counts once; NaN entries skipped).
+    double spearman = 0, kendall = 0, pairwiseAccuracy = 0, top1 = 0, top5 = 0;
+    size_t appsScored = 0;
+};
+
+// A choice from what the user typed: "halide-hold-one-out" (Halide's shipped
+// per-app files, each trained without its app), a folder of <app>.weights
+// (what `retrain --hold-one-out --out-dir` writes), or one weights file or
+// shipped name for every app. Empty label and `error` set when it names nothing.
+WeightsChoice weightsChoiceFor(const std::string &argument, std::string &error);
+
+// Top-k score of one pipeline: predictions in the set's schedule order.
+double topKScore(const PipelineSet &pipeline, const std::vector<float> &predictions, size_t k);
+
+// Pipelines without an app are grouped under "(no app)". numCores: the
+// model's parallelism input (80 for Halide's V100 files).
+std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices,
+                                        int numCores);
+
+} // namespace beamscope::samples
