@@ -18,6 +18,7 @@
 // deterministic for their seed, so the result equals an uninterrupted run.
 // The folder's layout is run_folder.h's.
 
+#include "core/autotune/autotune_request.h"
 #include "core/samples/run_folder.h"
 #include "core/samples/schedule_record.h"
 #include "core/bench/measurement.h"
@@ -30,6 +31,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,33 +87,6 @@ struct AutotuneOptions {
     std::map<std::string, std::string> injectFaults;
 };
 
-struct BatchSummary {
-    int batch = 0;
-    std::map<std::string, int> counts;            // status name -> schedules
-    std::map<std::string, double> bestMs;         // pipeline -> best runtime so far (all batches)
-    double searchSeconds = 0, compileSeconds = 0, measureSeconds = 0, trainSeconds = 0;
-    bool retrained = false;
-    std::string trainingNote;                     // why nothing was trained, when it was not
-    samples::EpochRecord before, after;           // the loss before and after the retrain
-    Json toJson() const;
-};
-
-struct AutotuneEvents {
-    std::function<void(const ScheduleRecord &)> onRecord;  // each schedule as it is finished
-    std::function<void(const BatchSummary &)> onBatch;     // each batch once it is complete
-};
-
-struct AutotuneResult {
-    bool ok = false;
-    std::string error;        // nothing could be run (folder, weights, parameters that differ from the manifest)
-    bool cancelled = false;
-    int batchesSkipped = 0;   // finished by an earlier run
-    int schedulesResumed = 0; // records found from an earlier run in unfinished batches
-    size_t staleTempFilesRemoved = 0;
-    std::vector<ScheduleRecord> records; // made by this run
-    std::vector<BatchSummary> batches;   // completed by this run
-};
-
 // What the manifest says of the device and target (also its "device" field).
 Json describeTarget(const AutotuneOptions &options);
 
@@ -120,6 +95,11 @@ Json runParameters(const AutotuneOptions &options);
 
 AutotuneResult runAutotune(const AutotuneOptions &options, Progress *progress = nullptr,
                            const AutotuneEvents &events = {});
+
+// The options a request asks for: its pipelines built from the registry,
+// random seeds or the generator library, the weights and device resolved.
+// Empty with `error` set (naming the option) when the request cannot be met.
+std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &request, std::string &error);
 
 // A stable pipeline id from the name (FNV-1a, 31 bits; not 0).
 int32_t pipelineIdFor(const std::string &name);

@@ -126,6 +126,8 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
                 a.schedules += p->schedules.size();
             }
             a.rank = rankMetrics(predicted, actual);
+            a.predicted = predicted;
+            a.measuredMs = actual;
             a.top1 = finiteMean(top1);
             a.top5 = finiteMean(top5);
             sp.push_back(a.rank.spearman);

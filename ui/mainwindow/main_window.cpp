@@ -89,6 +89,12 @@ void MainWindow::createWorkspaces()
         connect(workspace, &Workspace::statusMessage, this,
                 [this](const QString &text, int timeout) { statusBar()->showMessage(text, timeout); });
         connect(workspace, &Workspace::fileOpened, this, [this] { rebuildRecentMenu(); });
+        connect(workspace, &Workspace::sampleFolderForWorkspace, this,
+                [this](const QString &id, const QString &folder) {
+                    Workspace *target = this->workspace(id);
+                    if (target && target->offerSampleFolder(folder))
+                        setCurrentWorkspace(id);
+                });
     }
     connect(m_switcher, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     m_switcher->setCurrentRow(0);

@@ -30,6 +30,14 @@ public:
     }
     virtual void open(const QString &path) { Q_UNUSED(path); }
 
+    // A folder of .sample files handed over by another workspace (the Autotune
+    // workspace's "Open in Predictions"); false when this workspace takes none.
+    virtual bool offerSampleFolder(const QString &folder)
+    {
+        Q_UNUSED(folder);
+        return false;
+    }
+
     // Actions the main window lists in its File menu while this workspace exists.
     virtual QList<QAction *> fileActions() const { return {}; }
 
@@ -42,6 +50,9 @@ Q_SIGNALS:
     void statusMessage(const QString &text, int timeoutMs);
     // A file was opened by the user; the main window lists it under File > Recent.
     void fileOpened(const QString &path);
+    // Asks the main window to hand `folder` to workspace `workspaceId`
+    // (offerSampleFolder) and show it.
+    void sampleFolderForWorkspace(const QString &workspaceId, const QString &folder);
 
 protected:
     AppSettings &settings() { return m_settings; }

@@ -20,6 +20,7 @@
 #include "ui/retrain/retrain_workspace.h"
 #include "ui/weights/weights_workspace.h"
 #if BEAMSCOPE_HAVE_HALIDE
+#include "ui/autotune/autotune_workspace.h"
 #include "ui/pipeline/pipeline_workspace.h"
 #include "ui/search/search_workspace.h"
 #endif
@@ -41,6 +42,10 @@ std::vector<WorkspaceRegistration> registeredWorkspaces()
         {QStringLiteral("weights"), tr("Weights"), QStringLiteral(":/icons/weights.svg"),
          tr("Inspect, compare and convert cost-model weights"), make<WeightsWorkspace>},
         {QStringLiteral("predictions"), tr("Predictions"), QStringLiteral(":/icons/predictions.svg"), tr("Predicted cost against measured runtime, per pipeline, for one or two weights files"), make<PredictionsWorkspace>},
+#if BEAMSCOPE_HAVE_HALIDE
+        // Before Retrain, so that an autotune folder opens here rather than as a plain sample folder.
+        {QStringLiteral("autotune"), tr("Autotune"), QStringLiteral(":/icons/autotune.svg"), tr("Search, compile and measure schedules on the local device, write samples and retrain: Halide's autotune loop"), make<AutotuneWorkspace>},
+#endif
         {QStringLiteral("retrain"), tr("Retrain"), QStringLiteral(":/icons/retrain.svg"), tr("Train the cost model on samples measured on your GPU"), make<RetrainWorkspace>},
 #if BEAMSCOPE_HAVE_HALIDE
         {QStringLiteral("search"), tr("Search"), QStringLiteral(":/icons/beamscope.svg"), tr("Run the GPU beam search and walk its tree: decisions, loop nests, features and cost terms of every state"), make<SearchWorkspace>},

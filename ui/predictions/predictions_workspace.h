@@ -44,6 +44,11 @@ public:
     void restoreLayout() override;
 
     void addSampleFolder(const QString &folder);
+    bool offerSampleFolder(const QString &folder) override
+    {
+        addSampleFolder(folder);
+        return true;
+    }
     QStringList sampleFolders() const;
     void setWeights(const QString &path);
     // Second file for a side-by-side comparison ("" turns the comparison off).

@@ -51,6 +51,11 @@ public:
 
     // The form, for tests and the command line.
     void addSampleFolder(const QString &folder);
+    bool offerSampleFolder(const QString &folder) override
+    {
+        addSampleFolder(folder);
+        return true;
+    }
     void removeSampleFolder(const QString &folder);
     QStringList sampleFolders() const;
     void setInitialWeights(const QString &path);

@@ -5,12 +5,11 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
-#include "app/cli/halide/cost_model_loading.h"
-#include "app/cli/halide/profile_choice.h"
 #include "app/cli/stderr_progress.h"
-#include "core/autotune/autotune.h"
+#include "core/autotune/autotune_request.h"
+#include "core/samples/run_folder.h"
+#include "core/bench/targets.h"
 #include "core/pipelines/generator_library.h"
-#include "core/pipelines/random_pipeline.h"
 
 #include <cstdio>
 #include <iostream>
@@ -80,28 +79,29 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     if (args.flag("retrain") && args.flag("no-retrain"))
         return usage("--retrain and --no-retrain exclude each other");
 
-    autotune::AutotuneOptions o;
+    autotune::AutotuneRequest o;
     o.outDir = *out;
-    o.target = *target;
+    o.target = *targetName;
+    o.profile = args.value("profile").value_or("");
+    o.weights = args.value("weights").value_or("");
     o.batches = static_cast<int>(args.integer("batches", 1));
     o.batchSize = static_cast<int>(args.integer("batch-size", 80));
     o.jobs = static_cast<int>(args.integer("jobs", 0));
     o.retrain = !args.flag("no-retrain");
     o.epochs = static_cast<int>(args.integer("epochs", 200));
     o.learningRate = static_cast<float>(args.number("learning-rate", 0.001));
-    o.minBatch = static_cast<size_t>(args.integer("min-batch", 9));
+    o.minBatch = static_cast<int>(args.integer("min-batch", 9));
     o.seed = static_cast<uint64_t>(args.integer("seed", 0));
     o.firstBeamSize = static_cast<int>(args.integer("first-beam", 32));
     o.otherDropout = static_cast<int>(args.integer("dropout", 1));
     o.randomizeTilings = !args.flag("no-randomize-tilings");
     o.freezeInlineComputeRoot = !args.flag("no-freeze");
-    o.run.reps = static_cast<int>(args.integer("reps", 10));
-    o.run.warmup = static_cast<int>(args.integer("warmup", 1));
-    o.run.scale = args.number("scale", 1.0);
+    o.reps = static_cast<int>(args.integer("reps", 10));
+    o.warmup = static_cast<int>(args.integer("warmup", 1));
+    o.scale = args.number("scale", 1.0);
     o.compileTimeoutSeconds = args.number("compile-timeout", 600);
-    o.run.timeoutSeconds = args.number("bench-timeout", 10);
-    if (auto c = args.value("cache"))
-        o.cacheDir = *c;
+    o.benchTimeoutSeconds = args.number("bench-timeout", 10);
+    o.cacheDir = args.value("cache").value_or("");
     const long long randomCount = args.integer("random", 0);
     const long long randomStages = args.integer("random-stages", 4);
     if (!args.ok())
@@ -112,74 +112,38 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
         return usage("--jobs >= 0, --epochs >= 1, --learning-rate > 0 and --min-batch >= 1 expected");
     if (o.firstBeamSize < 1 || o.firstBeamSize > 100000 || o.otherDropout < 1 || o.otherDropout > 100)
         return usage("--first-beam: expected 1..100000; --dropout: expected a percentage 1..100 of children kept");
-    if (o.run.reps < 1 || o.run.warmup < 0 || !(o.run.scale > 0) || !(o.compileTimeoutSeconds > 0) ||
-        !(o.run.timeoutSeconds > 0))
+    if (o.reps < 1 || o.warmup < 0 || !(o.scale > 0) || !(o.compileTimeoutSeconds > 0) || !(o.benchTimeoutSeconds > 0))
         return usage("--reps >= 1, --warmup >= 0, --scale, --compile-timeout and --bench-timeout > 0 expected");
     if (randomCount < 0 || randomCount > 10000 || randomStages < 1 || randomStages > 50)
         return usage("--random: expected 0..10000 pipelines; --random-stages: expected 1..50");
+    o.randomPipelines = static_cast<int>(randomCount);
+    o.randomStages = static_cast<int>(randomStages);
     for (const std::string &f : args.values("inject-fault")) {
         const size_t eq = f.find('=');
         if (eq == std::string::npos)
             return usage("--inject-fault: expected PIPELINE:BATCH:INDEX=crash|hang|wrong-output, found '" + f + "'");
         o.injectFaults[f.substr(0, eq)] = f.substr(eq + 1);
     }
-
-    for (const std::string &name : args.values("app")) {
-        auto info = pipelines::findPipeline(name);
-        if (!info)
-            return fail("--app: unknown pipeline '" + name + "' (see 'beamscope-cli apps')");
-        o.pipelines.push_back({name, "app " + name, info->build});
-    }
-    for (long long k = 0; k < randomCount; k++) {
-        const uint64_t seed = o.seed * 1000003ull + static_cast<uint64_t>(k);
-        const int stages = static_cast<int>(randomStages);
-        o.pipelines.push_back({pipelines::randomPipelineName(seed, stages), "random seed " + std::to_string(seed),
-                               [seed, stages] { return pipelines::randomPipeline(seed, stages); }});
-    }
+    o.apps = args.values("app");
     if (auto lib = args.value("generator")) {
         const auto gen = args.value("name");
         if (!gen)
             return usage("--generator needs --name GEN");
-        std::map<std::string, std::string> params;
-        std::string source = "generator " + *lib + " " + *gen;
+        o.generatorLibrary = *lib;
+        o.generatorName = *gen;
         try {
-            for (const std::string &p : args.values("param")) {
-                params.insert(pipelines::parseGeneratorParam(p));
-                source += " " + p;
-            }
-            pipelines::loadGeneratorLibrary(*lib);
+            for (const std::string &p : args.values("param"))
+                o.generatorParams.insert(pipelines::parseGeneratorParam(p));
         } catch (const std::exception &e) {
             return fail(e.what());
         }
-        const std::string path = *lib, name = *gen;
-        o.pipelines.push_back({name, source, [path, name, params] { return pipelines::buildGenerator(path, name, params); }});
     }
-    if (o.pipelines.empty())
+    if (o.apps.empty() && o.randomPipelines == 0 && o.generatorLibrary.empty())
         return usage("name the pipelines: --app A (repeatable), --random N, or --generator LIB.so --name G");
 
-    std::string why;
-    const std::string profile = args.value("profile").value_or(*target == bench::TargetKind::Cuda ? "local" : "v100");
-    const std::optional<gpu::DeviceFacts> facts = chooseProfile(profile, why);
-    if (!facts)
-        return fail(why);
-    o.device = *facts;
-    o.deviceSource = profile;
-    if (*target == bench::TargetKind::Cuda) {
-        const gpu::LocalDeviceQuery q = gpu::queryLocalDevice();
-        if (!q.device)
-            return fail("--target cuda: " + q.status + " (use --target opencl where there is no NVIDIA GPU)");
-        o.cudaCapability = bench::halideCudaCapability(q.device->computeCapability());
-    }
-    o.weightsPath = chooseWeights(args.value("weights"), std::nullopt, why);
-    if (o.weightsPath.empty())
-        return fail(why);
-
     const bool json = args.flag("json");
-    std::cerr << "autotune: " << o.pipelines.size() << " pipeline(s), " << o.batches << " batch(es) of " << o.batchSize
-              << ", target " << bench::targetKindName(o.target) << ", search profile " << o.device.name
-              << (o.target == bench::TargetKind::OpenCL ? " (times are OpenCL-device times: PoCL's CPU device where there is no GPU)" : "")
-              << "\n";
     autotune::AutotuneEvents events;
+    events.onStart = [](const std::string &line) { std::cerr << "autotune: " << line << "\n"; };
     events.onRecord = [](const samples::ScheduleRecord &r) { std::cerr << describeRecord(r) << "\n"; };
     events.onBatch = [](const autotune::BatchSummary &b) {
         std::cerr << "autotune: " << samples::batchName(b.batch) << " done:";
@@ -200,6 +164,8 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     const autotune::AutotuneResult result = autotune::runAutotune(o, &progress, events);
     if (!result.ok)
         return fail(result.error);
+    if (!result.note.empty())
+        std::cerr << "autotune: " << result.note << "\n";
     if (result.staleTempFilesRemoved)
         std::cerr << "autotune: removed " << result.staleTempFilesRemoved << " temporary file(s) a killed run left\n";
     if (result.batchesSkipped || result.schedulesResumed)
@@ -207,7 +173,7 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
                   << result.schedulesResumed << " schedule(s) of the next batch already done\n";
     if (json) {
         Json j = Json::object();
-        j["out"] = o.outDir.string();
+        j["out"] = o.outDir;
         j["cancelled"] = result.cancelled;
         j["batches_skipped"] = result.batchesSkipped;
         j["schedules_resumed"] = result.schedulesResumed;

@@ -1,0 +1,145 @@
+#include "core/autotune/autotune.h"
+
+#include "core/pipelines/generator_library.h"
+#include "core/pipelines/random_pipeline.h"
+#include "core/weights/shipped_weights.h"
+
+namespace beamscope::autotune {
+
+std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string &error)
+{
+    AutotuneOptions o;
+    o.outDir = r.outDir;
+    if (r.outDir.empty()) {
+        error = "no output folder";
+        return std::nullopt;
+    }
+    const std::optional<bench::TargetKind> target = bench::parseTargetKind(r.target);
+    if (!target || *target == bench::TargetKind::Host) {
+        error = "target: expected cuda or opencl, found '" + r.target + "'";
+        return std::nullopt;
+    }
+    o.target = *target;
+
+    for (const std::string &name : r.apps) {
+        auto info = pipelines::findPipeline(name);
+        if (!info) {
+            error = "unknown pipeline '" + name + "' (see 'beamscope-cli apps')";
+            return std::nullopt;
+        }
+        o.pipelines.push_back({name, "app " + name, info->build});
+    }
+    for (int k = 0; k < r.randomPipelines; k++) {
+        const uint64_t seed = r.seed * 1000003ull + static_cast<uint64_t>(k);
+        const int stages = r.randomStages;
+        o.pipelines.push_back({pipelines::randomPipelineName(seed, stages), "random seed " + std::to_string(seed),
+                               [seed, stages] { return pipelines::randomPipeline(seed, stages); }});
+    }
+    if (!r.generatorLibrary.empty()) {
+        if (r.generatorName.empty()) {
+            error = "a generator library needs the generator's name";
+            return std::nullopt;
+        }
+        std::string source = "generator " + r.generatorLibrary + " " + r.generatorName;
+        for (const auto &[k, v] : r.generatorParams)
+            source += " " + k + "=" + v;
+        try {
+            pipelines::loadGeneratorLibrary(r.generatorLibrary);
+        } catch (const std::exception &e) {
+            error = e.what();
+            return std::nullopt;
+        }
+        const std::string path = r.generatorLibrary, name = r.generatorName;
+        const std::map<std::string, std::string> params = r.generatorParams;
+        o.pipelines.push_back({name, source, [path, name, params] { return pipelines::buildGenerator(path, name, params); }});
+    }
+    if (o.pipelines.empty()) {
+        error = "no pipelines: name apps, random pipelines or a generator";
+        return std::nullopt;
+    }
+
+    const std::string profile = !r.profile.empty() ? r.profile : (o.target == bench::TargetKind::Cuda ? "local" : "v100");
+    const gpu::LocalDeviceQuery local = o.target == bench::TargetKind::Cuda || profile == "local"
+                                            ? gpu::queryLocalDevice()
+                                            : gpu::LocalDeviceQuery{};
+    if (o.target == bench::TargetKind::Cuda && !local.device) {
+        error = "target cuda: " + local.status + " (use opencl where there is no NVIDIA GPU)";
+        return std::nullopt;
+    }
+    if (profile == "local") {
+        if (!local.device) {
+            error = "profile local: " + local.status;
+            return std::nullopt;
+        }
+        o.device = *local.device;
+    } else if (auto facts = gpu::findProfile(profile)) {
+        o.device = *facts;
+    } else {
+        error = "unknown profile '" + profile + "'";
+        return std::nullopt;
+    }
+    o.deviceSource = profile;
+    if (local.device)
+        o.cudaCapability = bench::halideCudaCapability(local.device->computeCapability());
+
+    std::string note;
+    o.weightsPath = weights::resolveWeightsArgument(r.weights.empty() ? std::nullopt : std::optional(r.weights),
+                                                    std::nullopt, error, &note);
+    if (o.weightsPath.empty())
+        return std::nullopt;
+
+    o.batches = r.batches;
+    o.batchSize = r.batchSize;
+    o.seed = r.seed;
+    o.firstBeamSize = r.firstBeamSize;
+    o.otherDropout = r.otherDropout;
+    o.randomizeTilings = r.randomizeTilings;
+    o.freezeInlineComputeRoot = r.freezeInlineComputeRoot;
+    o.jobs = r.jobs;
+    o.compileTimeoutSeconds = r.compileTimeoutSeconds;
+    o.cacheDir = r.cacheDir;
+    o.run.reps = r.reps;
+    o.run.warmup = r.warmup;
+    o.run.scale = r.scale;
+    o.run.timeoutSeconds = r.benchTimeoutSeconds;
+    o.retrain = r.retrain;
+    o.epochs = r.epochs;
+    o.learningRate = r.learningRate;
+    o.minBatch = static_cast<size_t>(std::max(1, r.minBatch));
+    o.injectFaults = r.injectFaults;
+    error = note; // not an error: what the caller may want to tell the user
+    return o;
+}
+
+AutotuneResult runAutotune(const AutotuneRequest &request, Progress *progress, const AutotuneEvents &events)
+{
+    std::string message;
+    const std::optional<AutotuneOptions> options = optionsFor(request, message);
+    if (!options) {
+        AutotuneResult r;
+        r.error = message;
+        return r;
+    }
+    if (events.onStart) {
+        std::string line = std::to_string(options->pipelines.size()) + " pipeline(s), " +
+                           std::to_string(options->batches) + " batch(es) of " + std::to_string(options->batchSize) +
+                           ", target " + bench::targetKindName(options->target) + ", search sized for " +
+                           options->device.name + ", weights " + options->weightsPath.string();
+        if (options->target == bench::TargetKind::OpenCL)
+            line += "; times are OpenCL-device times (PoCL's CPU device where there is no GPU)";
+        events.onStart(line);
+    }
+    AutotuneResult result = runAutotune(*options, progress, events);
+    result.note = message;
+    return result;
+}
+
+std::vector<std::string> autotunePipelineNames()
+{
+    std::vector<std::string> names;
+    for (const pipelines::PipelineInfo &p : pipelines::builtinPipelines())
+        names.push_back(p.name);
+    return names;
+}
+
+} // namespace beamscope::autotune

@@ -1,0 +1,458 @@
+#include "ui/autotune/autotune_workspace.h"
+
+#include "ui/autotune/autotune_charts.h"
+#include "ui/autotune/autotune_failures_model.h"
+#include "ui/common/app_settings.h"
+#include "ui/common/relay_progress.h"
+#include "ui/common/resources.h"
+#include "ui/common/weights_combo_box.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace beamscope::ui {
+
+namespace {
+
+const QString kWorkspaceId = QStringLiteral("autotune");
+
+QJsonObject readManifest(const QString &folder)
+{
+    QFile file(QDir(folder).filePath(QStringLiteral("manifest.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QString defaultFolder()
+{
+    return QDir(QDir::homePath()).filePath(QStringLiteral("beamscope-autotune"));
+}
+
+} // namespace
+
+AutotuneWorkspace::AutotuneWorkspace(AppSettings &settings, QWidget *parent) : Workspace(settings, parent)
+{
+    initResources();
+    setObjectName(kWorkspaceId);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->addWidget(buildForm());
+    m_splitter->addWidget(buildResults());
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({360, 1100});
+    m_splitter->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_splitter);
+    setOutputFolder(defaultFolder());
+    refreshViews();
+    updateButtons();
+}
+
+AutotuneWorkspace::~AutotuneWorkspace()
+{
+    // The worker stops at its next schedule; its reports are dropped (QPointer guard).
+    if (m_relay)
+        m_relay->cancel();
+}
+
+QWidget *AutotuneWorkspace::buildForm()
+{
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *form = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(form);
+
+    auto *outBox = new QGroupBox(tr("Output folder"), form);
+    auto *outLayout = new QHBoxLayout(outBox);
+    m_folder = new QLineEdit(outBox);
+    m_folder->setToolTip(tr("Samples, records, weights and the manifest go here. Start on a folder of an earlier "
+                            "run with the same settings resumes it."));
+    auto *browse = new QPushButton(tr("Browse…"), outBox);
+    connect(browse, &QPushButton::clicked, this, &AutotuneWorkspace::chooseFolder);
+    outLayout->addWidget(m_folder, 1);
+    outLayout->addWidget(browse);
+    layout->addWidget(outBox);
+
+    auto *pipeBox = new QGroupBox(tr("Pipelines"), form);
+    auto *pipeLayout = new QVBoxLayout(pipeBox);
+    m_apps = new QListWidget(pipeBox);
+    for (const std::string &name : autotune::autotunePipelineNames()) {
+        auto *item = new QListWidgetItem(QString::fromStdString(name), m_apps);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    m_apps->setMinimumHeight(150);
+    pipeLayout->addWidget(m_apps);
+    auto *randomRow = new QFormLayout;
+    m_random = new QSpinBox(pipeBox);
+    m_random->setRange(0, 10000);
+    m_random->setToolTip(tr("Seeded random pipelines of 4 stages (random_<seed>_4), as Halide's training data"));
+    randomRow->addRow(tr("Random pipelines:"), m_random);
+    pipeLayout->addLayout(randomRow);
+    layout->addWidget(pipeBox);
+
+    auto *runBox = new QGroupBox(tr("Run"), form);
+    auto *runForm = new QFormLayout(runBox);
+    m_weights = new WeightsComboBox(settings(), runBox);
+    m_weights->setToolTip(tr("The weights the first batch searches with (later batches use the retrained ones)"));
+    runForm->addRow(tr("Starting weights:"), m_weights);
+    m_target = new QComboBox(runBox);
+    m_target->addItem(tr("OpenCL (PoCL's CPU device without a GPU)"), QStringLiteral("opencl"));
+    m_target->addItem(tr("CUDA (the local NVIDIA GPU)"), QStringLiteral("cuda"));
+    runForm->addRow(tr("Target:"), m_target);
+    m_batches = new QSpinBox(runBox);
+    m_batches->setRange(1, 9999);
+    runForm->addRow(tr("Batches:"), m_batches);
+    m_batchSize = new QSpinBox(runBox);
+    m_batchSize->setRange(1, 9999);
+    m_batchSize->setValue(80);
+    m_batchSize->setToolTip(tr("Schedules per pipeline and batch (Halide's loop: 80)"));
+    runForm->addRow(tr("Batch size:"), m_batchSize);
+    m_firstBeam = new QSpinBox(runBox);
+    m_firstBeam->setRange(1, 100000);
+    m_firstBeam->setValue(32);
+    m_firstBeam->setToolTip(tr("Beam of sample 0 (the others are beam-1 searches with 1% dropout)"));
+    runForm->addRow(tr("Sample-0 beam:"), m_firstBeam);
+    m_jobs = new QSpinBox(runBox);
+    m_jobs->setRange(0, 1024);
+    m_jobs->setSpecialValueText(tr("one per core"));
+    runForm->addRow(tr("Compile jobs:"), m_jobs);
+    m_scale = new QDoubleSpinBox(runBox);
+    m_scale->setRange(0.01, 16);
+    m_scale->setSingleStep(0.25);
+    m_scale->setValue(1.0);
+    m_scale->setToolTip(tr("Output size as a multiple of the pipeline's estimates"));
+    runForm->addRow(tr("Scale:"), m_scale);
+    m_retrain = new QCheckBox(tr("Retrain after each batch"), runBox);
+    m_retrain->setChecked(true);
+    runForm->addRow(m_retrain);
+    layout->addWidget(runBox);
+
+    auto *buttons = new QHBoxLayout;
+    m_start = new QPushButton(tr("Start"), form);
+    m_start->setDefault(true);
+    m_start->setToolTip(tr("Start, or resume the run in the output folder"));
+    m_cancel = new QPushButton(tr("Cancel"), form);
+    connect(m_start, &QPushButton::clicked, this, &AutotuneWorkspace::start);
+    connect(m_cancel, &QPushButton::clicked, this, &AutotuneWorkspace::cancel);
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_cancel);
+    layout->addLayout(buttons);
+    layout->addStretch(1);
+    scroll->setWidget(form);
+    scroll->setMinimumWidth(form->sizeHint().width() + 12);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
+}
+
+QWidget *AutotuneWorkspace::buildResults()
+{
+    auto *panel = new QWidget(this);
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 6, 6, 6);
+    m_progress = new QProgressBar(panel);
+    m_progress->setRange(0, 1000);
+    m_progress->setFormat(tr("Not started"));
+    m_progress->setTextVisible(true);
+    layout->addWidget(m_progress);
+    m_status = new QLabel(panel);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_status);
+    m_counts = new QLabel(panel);
+    m_counts->setTextFormat(Qt::RichText);
+    layout->addWidget(m_counts);
+
+    auto *charts = new QSplitter(Qt::Horizontal, panel);
+    m_distribution = new RuntimeDistributionChart(charts);
+    m_best = new BestSoFarChart(charts);
+    charts->addWidget(m_distribution);
+    charts->addWidget(m_best);
+    auto *vertical = new QSplitter(Qt::Vertical, panel);
+    vertical->addWidget(charts);
+    auto *failures = new QWidget(vertical);
+    auto *failuresLayout = new QVBoxLayout(failures);
+    failuresLayout->setContentsMargins(0, 0, 0, 0);
+    failuresLayout->addWidget(new QLabel(tr("<b>Failed schedules</b> (hover for the whole message)"), failures));
+    m_failures = new AutotuneFailuresModel(this);
+    m_failuresView = new QTableView(failures);
+    m_failuresView->setModel(m_failures);
+    m_failuresView->horizontalHeader()->setStretchLastSection(true);
+    m_failuresView->verticalHeader()->hide();
+    m_failuresView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    failuresLayout->addWidget(m_failuresView);
+    vertical->addWidget(failures);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 1);
+    layout->addWidget(vertical, 1);
+
+    auto *buttons = new QHBoxLayout;
+    m_openPredictions = new QPushButton(tr("Open in Predictions"), panel);
+    m_openPredictions->setToolTip(tr("Predicted cost against these measured runtimes"));
+    m_openRetrain = new QPushButton(tr("Retrain on these"), panel);
+    m_openRetrain->setToolTip(tr("Train weights on these samples (hold-one-out reads the folder's apps.tsv)"));
+    connect(m_openPredictions, &QPushButton::clicked, this,
+            [this] { Q_EMIT sampleFolderForWorkspace(QStringLiteral("predictions"), outputFolder()); });
+    connect(m_openRetrain, &QPushButton::clicked, this,
+            [this] { Q_EMIT sampleFolderForWorkspace(QStringLiteral("retrain"), outputFolder()); });
+    buttons->addStretch(1);
+    buttons->addWidget(m_openPredictions);
+    buttons->addWidget(m_openRetrain);
+    layout->addLayout(buttons);
+    return panel;
+}
+
+bool AutotuneWorkspace::canOpen(const QString &path) const
+{
+    return QFileInfo(path).isDir() &&
+           readManifest(path).value(QStringLiteral("format")).toString().startsWith(QStringLiteral("beamscope-autotune"));
+}
+
+void AutotuneWorkspace::open(const QString &path)
+{
+    if (m_running)
+        return;
+    setOutputFolder(path);
+    const QJsonObject manifest = readManifest(path);
+    const QJsonObject params = manifest.value(QStringLiteral("parameters")).toObject();
+    m_loadedTarget = manifest.value(QStringLiteral("device")).toObject().value(QStringLiteral("kind")).toString();
+    if (!m_loadedTarget.isEmpty())
+        setTarget(m_loadedTarget);
+    if (params.contains(QStringLiteral("batch_size")))
+        setBatchSize(params.value(QStringLiteral("batch_size")).toInt());
+    if (params.contains(QStringLiteral("first_beam_size")))
+        setFirstBeam(params.value(QStringLiteral("first_beam_size")).toInt());
+    if (params.contains(QStringLiteral("benchmark_scale")))
+        setScale(params.value(QStringLiteral("benchmark_scale")).toDouble());
+    if (params.contains(QStringLiteral("retrain")))
+        setRetrain(params.value(QStringLiteral("retrain")).toBool());
+    const QStringList errors = m_data.load(path);
+    refreshViews();
+    m_status->setText(errors.isEmpty() ? tr("%n schedule(s) recorded in %1. Start resumes the run (same settings).",
+                                            nullptr, static_cast<int>(m_data.records().size()))
+                                             .arg(path)
+                                       : errors.join(QLatin1Char('\n')));
+    Q_EMIT fileOpened(path);
+}
+
+void AutotuneWorkspace::saveLayout()
+{
+    settings().setLayoutValue(kWorkspaceId, QStringLiteral("splitter"), m_splitter->saveState());
+}
+
+void AutotuneWorkspace::restoreLayout()
+{
+    const QVariant state = settings().layoutValue(kWorkspaceId, QStringLiteral("splitter"));
+    if (state.isValid())
+        m_splitter->restoreState(state.toByteArray());
+}
+
+void AutotuneWorkspace::setOutputFolder(const QString &folder) { m_folder->setText(folder); }
+QString AutotuneWorkspace::outputFolder() const { return m_folder->text().trimmed(); }
+
+void AutotuneWorkspace::setApps(const QStringList &apps)
+{
+    for (int i = 0; i < m_apps->count(); i++)
+        m_apps->item(i)->setCheckState(apps.contains(m_apps->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+}
+
+QStringList AutotuneWorkspace::apps() const
+{
+    QStringList out;
+    for (int i = 0; i < m_apps->count(); i++)
+        if (m_apps->item(i)->checkState() == Qt::Checked)
+            out << m_apps->item(i)->text();
+    return out;
+}
+
+void AutotuneWorkspace::setRandomPipelines(int count) { m_random->setValue(count); }
+void AutotuneWorkspace::setTarget(const QString &target)
+{
+    const int i = m_target->findData(target);
+    if (i >= 0)
+        m_target->setCurrentIndex(i);
+}
+void AutotuneWorkspace::setBatches(int batches) { m_batches->setValue(batches); }
+void AutotuneWorkspace::setBatchSize(int size) { m_batchSize->setValue(size); }
+void AutotuneWorkspace::setFirstBeam(int beam) { m_firstBeam->setValue(beam); }
+void AutotuneWorkspace::setJobs(int jobs) { m_jobs->setValue(jobs); }
+void AutotuneWorkspace::setScale(double scale) { m_scale->setValue(scale); }
+void AutotuneWorkspace::setRetrain(bool retrain) { m_retrain->setChecked(retrain); }
+void AutotuneWorkspace::setWeights(const QString &path) { m_weights->setPath(path); }
+
+autotune::AutotuneRequest AutotuneWorkspace::request() const
+{
+    autotune::AutotuneRequest r;
+    r.outDir = outputFolder().toStdString();
+    for (const QString &a : apps())
+        r.apps.push_back(a.toStdString());
+    r.randomPipelines = m_random->value();
+    r.weights = m_weights->path().toStdString();
+    r.target = m_target->currentData().toString().toStdString();
+    r.batches = m_batches->value();
+    r.batchSize = m_batchSize->value();
+    r.firstBeamSize = m_firstBeam->value();
+    r.jobs = m_jobs->value();
+    r.scale = m_scale->value();
+    r.retrain = m_retrain->isChecked();
+    return r;
+}
+
+void AutotuneWorkspace::chooseFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Autotune output folder"), outputFolder());
+    if (dir.isEmpty())
+        return;
+    if (canOpen(dir))
+        open(dir);
+    else
+        setOutputFolder(dir);
+}
+
+void AutotuneWorkspace::start()
+{
+    if (m_running)
+        return;
+    const autotune::AutotuneRequest r = request();
+    if (r.apps.empty() && r.randomPipelines == 0) {
+        m_status->setText(tr("Choose at least one pipeline or some random pipelines."));
+        return;
+    }
+    const quint64 generation = ++m_generation;
+    m_running = true;
+    m_result.reset();
+    m_loadedTarget = m_target->currentData().toString();
+    m_data.load(outputFolder()); // a resumed run keeps showing what it had
+    refreshViews();
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Searching… %p%"));
+    m_status->setText(tr("Starting…"));
+    updateButtons();
+
+    QPointer<QObject> guard(this);
+    auto isCurrent = [this, generation] { return m_generation == generation; };
+    m_relay = std::make_shared<RelayProgress>(this, isCurrent, [this](double f, const QString &message) {
+        if (!m_running)
+            return;
+        m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
+        m_progress->setFormat(QStringLiteral("%p%"));
+        m_progress->setToolTip(message);
+        m_status->setText(message);
+        Q_EMIT statusMessage(message, 0);
+    });
+    auto relay = m_relay;
+    auto future = QtConcurrent::run([r, relay, guard, generation, this] {
+        autotune::AutotuneEvents events;
+        events.onRecord = [guard, generation, this](const samples::ScheduleRecord &record) {
+            postToGui(guard, [this, generation, record] {
+                if (m_generation == generation)
+                    onRecord(record);
+            });
+        };
+        autotune::AutotuneResult result = autotune::runAutotune(r, relay.get(), events);
+        postToGui(guard, [this, generation, result = std::move(result)] {
+            if (m_generation == generation)
+                onFinished(result);
+        });
+    });
+    Q_UNUSED(future);
+    Q_EMIT runStarted();
+}
+
+void AutotuneWorkspace::cancel()
+{
+    if (m_running && m_relay) {
+        m_relay->cancel();
+        m_status->setText(tr("Cancelling after the current schedule…"));
+        m_cancel->setEnabled(false);
+    }
+}
+
+void AutotuneWorkspace::onRecord(const samples::ScheduleRecord &record)
+{
+    Q_ASSERT(QThread::currentThread() == thread()); // results reach views on the GUI thread only
+    m_data.add(record);
+    refreshViews();
+    Q_EMIT recordAdded(static_cast<int>(m_data.records().size()) - 1);
+}
+
+void AutotuneWorkspace::onFinished(const autotune::AutotuneResult &result)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    m_running = false;
+    m_relay.reset();
+    m_result = result;
+    if (!result.ok) {
+        m_progress->setFormat(tr("Not run"));
+        m_status->setText(QString::fromStdString(result.error));
+    } else if (result.cancelled) {
+        m_progress->setFormat(tr("Cancelled at %p%"));
+        m_status->setText(tr("Cancelled; Start resumes from the next schedule."));
+    } else {
+        m_progress->setValue(m_progress->maximum());
+        m_progress->setFormat(tr("Done"));
+        m_status->setText(tr("%n schedule(s) attempted by this run; %1 batch(es) complete.", nullptr,
+                             static_cast<int>(result.records.size()))
+                              .arg(result.batches.size() + static_cast<size_t>(result.batchesSkipped)));
+    }
+    refreshViews();
+    updateButtons();
+    Q_EMIT runFinished(result.ok && !result.cancelled);
+}
+
+QString AutotuneWorkspace::timeLabel() const
+{
+    return m_loadedTarget == QStringLiteral("cuda") ? tr("ms (CUDA, local GPU)")
+                                                    : tr("ms (OpenCL device: PoCL's CPU without a GPU)");
+}
+
+void AutotuneWorkspace::refreshViews()
+{
+    QStringList parts;
+    for (const auto &[status, n] : m_data.countsByStatus())
+        parts << QStringLiteral("%1 <b>%2</b>").arg(QString(status).replace(QLatin1Char('_'), QLatin1Char(' '))).arg(n);
+    m_counts->setText(parts.isEmpty() ? tr("No schedule attempted yet.") : parts.join(QStringLiteral(" · ")));
+    m_distribution->setData(m_data, timeLabel());
+    m_best->setData(m_data, timeLabel());
+    m_failures->setData(m_data);
+    updateButtons();
+}
+
+void AutotuneWorkspace::updateButtons()
+{
+    m_start->setEnabled(!m_running);
+    m_cancel->setEnabled(m_running);
+    const bool anySample = !m_data.runtimesMs(m_data.pipelines().value(0)).empty() || m_data.countsByStatus().count(QStringLiteral("ok"));
+    m_openPredictions->setEnabled(anySample);
+    m_openRetrain->setEnabled(anySample && !m_running);
+}
+
+} // namespace beamscope::ui

@@ -1,0 +1,124 @@
+#pragma once
+// The Autotune workspace: Halide's autotune loop from the explorer. The form
+// on the left asks what `beamscope-cli autotune` asks (output folder,
+// pipelines, random pipelines, weights, target, batches, batch size, sample-0
+// beam, jobs, scale, retrain); on the right: progress, live counts by status,
+// the runtime distribution per pipeline, each pipeline's best runtime against
+// the batch, and the failures with their messages. "Open in Predictions" and
+// "Retrain on these" hand the folder to those workspaces.
+//
+// The run is autotune::runAutotune(request) (the CLI's own call) on a worker
+// thread; records come back through queued calls guarded by a generation
+// counter and a QPointer. Cancel stops at the next schedule; Start on the same
+// folder resumes. Opening an autotune folder (File > Open, drag and drop)
+// shows its records.
+
+#include "core/autotune/autotune_request.h"
+#include "ui/autotune/autotune_run_data.h"
+#include "ui/mainwindow/workspace.h"
+
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTableView;
+
+namespace beamscope::ui {
+
+class AutotuneFailuresModel;
+class BestSoFarChart;
+class RelayProgress;
+class RuntimeDistributionChart;
+class WeightsComboBox;
+
+class AutotuneWorkspace : public Workspace {
+    Q_OBJECT
+public:
+    AutotuneWorkspace(AppSettings &settings, QWidget *parent = nullptr);
+    ~AutotuneWorkspace() override;
+
+    // A folder an autotune run wrote (its manifest.json says so).
+    bool canOpen(const QString &path) const override;
+    void open(const QString &path) override;
+    void saveLayout() override;
+    void restoreLayout() override;
+
+    // The form, for tests and the command line.
+    void setOutputFolder(const QString &folder);
+    QString outputFolder() const;
+    void setApps(const QStringList &apps); // checks exactly these
+    QStringList apps() const;
+    void setRandomPipelines(int count);
+    void setTarget(const QString &target); // "opencl" or "cuda"
+    void setBatches(int batches);
+    void setBatchSize(int size);
+    void setFirstBeam(int beam);
+    void setJobs(int jobs);
+    void setScale(double scale);
+    void setRetrain(bool retrain);
+    void setWeights(const QString &path);
+    autotune::AutotuneRequest request() const;
+
+    void start();
+    void cancel();
+    bool isRunning() const { return m_running; }
+    const std::optional<autotune::AutotuneResult> &lastResult() const { return m_result; }
+    const AutotuneRunData &runData() const { return m_data; }
+    AutotuneFailuresModel *failuresModel() const { return m_failures; }
+    QLabel *countsLabel() const { return m_counts; }
+    QLabel *statusLabel() const { return m_status; }
+    RuntimeDistributionChart *distributionChart() const { return m_distribution; }
+    BestSoFarChart *bestChart() const { return m_best; }
+    QPushButton *startButton() const { return m_start; }
+    QPushButton *cancelButton() const { return m_cancel; }
+
+Q_SIGNALS:
+    void runStarted();
+    void recordAdded(int index);
+    void runFinished(bool ok);
+
+private:
+    QWidget *buildForm();
+    QWidget *buildResults();
+    void chooseFolder();
+    void onRecord(const samples::ScheduleRecord &record);
+    void onFinished(const autotune::AutotuneResult &result);
+    void refreshViews();
+    void updateButtons();
+    QString timeLabel() const;
+
+    QSplitter *m_splitter = nullptr;
+    QLineEdit *m_folder = nullptr;
+    QListWidget *m_apps = nullptr;
+    QSpinBox *m_random = nullptr;
+    WeightsComboBox *m_weights = nullptr;
+    QComboBox *m_target = nullptr;
+    QSpinBox *m_batches = nullptr, *m_batchSize = nullptr, *m_firstBeam = nullptr, *m_jobs = nullptr;
+    QDoubleSpinBox *m_scale = nullptr;
+    QCheckBox *m_retrain = nullptr;
+    QPushButton *m_start = nullptr, *m_cancel = nullptr, *m_openPredictions = nullptr, *m_openRetrain = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr, *m_counts = nullptr;
+    RuntimeDistributionChart *m_distribution = nullptr;
+    BestSoFarChart *m_best = nullptr;
+    QTableView *m_failuresView = nullptr;
+    AutotuneFailuresModel *m_failures = nullptr;
+
+    AutotuneRunData m_data;
+    std::optional<autotune::AutotuneResult> m_result;
+    std::shared_ptr<RelayProgress> m_relay;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    QString m_loadedTarget; // "opencl" / "cuda" of the run shown
+};
+
+} // namespace beamscope::ui
