@@ -223,7 +223,12 @@ QWidget *AutotuneWorkspace::buildResults()
             [this] { Q_EMIT sampleFolderForWorkspace(QStringLiteral("predictions"), outputFolder()); });
     connect(m_openRetrain, &QPushButton::clicked, this,
             [this] { Q_EMIT sampleFolderForWorkspace(QStringLiteral("retrain"), outputFolder()); });
+    m_openDevice = new QPushButton(tr("Compare weights"), panel);
+    m_openDevice->setToolTip(tr("Halide's V100 weights against these measurements, in the Device workspace"));
+    connect(m_openDevice, &QPushButton::clicked, this,
+            [this] { Q_EMIT sampleFolderForWorkspace(QStringLiteral("device"), outputFolder()); });
     buttons->addStretch(1);
+    buttons->addWidget(m_openDevice);
     buttons->addWidget(m_openPredictions);
     buttons->addWidget(m_openRetrain);
     layout->addLayout(buttons);
@@ -450,8 +455,9 @@ void AutotuneWorkspace::updateButtons()
 {
     m_start->setEnabled(!m_running);
     m_cancel->setEnabled(m_running);
-    const bool anySample = !m_data.runtimesMs(m_data.pipelines().value(0)).empty() || m_data.countsByStatus().count(QStringLiteral("ok"));
+    const bool anySample = m_data.countsByStatus().count(QStringLiteral("ok")) > 0;
     m_openPredictions->setEnabled(anySample);
+    m_openDevice->setEnabled(anySample);
     m_openRetrain->setEnabled(anySample && !m_running);
 }
 

@@ -4,8 +4,9 @@
 // pipelines, random pipelines, weights, target, batches, batch size, sample-0
 // beam, jobs, scale, retrain); on the right: progress, live counts by status,
 // the runtime distribution per pipeline, each pipeline's best runtime against
-// the batch, and the failures with their messages. "Open in Predictions" and
-// "Retrain on these" hand the folder to those workspaces.
+// the batch, and the failures with their messages. "Compare weights", "Open
+// in Predictions" and "Retrain on these" hand the folder to the Device,
+// Predictions and Retrain workspaces.
 //
 // The run is autotune::runAutotune(request) (the CLI's own call) on a worker
 // thread; records come back through queued calls guarded by a generation
@@ -105,7 +106,8 @@ private:
     QSpinBox *m_batches = nullptr, *m_batchSize = nullptr, *m_firstBeam = nullptr, *m_jobs = nullptr;
     QDoubleSpinBox *m_scale = nullptr;
     QCheckBox *m_retrain = nullptr;
-    QPushButton *m_start = nullptr, *m_cancel = nullptr, *m_openPredictions = nullptr, *m_openRetrain = nullptr;
+    QPushButton *m_start = nullptr, *m_cancel = nullptr, *m_openPredictions = nullptr, *m_openRetrain = nullptr,
+                *m_openDevice = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr, *m_counts = nullptr;
     RuntimeDistributionChart *m_distribution = nullptr;

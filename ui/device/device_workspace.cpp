@@ -1,12 +1,14 @@
 #include "ui/device/device_workspace.h"
 
 #include "ui/device/device_comparison_model.h"
+#include "ui/device/weights_on_samples_panel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -56,19 +58,37 @@ DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
     top->addWidget(m_profile);
     top->addStretch();
     top->addWidget(refresh);
+    auto *devicePart = new QWidget;
+    auto *deviceLayout = new QVBoxLayout(devicePart);
+    deviceLayout->setContentsMargins(0, 0, 0, 0);
+    deviceLayout->addLayout(top);
+    deviceLayout->addWidget(m_status);
+    deviceLayout->addWidget(new QLabel(tr("<b>Device facts</b>")));
+    deviceLayout->addWidget(m_factsView, 1);
+    deviceLayout->addWidget(new QLabel(tr("<b>Search parameters each device implies</b> (Anderson2021's "
+                                          "device-dependent parameters: parallelism = SM count, shared memory "
+                                          "limits, resident blocks and warps per SM)")));
+    deviceLayout->addWidget(m_searchView);
+    m_weights = new WeightsOnSamplesPanel;
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(devicePart);
+    split->addWidget(m_weights);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(m_status);
-    layout->addWidget(new QLabel(tr("<b>Device facts</b>")));
-    layout->addWidget(m_factsView, 1);
-    layout->addWidget(new QLabel(tr("<b>Search parameters each device implies</b> (Anderson2021's device-dependent "
-                                    "parameters: parallelism = SM count, shared memory limits, resident blocks and "
-                                    "warps per SM)")));
-    layout->addWidget(m_searchView);
+    layout->addWidget(split);
 
     connect(m_profile, &QComboBox::currentIndexChanged, this, [this] { updateTables(); });
     connect(refresh, &QPushButton::clicked, this, &DeviceWorkspace::refresh);
     updateTables();
+}
+
+bool DeviceWorkspace::offerSampleFolder(const QString &folder)
+{
+    m_weights->setSampleFolder(folder);
+    m_weights->compare();
+    return true;
 }
 
 void DeviceWorkspace::showEvent(QShowEvent *event)

@@ -16,6 +16,7 @@ class QTableView;
 namespace beamscope::ui {
 
 class DeviceComparisonModel;
+class WeightsOnSamplesPanel;
 
 class DeviceWorkspace : public Workspace {
     Q_OBJECT
@@ -33,6 +34,11 @@ public:
     DeviceComparisonModel *searchModel() const { return m_search; }
     QLabel *statusLabel() const { return m_status; }
     QComboBox *profileBox() const { return m_profile; }
+    WeightsOnSamplesPanel *weightsPanel() const { return m_weights; }
+
+    // A sample folder handed over (the Autotune workspace's "Compare weights"):
+    // it becomes the comparison's folder and the comparison runs.
+    bool offerSampleFolder(const QString &folder) override;
 
 Q_SIGNALS:
     void deviceQueried();
@@ -49,6 +55,7 @@ private:
     QTableView *m_searchView = nullptr;
     DeviceComparisonModel *m_facts = nullptr;
     DeviceComparisonModel *m_search = nullptr;
+    WeightsOnSamplesPanel *m_weights = nullptr;
     LatestJob m_job;
     gpu::LocalDeviceQuery m_local;
     bool m_queried = false;

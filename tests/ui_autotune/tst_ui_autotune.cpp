@@ -1,0 +1,189 @@
+// The Autotune workspace (a run from the GUI, live records, cancel and
+// resume, an opened folder) and the Device workspace's comparison of weights
+// on the samples that run measured, offscreen.
+
+#include "core/samples/dataset.h"
+#include "core/samples/weights_comparison.h"
+#include "tests/support/test_data.h"
+#include "ui/autotune/autotune_charts.h"
+#include "ui/autotune/autotune_failures_model.h"
+#include "ui/autotune/autotune_run_data.h"
+#include "ui/autotune/autotune_workspace.h"
+#include "ui/common/app_settings.h"
+#include "ui/device/comparison_scatter.h"
+#include "ui/device/device_workspace.h"
+#include "ui/device/weights_comparison_model.h"
+#include "ui/device/weights_on_samples_panel.h"
+
+#include <QAbstractItemModelTester>
+#include <QBoxPlotSeries>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace beamscope;
+using namespace beamscope::ui;
+
+namespace {
+
+samples::ScheduleRecord record(const std::string &pipeline, int batch, int index, samples::Status status, double ms)
+{
+    samples::ScheduleRecord r;
+    r.pipeline = pipeline;
+    r.batch = batch;
+    r.index = index;
+    r.scheduleId = samples::scheduleIdFor(batch, index);
+    r.status = status;
+    r.runtimeMs = ms;
+    r.message = status == samples::Status::Ok ? "" : "it went wrong";
+    return r;
+}
+
+} // namespace
+
+class TestUiAutotune : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_settingsDir, m_dir;
+    QString m_run; // the folder the GUI run wrote
+
+    void configure(AutotuneWorkspace &w, const QString &folder, int batchSize)
+    {
+        w.setOutputFolder(folder);
+        w.setApps({QStringLiteral("box_blur")});
+        w.setTarget(QStringLiteral("opencl"));
+        w.setBatchSize(batchSize);
+        w.setFirstBeam(1);
+        w.setScale(0.25);
+        w.setJobs(2);
+        w.setRetrain(false);
+        BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
+        w.setWeights(QString::fromStdString(baseline.string()));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("BeamscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_ui_autotune"));
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+        QVERIFY(m_settingsDir.isValid() && m_dir.isValid());
+    }
+
+    void runDataFigures()
+    {
+        AutotuneRunData d;
+        d.add(record("a", 0, 0, samples::Status::Ok, 5));
+        d.add(record("a", 0, 1, samples::Status::Ok, 3));
+        d.add(record("a", 1, 0, samples::Status::Ok, 4)); // not better than batch 0's 3
+        d.add(record("a", 2, 0, samples::Status::Ok, 2));
+        d.add(record("a", 2, 1, samples::Status::Crash, 0));
+        d.add(record("b", 1, 0, samples::Status::Duplicate, 0));
+        d.add(record("b", 1, 1, samples::Status::Ok, 7));
+        d.add(record("a", 0, 1, samples::Status::Ok, 6)); // the same schedule again: replaced
+        QCOMPARE(d.records().size(), size_t{7});
+        QCOMPARE(d.pipelines(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+        QCOMPARE(d.runtimesMs(QStringLiteral("a")), (std::vector<double>{2, 4, 5, 6}));
+        const auto best = d.bestSoFar(QStringLiteral("a"));
+        QCOMPARE(best, (std::vector<std::pair<int, double>>{{0, 5}, {1, 4}, {2, 2}}));
+        QCOMPARE(d.countsByStatus()[QStringLiteral("ok")], 5);
+        QCOMPARE(d.countsByStatus()[QStringLiteral("crash")], 1);
+        QCOMPARE(d.failures().size(), size_t{1}); // duplicates are not failures
+
+        AutotuneFailuresModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setData(d);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.data(model.index(0, AutotuneFailuresModel::Status), Qt::DisplayRole).toString(),
+                 QStringLiteral("crash"));
+        QCOMPARE(model.data(model.index(0, AutotuneFailuresModel::Message), Qt::ToolTipRole).toString(),
+                 QStringLiteral("it went wrong"));
+    }
+
+    // Start, cancel after the first schedule, start again: the run resumes
+    // (the earlier records stay) and completes; the views show the records.
+    void runCancelAndResumeFromTheGui()
+    {
+        AppSettings settings;
+        AutotuneWorkspace w(settings);
+        w.resize(1400, 900);
+        w.show();
+        QAbstractItemModelTester tester(w.failuresModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m_run = m_dir.filePath(QStringLiteral("gui-run"));
+        configure(w, m_run, 4);
+        QCOMPARE(w.request().apps, std::vector<std::string>{"box_blur"});
+        QCOMPARE(w.request().target, std::string("opencl"));
+
+        QSignalSpy finished(&w, &AutotuneWorkspace::runFinished);
+        QSignalSpy added(&w, &AutotuneWorkspace::recordAdded);
+        w.start();
+        QVERIFY(w.isRunning());
+        QVERIFY(!w.startButton()->isEnabled() && w.cancelButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(added.count() >= 1, 180000);
+        w.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY(w.lastResult() && w.lastResult()->ok && w.lastResult()->cancelled);
+        const size_t before = w.runData().records().size();
+        QVERIFY(before >= 1 && before < 4);
+
+        w.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 240000);
+        QVERIFY2(finished.at(1).at(0).toBool(), qPrintable(w.statusLabel()->text()));
+        QCOMPARE(w.lastResult()->schedulesResumed, static_cast<int>(before));
+        QCOMPARE(w.runData().records().size(), size_t{4});
+        QVERIFY(w.countsLabel()->text().contains(QStringLiteral("ok")));
+        QCOMPARE(w.distributionChart()->series()->count(), 1);
+        QCOMPARE(w.bestChart()->lines().size(), 1);
+        QCOMPARE(w.bestChart()->lines().front()->count(), 1); // one batch
+
+        // The folder opens as an autotune run, in a fresh workspace.
+        AutotuneWorkspace other(settings);
+        QVERIFY(other.canOpen(m_run));
+        QVERIFY(!other.canOpen(m_dir.path()));
+        other.open(m_run);
+        QCOMPARE(other.runData().records().size(), size_t{4});
+        QCOMPARE(other.outputFolder(), m_run);
+    }
+
+    // The Device workspace compares weights on the run's samples: the table
+    // holds compare-weights' figures, one scatter per weights choice.
+    void deviceComparisonOfTheRunsSamples()
+    {
+        QVERIFY2(!m_run.isEmpty(), "needs the GUI run of the test before");
+        BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
+        BEAMSCOPE_REQUIRE_DATA(other, "weights/anderson2021/gpu.weights");
+        AppSettings settings;
+        DeviceWorkspace w(settings);
+        w.resize(1200, 900);
+        WeightsOnSamplesPanel *panel = w.weightsPanel();
+        QAbstractItemModelTester tester(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel->setWeightsChoices({QString::fromStdString(baseline.string()), QString::fromStdString(other.string())});
+        QSignalSpy compared(panel, &WeightsOnSamplesPanel::compared);
+        QVERIFY(w.offerSampleFolder(m_run)); // as the Autotune workspace's "Compare weights" does
+        QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 60000);
+        QCOMPARE(panel->sampleFolder(), m_run);
+        QCOMPARE(panel->scatters().size(), 2);
+        // 1 app x 2 choices, then 2 overall rows.
+        QCOMPARE(panel->model()->rowCount(), 4);
+        QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("OpenCL")));
+
+        const samples::LoadedSamples loaded = samples::loadSamples({m_run.toStdString()});
+        std::string error;
+        const auto direct = samples::compareWeights(
+            loaded.dataset, {samples::weightsChoiceFor(baseline.string(), error)}, 80);
+        const samples::AppScore &a = panel->model()->scores().front().apps.front();
+        QCOMPARE(a.rank.spearman, direct.front().apps.front().rank.spearman);
+        QCOMPARE(a.top1, direct.front().apps.front().top1);
+        QCOMPARE(panel->scatters().front()->appSeries().front()->count(), static_cast<int>(a.schedules));
+    }
+};
+
+QTEST_MAIN(TestUiAutotune)
+#include "tst_ui_autotune.moc"

@@ -1,0 +1,105 @@
+#include "ui/device/weights_comparison_model.h"
+
+#include <QFont>
+
+#include <cmath>
+
+namespace beamscope::ui {
+
+namespace {
+QVariant figure(double v)
+{
+    return std::isfinite(v) ? QVariant(QString::number(v, 'f', 3)) : QVariant(QStringLiteral("–"));
+}
+} // namespace
+
+void WeightsComparisonModel::setScores(std::vector<samples::ChoiceScore> scores)
+{
+    beginResetModel();
+    m_scores = std::move(scores);
+    m_rows.clear();
+    for (size_t c = 0; c < m_scores.size(); c++)
+        for (size_t a = 0; a < m_scores[c].apps.size(); a++)
+            m_rows.push_back({c, static_cast<int>(a)});
+    for (size_t c = 0; c < m_scores.size(); c++)
+        m_rows.push_back({c, -1});
+    endResetModel();
+}
+
+int WeightsComparisonModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int WeightsComparisonModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const Row &row = m_rows[static_cast<size_t>(index.row())];
+    const samples::ChoiceScore &choice = m_scores[row.choice];
+    if (role == Qt::FontRole && row.app < 0) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Schedules)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (row.app >= 0) {
+        const samples::AppScore &a = choice.apps[static_cast<size_t>(row.app)];
+        if (role == Qt::ToolTipRole)
+            return a.error.empty() ? QString::fromStdString(a.weights.string()) : QString::fromStdString(a.error);
+        if (role != Qt::DisplayRole)
+            return {};
+        const bool scored = a.error.empty();
+        switch (index.column()) {
+        case App: return QString::fromStdString(a.app);
+        case Weights: return QString::fromStdString(choice.label);
+        case Schedules: return static_cast<qulonglong>(a.schedules);
+        case Spearman: return scored ? figure(a.rank.spearman) : QStringLiteral("–");
+        case Kendall: return scored ? figure(a.rank.kendall) : QStringLiteral("–");
+        case Pairwise: return scored ? figure(a.rank.pairwiseAccuracy) : QStringLiteral("–");
+        case Top1: return scored ? figure(a.top1) : QStringLiteral("–");
+        case Top5: return scored ? figure(a.top5) : QStringLiteral("–");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case App: return tr("overall (%n app(s))", nullptr, static_cast<int>(choice.appsScored));
+    case Weights: return QString::fromStdString(choice.label);
+    case Schedules: return QString();
+    case Spearman: return figure(choice.spearman);
+    case Kendall: return figure(choice.kendall);
+    case Pairwise: return figure(choice.pairwiseAccuracy);
+    case Top1: return figure(choice.top1);
+    case Top5: return figure(choice.top5);
+    default: return {};
+    }
+}
+
+QVariant WeightsComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && (section == Top1 || section == Top5))
+        return tr("Best measured runtime among the model's k best-ranked schedules, divided by the best measured "
+                  "runtime (1 is perfect)");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case App: return tr("App");
+    case Weights: return tr("Weights");
+    case Schedules: return tr("Schedules");
+    case Spearman: return tr("Spearman");
+    case Kendall: return tr("Kendall τ");
+    case Pairwise: return tr("Pairwise");
+    case Top1: return tr("Top-1");
+    case Top5: return tr("Top-5");
+    default: return {};
+    }
+}
+
+} // namespace beamscope::ui
