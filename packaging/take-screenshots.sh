@@ -6,7 +6,7 @@
 #   packaging/take-screenshots.sh [--build DIR] [--out DIR] [NAME...]
 #
 # NAME is any of: first-start weights-workspace weights-compare search pipeline
-# device retrain predictions (default: all). --build is a configured build
+# device retrain predictions autotune device-weights (default: all). --build is a configured build
 # folder with Halide and the GUI (default build/dev; the explorer and the bench
 # worker are built there first); --out where the PNGs go (default
 # docs/screenshots). The weights are the shipped ones (weights/), the samples
@@ -28,13 +28,13 @@ while [ $# -gt 0 ]; do
         *) names+=("$1"); shift ;;
     esac
 done
-[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search pipeline device retrain predictions)
+[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search pipeline device retrain predictions autotune device-weights)
 
 weights=weights/anderson2021
 samples_src=tests/fixtures/halide/samples/retrain_set
 command -v xvfb-run >/dev/null || { echo "take-screenshots: xvfb-run not found (apt-get install xvfb xauth)" >&2; exit 1; }
 [ -f "$build/CMakeCache.txt" ] || cmake --preset dev >/dev/null
-cmake --build "$build" --target beamscope beamscope-bench-worker
+cmake --build "$build" --target beamscope beamscope-cli beamscope-bench-worker
 explorer="$build/app/beamscope"
 mkdir -p "$out"
 
@@ -85,6 +85,20 @@ for name in "${names[@]}"; do
             if [ "$name" = predictions ]; then
                 shoot predictions 1500x920 --workspace predictions --samples "$tmp/samples" \
                     --compare "$weights/baseline.weights" "$tmp/retrained.weights"
+            fi ;;
+        autotune|device-weights)
+            # One small OpenCL autotune run (three golden pipelines, 12 schedules each) serves both pictures.
+            if [ ! -f "$tmp/autotune/batches/batch_0000.json" ]; then
+                echo "take-screenshots: autotune run" >&2
+                "$build/app/beamscope-cli" autotune --out "$tmp/autotune" --app box_blur --app conv_relu \
+                    --app select_cast --target opencl --batch-size 12 --first-beam 8 --scale 0.25 --reps 3 \
+                    --no-retrain --seed 1 2> "$tmp/autotune.log"
+            fi
+            if [ "$name" = autotune ]; then
+                shoot autotune 1600x1000 --workspace autotune --samples "$tmp/autotune"
+            else
+                shoot device-weights 1600x1100 --workspace device --samples "$tmp/autotune" \
+                    "$weights/baseline.weights" "$weights/gpu.weights"
             fi ;;
         *) echo "take-screenshots: no picture named $name" >&2; exit 2 ;;
     esac

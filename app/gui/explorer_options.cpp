@@ -60,7 +60,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
                            QStringLiteral("Compare the first two paths given (a, then b): the Weights workspace's diff, "
                                           "or the Predictions workspace's side by side.")),
         valueOption("tensor", "Weights: tensor to select first (default head2_filter).", "NAME"),
-        valueOption("app", "Search / Pipeline: the registered pipeline (beamscope-cli apps lists them).", "NAME"),
+        valueOption("app", "Search / Pipeline: the registered pipeline (beamscope-cli apps lists them); Autotune: pipelines, comma-separated.", "NAME"),
         valueOption("weights", "Search: the cost model's weights; Retrain: the initial weights; Predictions: the "
                                "weights to evaluate. A path, or a shipped file's name (bilateral_grid).",
                     "FILE"),
@@ -83,11 +83,11 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("stage", "Pipeline: stage to select (default: one in the middle of the graph).", "NAME"),
         valueOption("bench", "Pipeline: with --run, time the pipeline on TARGET (host, opencl, cuda) first.", "TARGET"),
         valueOption("profile", "Device: the reference GPU beside the local one (V100, A100, H100, H200).", "NAME"),
-        valueOption("samples", "Retrain / Predictions: a folder of .sample files.", "DIR"),
+        valueOption("samples", "Retrain / Predictions / Device (weights comparison): a folder of .sample files; Autotune: an autotune output folder.", "DIR"),
         valueOption("epochs", "Retrain: epochs.", "N"),
         valueOption("learning-rate", "Retrain: learning rate.", "R"),
         valueOption("hold-out", "Retrain: the app to hold out.", "APP"),
-        valueOption("output", "Retrain: where the trained weights go.", "FILE"),
+        valueOption("output", "Retrain: where the trained weights go; Autotune: the output folder.", "FILE"),
     };
     parser.addOptions(options);
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Weights files or folders to open."),

@@ -13,6 +13,7 @@ bool setUpScene(ui::MainWindow &window, const ExplorerOptions &options, const Sc
         {QStringLiteral("weights"), setUpWeightsScene},         {QStringLiteral("search"), setUpSearchScene},
         {QStringLiteral("pipeline"), setUpPipelineScene},       {QStringLiteral("device"), setUpDeviceScene},
         {QStringLiteral("retrain"), setUpRetrainScene},         {QStringLiteral("predictions"), setUpPredictionsScene},
+        {QStringLiteral("autotune"), setUpAutotuneScene},
     };
     const auto scene = scenes.find(options.workspace);
     if (scene == scenes.end() || !window.workspace(options.workspace))

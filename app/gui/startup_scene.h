@@ -32,5 +32,6 @@ void setUpPipelineScene(ui::MainWindow &window, const ExplorerOptions &options, 
 void setUpDeviceScene(ui::MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done);
 void setUpRetrainScene(ui::MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done);
 void setUpPredictionsScene(ui::MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done);
+void setUpAutotuneScene(ui::MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done);
 
 } // namespace beamscope::app

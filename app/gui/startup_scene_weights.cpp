@@ -4,6 +4,9 @@
 
 #include "ui/common/app_settings.h"
 #include "ui/device/device_workspace.h"
+#include "ui/device/weights_on_samples_panel.h"
+
+#include <QFileInfo>
 #include "ui/mainwindow/main_window.h"
 #include "ui/weights/diff_view.h"
 #include "ui/weights/heatmap_panel.h"
@@ -84,6 +87,22 @@ void setUpDeviceScene(MainWindow &window, const ExplorerOptions &options, const 
     auto *device = qobject_cast<DeviceWorkspace *>(window.workspace(QStringLiteral("device")));
     if (!options.profile.isEmpty())
         device->setProfile(options.profile);
+    if (!options.samples.isEmpty()) {
+        // The weights comparison on samples measured here; positional paths are the weights choices.
+        WeightsOnSamplesPanel *panel = device->weightsPanel();
+        if (!options.paths.isEmpty()) {
+            // Positional paths arrive absolute; a choice that is no file or folder is a name
+            // (a shipped file, halide-hold-one-out) as typed.
+            QStringList choices;
+            for (const QString &p : options.paths)
+                choices << (QFileInfo::exists(p) ? p : QFileInfo(p).fileName());
+            panel->setWeightsChoices(choices);
+        }
+        QObject::connect(panel, &WeightsOnSamplesPanel::compared, device, [done] { done.ready(); },
+                         Qt::SingleShotConnection);
+        device->offerSampleFolder(options.samples);
+        return;
+    }
     if (device->hasQueried())
         done.ready();
     else // the query starts when the workspace is first shown

@@ -88,6 +88,8 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
             AppScore a;
             a.app = app;
             a.pipelines = pipelines.size();
+            for (const PipelineSet *p : pipelines)
+                a.schedules += p->schedules.size();
             const std::optional<std::filesystem::path> path = choice.weightsFor(app);
             if (!path) {
                 a.error = "no weights for this app in '" + choice.label + "'";
@@ -123,7 +125,6 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
                 }
                 top1.push_back(topKScore(*p, pred.predictions, 1));
                 top5.push_back(topKScore(*p, pred.predictions, 5));
-                a.schedules += p->schedules.size();
             }
             a.rank = rankMetrics(predicted, actual);
             a.predicted = predicted;

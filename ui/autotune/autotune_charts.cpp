@@ -7,6 +7,7 @@
 #include <QBoxSet>
 #include <QChart>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -48,16 +49,22 @@ RuntimeDistributionChart::RuntimeDistributionChart(QWidget *parent) : QChartView
 
 void RuntimeDistributionChart::setData(const AutotuneRunData &data, const QString &timeLabel)
 {
-    QChart *chart = freshChart(this, tr("Measured runtimes per pipeline"));
+    // Relative to each pipeline's best, on a log axis: pipelines differ by
+    // orders of magnitude, and the spread is what tells how much tuning buys.
+    QChart *chart = freshChart(this, tr("Measured runtimes per pipeline, relative to its best"));
     chart->legend()->hide();
+    Q_UNUSED(timeLabel);
     m_series = new QBoxPlotSeries;
     QStringList categories;
     double top = 0;
     const QStringList pipelines = data.pipelines();
     for (int i = 0; i < pipelines.size(); i++) {
-        const std::vector<double> ms = data.runtimesMs(pipelines[i]);
-        if (ms.empty())
+        std::vector<double> ms = data.runtimesMs(pipelines[i]);
+        if (ms.empty() || !(ms.front() > 0))
             continue;
+        const double best = ms.front();
+        for (double &v : ms)
+            v /= best;
         auto *set = new QBoxSet(pipelines[i]);
         set->setValue(QBoxSet::LowerExtreme, ms.front());
         set->setValue(QBoxSet::LowerQuartile, quantile(ms, 0.25));
@@ -73,9 +80,11 @@ void RuntimeDistributionChart::setData(const AutotuneRunData &data, const QStrin
     chart->addSeries(m_series);
     auto *x = new QBarCategoryAxis;
     x->append(categories.isEmpty() ? QStringList{tr("(nothing measured yet)")} : categories);
-    auto *y = new QValueAxis;
-    y->setTitleText(timeLabel);
-    y->setRange(0, top > 0 ? top * 1.05 : 1);
+    x->setLabelsAngle(categories.size() > 4 ? -30 : 0);
+    auto *y = new QLogValueAxis;
+    y->setTitleText(tr("runtime / best runtime"));
+    y->setBase(10);
+    y->setRange(0.9, std::max(2.0, top * 1.2));
     y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -97,13 +106,13 @@ void BestSoFarChart::setData(const AutotuneRunData &data, const QString &timeLab
     auto *x = new QValueAxis;
     x->setTitleText(tr("batch"));
     x->setLabelFormat(QStringLiteral("%d"));
-    auto *y = new QValueAxis;
+    auto *y = new QLogValueAxis;
     y->setTitleText(timeLabel);
     y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     int lastBatch = 0;
-    double top = 0;
+    double top = 0, bottom = INFINITY;
     const QStringList pipelines = data.pipelines();
     for (int i = 0; i < pipelines.size(); i++) {
         auto *line = new QLineSeries;
@@ -114,6 +123,7 @@ void BestSoFarChart::setData(const AutotuneRunData &data, const QString &timeLab
             line->append(batch, ms);
             lastBatch = std::max(lastBatch, batch);
             top = std::max(top, ms);
+            bottom = std::min(bottom, ms);
         }
         chart->addSeries(line);
         line->attachAxis(x);
@@ -122,7 +132,10 @@ void BestSoFarChart::setData(const AutotuneRunData &data, const QString &timeLab
     }
     x->setRange(0, std::max(1, lastBatch));
     x->setTickCount(std::min(lastBatch, 10) + 2 > 2 ? std::min(lastBatch + 1, 11) : 2);
-    y->setRange(0, top > 0 ? top * 1.1 : 1);
+    if (top > 0)
+        y->setRange(bottom / 1.5, top * 1.5);
+    else
+        y->setRange(0.1, 10);
 }
 
 } // namespace beamscope::ui

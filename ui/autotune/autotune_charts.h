@@ -1,7 +1,7 @@
 #pragma once
 // The Autotune workspace's two charts: the distribution of measured runtimes
-// per pipeline (a box plot: min, quartiles, median, max), and each pipeline's
-// best runtime so far after every batch (one line per pipeline, in the same
+// per pipeline relative to its best (a box plot on a log axis: min, quartiles,
+// median, max), and each pipeline's best runtime so far after every batch (log) (one line per pipeline, in the same
 // colours as the Predictions scatter).
 
 #include "ui/autotune/autotune_run_data.h"

@@ -260,6 +260,8 @@ void AutotuneWorkspace::open(const QString &path)
     if (params.contains(QStringLiteral("retrain")))
         setRetrain(params.value(QStringLiteral("retrain")).toBool());
     const QStringList errors = m_data.load(path);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Not running"));
     refreshViews();
     m_status->setText(errors.isEmpty() ? tr("%n schedule(s) recorded in %1. Start resumes the run (same settings).",
                                             nullptr, static_cast<int>(m_data.records().size()))

@@ -73,8 +73,9 @@ DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(devicePart);
     split->addWidget(m_weights);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({420, 640});
     split->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);

@@ -82,7 +82,7 @@ WeightsOnSamplesPanel::WeightsOnSamplesPanel(QWidget *parent) : QWidget(parent)
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setAlternatingRowColors(true);
 
     auto *folderRow = new QHBoxLayout;

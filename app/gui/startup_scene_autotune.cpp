@@ -1,0 +1,58 @@
+// The Autotune workspace at start (it exists only in builds with Halide):
+// --samples DIR opens an autotune folder; --app A --output DIR [--run] sets
+// up (and starts) a run of that app into DIR.
+
+#include "app/gui/startup_scene.h"
+
+#include "ui/mainwindow/main_window.h"
+
+#if BEAMSCOPE_HAVE_HALIDE
+#include "ui/autotune/autotune_workspace.h"
+
+#include <QLabel>
+#endif
+
+namespace beamscope::app {
+
+using namespace beamscope::ui;
+
+#if BEAMSCOPE_HAVE_HALIDE
+void setUpAutotuneScene(MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done)
+{
+    auto *autotune = qobject_cast<AutotuneWorkspace *>(window.workspace(QStringLiteral("autotune")));
+    if (!options.samples.isEmpty()) {
+        if (!autotune->canOpen(options.samples)) {
+            done.failed(QStringLiteral("%1 is not an autotune output folder (no manifest.json of one)").arg(options.samples));
+            return;
+        }
+        autotune->open(options.samples);
+    }
+    if (!options.app.isEmpty())
+        autotune->setApps(options.app.split(QLatin1Char(',')));
+    if (!options.output.isEmpty())
+        autotune->setOutputFolder(options.output);
+    if (!options.weights.isEmpty())
+        autotune->setWeights(options.weights);
+    if (!options.run || !options.samples.isEmpty()) {
+        done.ready();
+        return;
+    }
+    QObject::connect(
+        autotune, &AutotuneWorkspace::runFinished, autotune,
+        [autotune, done](bool ok) {
+            if (ok)
+                done.ready();
+            else
+                done.failed(autotune->statusLabel()->text());
+        },
+        Qt::SingleShotConnection);
+    autotune->start();
+}
+#else
+void setUpAutotuneScene(MainWindow &, const ExplorerOptions &, const SceneCallbacks &done)
+{
+    done.failed(QStringLiteral("this build has no Halide, so no Autotune workspace"));
+}
+#endif
+
+} // namespace beamscope::app
