@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 namespace beamscope::cli {
 
@@ -25,6 +26,17 @@ void StderrProgress::report(double fraction, std::string_view message)
 {
     if (m_quiet)
         return;
+    if (m_style == Style::EveryMessage) {
+        std::cerr << m_prefix << message << "\n";
+        return;
+    }
+    if (m_style == Style::SameLine) {
+        std::fprintf(stderr, "\r%s[%3d%%] %-60.60s", m_prefix.c_str(), static_cast<int>(fraction * 100),
+                     std::string(message).c_str());
+        if (fraction >= 1.0)
+            std::fprintf(stderr, "\n");
+        return;
+    }
     const auto now = std::chrono::steady_clock::now();
     if (fraction < 1.0 && now - m_last < std::chrono::milliseconds(500))
         return;

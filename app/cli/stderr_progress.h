@@ -1,7 +1,10 @@
 #pragma once
-// Progress of a long command on stderr, at most two lines a second (and every
-// final line), cancelled by Ctrl-C while an InterruptScope is alive: the work
-// stops at its next safe point and says so, instead of dying half-way.
+// Progress of a long command on stderr, cancelled by Ctrl-C while an
+// InterruptScope is alive: the work stops at its next safe point and says so,
+// instead of dying half-way. Three styles: throttled lines with a percentage
+// (at most two a second, the final one always), every message as a line (for
+// commands whose reports are a few named steps), or one line rewritten in
+// place (a terminal's progress bar).
 
 #include "core/util/progress.h"
 
@@ -26,13 +29,18 @@ private:
 
 class StderrProgress : public Progress {
 public:
-    explicit StderrProgress(std::string prefix, bool quiet = false) : m_prefix(std::move(prefix)), m_quiet(quiet) {}
+    enum class Style { Throttled, EveryMessage, SameLine };
+    explicit StderrProgress(std::string prefix, bool quiet = false, Style style = Style::Throttled)
+        : m_prefix(std::move(prefix)), m_quiet(quiet), m_style(style)
+    {
+    }
     void report(double fraction, std::string_view message) override;
     bool cancelled() const override { return InterruptScope::interrupted(); }
 
 private:
     std::string m_prefix;
     bool m_quiet;
+    Style m_style;
     std::chrono::steady_clock::time_point m_last{};
 };
 

@@ -9,6 +9,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/stderr_progress.h"
 #include "app/cli/halide/cost_model_loading.h"
 #include "app/cli/halide/pipeline_choice.h"
 #include "app/cli/halide/profile_choice.h"
@@ -42,21 +43,6 @@ const char *const kSynopsis =
     "[--schedule-out FILE] [--continue-from TRACE --state ID | --partial-schedule LOOPNEST] "
     "[--freeze-inline-compute-root] [--no-subtiling] "
     "[--randomize-tilings] [--force] [--json]";
-
-class StderrProgress : public Progress {
-public:
-    explicit StderrProgress(bool quiet) : m_quiet(quiet) {}
-    void report(double fraction, std::string_view message) override {
-        if (!m_quiet)
-            std::fprintf(stderr, "\r[%3d%%] %-60.60s", static_cast<int>(fraction * 100), std::string(message).c_str());
-        if (!m_quiet && fraction >= 1.0)
-            std::fprintf(stderr, "\n");
-    }
-    bool cancelled() const override { return false; }
-
-private:
-    bool m_quiet;
-};
 
 int fail(const std::string &message) {
     std::cerr << "beamscope-cli autoschedule: " << message << "\n";
@@ -173,7 +159,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
         std::optional<search::SearchTrace> trace;
         if (tracePath)
             trace.emplace(params.traceCap);
-        StderrProgress progress(args.flag("json") || args.flag("quiet"));
+        StderrProgress progress("", args.flag("json") || args.flag("quiet"), StderrProgress::Style::SameLine);
         search::AutoscheduleOutcome out =
             search::autoschedule(instance.name, instance.outputs, *model, params, trace ? &*trace : nullptr, &progress);
         const search::SearchResult &r = out.result;

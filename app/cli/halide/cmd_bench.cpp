@@ -5,6 +5,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/stderr_progress.h"
 #include "core/bench/benchmark.h"
 #include "core/bench/targets.h"
 #include "core/gpu/device_facts.h"
@@ -19,12 +20,6 @@ namespace beamscope::cli {
 namespace {
 
 using namespace beamscope::bench;
-
-class StderrProgress : public Progress {
-public:
-    void report(double, std::string_view message) override { std::cerr << "bench: " << message << "\n"; }
-    bool cancelled() const override { return false; }
-};
 
 std::string ms(double v)
 {
@@ -114,7 +109,7 @@ int runBench(const std::vector<std::string> &rawArgs)
         return lib.ok ? kSuccess : kFailure;
     }
 
-    StderrProgress progress;
+    StderrProgress progress("bench: ", false, StderrProgress::Style::EveryMessage);
     const Measurement m = benchmark(request, compile, run, &progress);
 
     std::string note;

@@ -6,6 +6,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/stderr_progress.h"
 #include "app/cli/halide/cost_model_loading.h"
 #include "app/cli/text_table.h"
 #include "core/search/device_limits.h"
@@ -28,19 +29,6 @@ namespace {
 const char *const kSynopsis =
     "[--beam N] [--passes P] [--seed S] [--weights W | --weights-dir DIR] [--profile v100|NAME] [--apps a,b,...] "
     "[--scale F] [--reps N] [--timeout S] [--jobs N] [--cache DIR] [--no-opencl] [--show-source] [--json]";
-
-class StderrProgress : public Progress {
-public:
-    explicit StderrProgress(bool quiet) : m_quiet(quiet) {}
-    void report(double, std::string_view message) override {
-        if (!m_quiet)
-            std::cerr << "check-apps: " << message << "\n";
-    }
-    bool cancelled() const override { return false; }
-
-private:
-    bool m_quiet;
-};
 
 int fail(const std::string &message) {
     std::cerr << "beamscope-cli check-apps: " << message << "\n";
@@ -157,7 +145,7 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
     if (!model)
         return fail(why);
 
-    StderrProgress progress(args.flag("json") || args.flag("quiet"));
+    StderrProgress progress("check-apps: ", args.flag("json") || args.flag("quiet"), StderrProgress::Style::EveryMessage);
     const std::vector<schedule::AppCheck> rows = schedule::checkApps(apps, *model, options, &progress);
     size_t passed = 0;
     for (const auto &r : rows)
