@@ -146,6 +146,29 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
         score.top5 = finiteMean(t5);
         out.push_back(std::move(score));
     }
+
+    std::vector<std::string> common;
+    for (const auto &[app, pipelines] : byApp) {
+        bool everywhere = true;
+        for (const ChoiceScore &c : out)
+            for (const AppScore &a : c.apps)
+                if (a.app == app && !a.error.empty())
+                    everywhere = false;
+        if (everywhere)
+            common.push_back(app);
+    }
+    for (ChoiceScore &c : out) {
+        std::vector<double> sp, kt, pa, t1, t5;
+        for (const AppScore &a : c.apps)
+            if (std::find(common.begin(), common.end(), a.app) != common.end()) {
+                sp.push_back(a.rank.spearman);
+                kt.push_back(a.rank.kendall);
+                pa.push_back(a.rank.pairwiseAccuracy);
+                t1.push_back(a.top1);
+                t5.push_back(a.top5);
+            }
+        c.common = {finiteMean(sp), finiteMean(kt), finiteMean(pa), finiteMean(t1), finiteMean(t5), common.size()};
+    }
     return out;
 }
 

@@ -43,6 +43,13 @@ struct ChoiceScore {
     // Means over the apps scored (each app counts once; NaN entries skipped).
     double spearman = 0, kendall = 0, pairwiseAccuracy = 0, top1 = 0, top5 = 0;
     size_t appsScored = 0;
+    // The same means over the apps every choice scored, so that choices with
+    // different coverage (Halide's hold-one-out files have none for random
+    // pipelines) are compared on the same apps.
+    struct Means {
+        double spearman = 0, kendall = 0, pairwiseAccuracy = 0, top1 = 0, top5 = 0;
+        size_t apps = 0;
+    } common;
 };
 
 // A choice from what the user typed: "halide-hold-one-out" (Halide's shipped

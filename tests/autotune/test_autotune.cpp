@@ -316,6 +316,29 @@ private slots:
         QCOMPARE(attempts->find("wrong_output")->toInt(), int64_t{1});
     }
 
+    // compare-weights on the run's samples: the figures per app, and with
+    // --measure-picks the runtime of the schedule the search picks with the
+    // weights, timed on the run's target (from its manifest) at its scale.
+    void compareWeightsMeasuresPicks()
+    {
+        ensureReference();
+        const test::ProcessResult r = test::runProcess(
+            test::cliPath(), {"compare-weights", "--samples", m_reference.string(), "--weights", "baseline",
+                              "--measure-picks", "--pick-beam", "1", "--reps", "2", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QVERIFY2(r.err.find("timing its pick on opencl") != std::string::npos, r.err.c_str());
+        const JsonParseResult j = parseJson(r.out);
+        QVERIFY(j.value && j.value->items().size() == 1);
+        const Json &choice = j.value->items().front();
+        QCOMPARE(choice.find("apps_scored")->toInt(), int64_t{2});
+        for (const Json &app : choice.find("apps")->items()) {
+            const Json *pick = app.find("pick");
+            QVERIFY2(pick && pick->find("ok")->toBool(), app.dump().c_str());
+            QVERIFY(pick->find("runtime_ms")->toNumber() > 0);
+            QVERIFY(app.find("top1")->toNumber() >= 1.0);
+        }
+    }
+
     // A rerun with other parameters on the same folder is refused, naming
     // the parameter, and changes nothing.
     void resumeWithOtherParametersIsRefused()

@@ -114,6 +114,10 @@ private Q_SLOTS:
         // Overall: the mean over the apps scored.
         QCOMPARE(scores[1].top1, (scores[1].apps[0].top1 + scores[1].apps[1].top1) / 2);
         QCOMPARE(scores[0].spearman, scores[0].apps[0].rank.spearman);
+        // Over the apps both choices scored (alpha only): the baseline's alpha figures.
+        QCOMPARE(scores[1].common.apps, size_t{1});
+        QCOMPARE(scores[1].common.top1, scores[1].apps[0].top1);
+        QCOMPARE(scores[0].common.spearman, scores[0].apps[0].rank.spearman);
     }
 
     void shippedHoldOneOutJudgesEachAppWithoutItself()

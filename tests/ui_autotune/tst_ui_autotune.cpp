@@ -170,8 +170,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 60000);
         QCOMPARE(panel->sampleFolder(), m_run);
         QCOMPARE(panel->scatters().size(), 2);
-        // 1 app x 2 choices, then 2 overall rows.
-        QCOMPARE(panel->model()->rowCount(), 4);
+        // 1 app x 2 choices, then 2 overall rows and 2 rows over the apps both scored.
+        QCOMPARE(panel->model()->rowCount(), 6);
         QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("OpenCL")));
 
         const samples::LoadedSamples loaded = samples::loadSamples({m_run.toStdString()});

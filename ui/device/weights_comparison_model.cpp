@@ -23,6 +23,9 @@ void WeightsComparisonModel::setScores(std::vector<samples::ChoiceScore> scores)
             m_rows.push_back({c, static_cast<int>(a)});
     for (size_t c = 0; c < m_scores.size(); c++)
         m_rows.push_back({c, -1});
+    if (m_scores.size() > 1)
+        for (size_t c = 0; c < m_scores.size(); c++)
+            m_rows.push_back({c, -2});
     endResetModel();
 }
 
@@ -67,6 +70,20 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
     }
     if (role != Qt::DisplayRole)
         return {};
+    if (row.app == -2) {
+        const auto &m = choice.common;
+        switch (index.column()) {
+        case App: return tr("the %n app(s) all scored", nullptr, static_cast<int>(m.apps));
+        case Weights: return QString::fromStdString(choice.label);
+        case Schedules: return QString();
+        case Spearman: return figure(m.spearman);
+        case Kendall: return figure(m.kendall);
+        case Pairwise: return figure(m.pairwiseAccuracy);
+        case Top1: return figure(m.top1);
+        case Top5: return figure(m.top5);
+        default: return {};
+        }
+    }
     switch (index.column()) {
     case App: return tr("overall (%n app(s))", nullptr, static_cast<int>(choice.appsScored));
     case Weights: return QString::fromStdString(choice.label);

@@ -1,0 +1,74 @@
+#include "core/autotune/measure_pick.h"
+
+#include "core/bench/isolated_compile.h"
+#include "core/pipelines/random_pipeline.h"
+#include "core/schedule/apply_schedule.h"
+#include "core/search/autoschedule.h"
+#include "core/search/device_limits.h"
+#include "core/weights/weights.h"
+
+namespace beamscope::autotune {
+
+PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::path &weightsPath,
+                            const PickOptions &options)
+{
+    PickMeasurement out;
+    std::function<pipelines::PipelineInstance()> build;
+    if (auto info = pipelines::findPipeline(pipeline)) {
+        build = info->build;
+    } else if (auto random = pipelines::parseRandomPipelineName(pipeline)) {
+        build = [random] { return pipelines::randomPipeline(random->first, random->second); };
+    } else {
+        out.error = "'" + pipeline + "' is neither a built-in pipeline nor random_<seed>_<stages>";
+        return out;
+    }
+    weights::LoadResult loaded = weights::loadWeights(weightsPath);
+    if (!loaded.ok()) {
+        const weights::Diagnostic *e = loaded.firstError();
+        out.error = e ? e->format() : weightsPath.string() + ": cannot load";
+        return out;
+    }
+    try {
+        const model::CostModel model(std::move(*loaded.weights));
+        pipelines::PipelineInstance instance = build();
+        search::AutoscheduleParams params;
+        params.beamSize = options.beamSize;
+        params.device = search::featureParamsFor(options.device);
+        const search::AutoscheduleOutcome outcome =
+            search::autoschedule(pipeline, instance.outputs, model, params, nullptr, nullptr);
+        out.searchSeconds = outcome.result.searchSeconds;
+        if (!outcome.result.best) {
+            out.error = "the search found no complete schedule";
+            return out;
+        }
+        out.predictedCost = outcome.result.cost;
+        const search::State *state = &*outcome.result.best;
+        Halide::Target target = bench::benchTarget(options.target, options.cudaCapability);
+        if (options.target == bench::TargetKind::OpenCL)
+            target = target.with_feature(Halide::Target::CLDoubles);
+        bench::IsolatedCompileOptions compile;
+        compile.compile.cacheDir = options.cacheDir;
+        compile.timeoutSeconds = options.compileTimeoutSeconds;
+        const bench::Schedule schedule = bench::Schedule::custom(
+            "pick", [state](pipelines::PipelineInstance &p, const Halide::Target &) {
+                schedule::applySchedule(*state, p.outputs);
+            });
+        const std::vector<bench::CompiledLibrary> built = bench::compileIsolated({{build, schedule, target, {}, {}}}, compile);
+        if (!built.front().ok) {
+            out.error = built.front().error;
+            return out;
+        }
+        const bench::Measurement m = bench::measure(built.front(), nullptr, options.run);
+        if (!m.ok) {
+            out.error = m.message;
+            return out;
+        }
+        out.ok = true;
+        out.runtimeMs = m.minMs;
+    } catch (const std::exception &e) {
+        out.error = e.what();
+    }
+    return out;
+}
+
+} // namespace beamscope::autotune
