@@ -3,7 +3,9 @@
 // empty compile cache, with one compile process and with --jobs; prints the
 // per-sample cost split into search, compile and measure (medians), samples
 // per hour, and the compile parallelism reached (compile wall time with one
-// job divided by that with --jobs).
+// job divided by that with --jobs). A first run with --jobs, not counted,
+// warms what the compilers read (headers, libraries), so that neither
+// measured run pays for it.
 //
 // usage: bench_autotune [--target opencl|cuda] [--jobs N] [--batch-size N] [--app NAME]...
 //   defaults: opencl, jobs = hardware threads, batch size 8, box_blur conv_relu select_cast matmul
@@ -125,6 +127,7 @@ int main(int argc, char **argv)
 
     std::printf("autotune bench: %zu pipelines x %d schedules, target %s, scale 0.25, 3 reps, sample 0 at beam 8\n",
                 o.pipelines.size(), batchSize, target.c_str());
+    runOnce(o, std::max(2, jobs), fs::path(scratch) / "warm-up");
     const Figures one = runOnce(o, 1, scratch);
     const Figures many = jobs > 1 ? runOnce(o, jobs, scratch) : one;
     for (const auto &[label, f, j] : {std::tuple{"1 job", &one, 1}, std::tuple{"jobs", &many, jobs}}) {
