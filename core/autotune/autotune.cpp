@@ -103,6 +103,20 @@ public:
 
 private:
     bool cancelled() const { return m_progress && m_progress->cancelled(); }
+    // A searched schedule claims its feature hash whatever its measurement
+    // gives (as the loop does when it searches), so a resumed or merged run
+    // calls the same later schedules duplicates as an uninterrupted one.
+    void claim(const ScheduleRecord &r)
+    {
+        if (r.status != Status::Duplicate && r.status != Status::SearchFailed)
+            m_measured.emplace(r.scheduleHash, r.scheduleId);
+    }
+    bool inShard(size_t pipeline, int index) const
+    {
+        const auto global = pipeline * static_cast<size_t>(m_o.batchSize) + static_cast<size_t>(index);
+        return m_o.shardCount <= 1 || static_cast<int>(global % static_cast<size_t>(m_o.shardCount)) == m_o.shardIndex;
+    }
+    void mergeShards(int batch);
     void report(const std::string &message)
     {
         if (m_progress)
@@ -111,7 +125,7 @@ private:
     std::string openFolder();
     std::string loadWeights(const fs::path &path);
     void runBatch(int batch);
-    void searchPipeline(int batch, const PipelineSpec &spec, std::vector<std::unique_ptr<Candidate>> &out);
+    void searchPipeline(int batch, size_t pipelineIndex, std::vector<std::unique_ptr<Candidate>> &out);
     void compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &candidates, BatchSummary &summary);
     void finishRecord(const ScheduleRecord &record, const Candidate *candidate);
     void retrain(int batch, BatchSummary &summary);
@@ -121,6 +135,7 @@ private:
     Progress *m_progress;
     const AutotuneEvents &m_events;
     RunFolder m_folder;
+    RunFolder m_prior{m_o.priorFolder};
     AutotuneResult m_result;
     std::map<std::string, int32_t> m_ids;
     std::map<std::tuple<std::string, int, int>, ScheduleRecord> m_done; // (pipeline, batch, index)
@@ -196,9 +211,11 @@ std::string Run::openFolder()
     }
 
     std::vector<std::string> errors;
+    if (!m_o.priorFolder.empty())
+        for (const ScheduleRecord &r : RunFolder(m_o.priorFolder).readRecords(&errors))
+            claim(r);
     for (ScheduleRecord &r : m_folder.readRecords(&errors)) {
-        if (r.status == Status::Ok)
-            m_measured.emplace(r.scheduleHash, r.scheduleId);
+        claim(r);
         if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
             m_bestMs[r.pipeline] = r.runtimeMs;
         m_done.emplace(std::make_tuple(r.pipeline, r.batch, r.index), std::move(r));
@@ -223,13 +240,14 @@ std::string Run::loadWeights(const fs::path &path)
     return {};
 }
 
-void Run::searchPipeline(int batch, const PipelineSpec &spec, std::vector<std::unique_ptr<Candidate>> &out)
+void Run::searchPipeline(int batch, size_t pipelineIndex, std::vector<std::unique_ptr<Candidate>> &out)
 {
+    const PipelineSpec &spec = m_o.pipelines[pipelineIndex];
     const int32_t pid = m_ids.at(spec.name);
     for (int index = 0; index < m_o.batchSize; index++) {
         if (cancelled())
             return;
-        if (m_done.count({spec.name, batch, index}))
+        if (m_done.count({spec.name, batch, index}) || !inShard(pipelineIndex, index))
             continue;
         auto c = std::make_unique<Candidate>();
         ScheduleRecord &r = c->record;
@@ -489,6 +507,58 @@ void Run::retrain(int batch, BatchSummary &summary)
     m_model = std::make_unique<model::CostModel>(run.state.weights);
 }
 
+void Run::mergeShards(int batch)
+{
+    std::map<std::string, size_t> order;
+    for (size_t p = 0; p < m_o.pipelines.size(); p++)
+        order[m_o.pipelines[p].name] = p;
+    struct Found {
+        ScheduleRecord record;
+        fs::path folder;
+    };
+    std::vector<Found> found;
+    for (const fs::path &shard : m_o.mergeFrom)
+        for (ScheduleRecord &r : RunFolder(shard).readRecords())
+            if (r.batch == batch && order.count(r.pipeline) && !m_done.count({r.pipeline, batch, r.index}))
+                found.push_back({std::move(r), shard});
+    std::sort(found.begin(), found.end(), [&](const Found &a, const Found &b) {
+        return std::pair(order[a.record.pipeline], a.record.index) < std::pair(order[b.record.pipeline], b.record.index);
+    });
+    for (Found &f : found) {
+        ScheduleRecord &r = f.record;
+        const RunFolder shard(f.folder);
+        if (r.status != Status::SearchFailed) {
+            auto it = m_measured.find(r.scheduleHash);
+            if (it != m_measured.end() && it->second != r.scheduleId) {
+                // Measured by another shard (or an earlier batch) first: a local run would not have compiled it.
+                r.status = Status::Duplicate;
+                r.duplicateOf = it->second;
+                r.message = "the same schedule features as schedule " + std::to_string(it->second);
+                r.runtimeMs = r.medianMs = 0;
+                r.runs = 0;
+                r.checked = false;
+            } else if (r.status != Status::Duplicate) {
+                m_measured.emplace(r.scheduleHash, r.scheduleId);
+            }
+        }
+        std::error_code ec;
+        fs::create_directories(m_folder.scheduleDir(r.pipeline, batch), ec);
+        for (const char *suffix : {".schedule.h", ".loop_nest.txt", ".sample"}) {
+            if (std::string(suffix) == ".sample" && r.status != Status::Ok)
+                continue;
+            if (auto bytes = readText(shard.scheduleFile(r.pipeline, batch, r.scheduleId, suffix)))
+                writeText(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, suffix), *bytes);
+        }
+        writeText(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, ".json"), r.toJson().dump(2) + "\n");
+        m_done.emplace(std::make_tuple(r.pipeline, batch, r.index), r);
+        m_result.records.push_back(r);
+        if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
+            m_bestMs[r.pipeline] = r.runtimeMs;
+        if (m_events.onRecord)
+            m_events.onRecord(r);
+    }
+}
+
 void Run::writeRecordsTsv()
 {
     std::vector<std::string> errors;
@@ -504,10 +574,14 @@ void Run::runBatch(int batch)
     summary.batch = batch;
     std::vector<std::unique_ptr<Candidate>> candidates;
     const auto searchStarted = Clock::now();
-    for (const PipelineSpec &spec : m_o.pipelines) {
-        searchPipeline(batch, spec, candidates);
-        if (cancelled())
-            return;
+    if (!m_o.mergeFrom.empty()) {
+        mergeShards(batch);
+    } else {
+        for (size_t p = 0; p < m_o.pipelines.size(); p++) {
+            searchPipeline(batch, p, candidates);
+            if (cancelled())
+                return;
+        }
     }
     summary.searchSeconds = secondsSince(searchStarted);
     compileAndMeasure(batch, candidates, summary);
@@ -586,7 +660,13 @@ AutotuneResult Run::run()
         m_result.error = e;
         return m_result;
     }
+    if (m_o.prepareOnly) {
+        m_result.ok = true;
+        return m_result;
+    }
     for (int batch = 0; batch < m_o.batches; batch++) {
+        if (m_o.onlyBatch >= 0 && batch != m_o.onlyBatch)
+            continue;
         m_fraction = static_cast<double>(batch) / m_o.batches;
         if (fs::exists(m_folder.batchDone(batch))) {
             m_result.batchesSkipped++;
@@ -596,7 +676,9 @@ AutotuneResult Run::run()
             if (r.batch == batch)
                 m_result.schedulesResumed++;
         // The batch searches with the weights the previous batches left.
-        const fs::path weights = fs::exists(m_folder.currentWeights()) ? m_folder.currentWeights() : m_o.weightsPath;
+        const RunFolder &weightsFolder = m_o.priorFolder.empty() ? m_folder : m_prior;
+        const fs::path weights =
+            fs::exists(weightsFolder.currentWeights()) ? weightsFolder.currentWeights() : m_o.weightsPath;
         if (std::string e = loadWeights(weights); !e.empty()) {
             m_result.error = e;
             return m_result;

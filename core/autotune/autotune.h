@@ -85,6 +85,20 @@ struct AutotuneOptions {
 
     // Test-only: "pipeline:batch:index" -> "crash", "hang" or "wrong-output".
     std::map<std::string, std::string> injectFaults;
+
+    // Slurm (docs/slurm.md). An array task runs one batch (onlyBatch) and, of
+    // it, the schedules of its shard: schedule i of pipeline p (in pipelines
+    // order) belongs to shard (p * batchSize + i) % shardCount. The records of
+    // priorFolder (the main run folder) count as measured before.
+    int onlyBatch = -1;
+    int shardIndex = 0, shardCount = 1;
+    std::filesystem::path priorFolder;
+    // The merge job: batch onlyBatch is not searched but gathered from these
+    // shard folders and deduplicated as a local run would have (the first
+    // schedule in pipeline and index order keeps a feature hash).
+    std::vector<std::filesystem::path> mergeFrom;
+    // Write the folder's manifest, apps.tsv and starting weights; run nothing.
+    bool prepareOnly = false;
 };
 
 // What the manifest says of the device and target (also its "device" field).

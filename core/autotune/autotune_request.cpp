@@ -107,6 +107,13 @@ std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string 
     o.learningRate = r.learningRate;
     o.minBatch = static_cast<size_t>(std::max(1, r.minBatch));
     o.injectFaults = r.injectFaults;
+    o.onlyBatch = r.onlyBatch;
+    o.shardIndex = r.shardIndex;
+    o.shardCount = r.shardCount;
+    o.priorFolder = r.priorFolder;
+    for (const std::string &f : r.mergeFrom)
+        o.mergeFrom.emplace_back(f);
+    o.prepareOnly = r.prepareOnly;
     error = note; // not an error: what the caller may want to tell the user
     return o;
 }

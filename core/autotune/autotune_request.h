@@ -51,6 +51,13 @@ struct AutotuneRequest {
     float learningRate = 0.001f;
     int minBatch = 9;
     std::map<std::string, std::string> injectFaults; // test-only, see AutotuneOptions
+
+    // Slurm array tasks and their merge job (AutotuneOptions, docs/slurm.md).
+    int onlyBatch = -1;
+    int shardIndex = 0, shardCount = 1;
+    std::string priorFolder;
+    std::vector<std::string> mergeFrom;
+    bool prepareOnly = false;
 };
 
 struct BatchSummary {

@@ -16,6 +16,7 @@ namespace {
 
 constexpr const char *kAppsFile = "apps.tsv";
 
+
 std::string trim(const std::string &text)
 {
     const auto begin = text.find_first_not_of(" \t\r");
@@ -119,6 +120,12 @@ SampleListing listSamples(const std::vector<fs::path> &roots)
         std::vector<fs::path> found;
         for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
              !ec && it != end; it.increment(ec)) {
+            // A Slurm run's unmerged shards (docs/slurm.md): their samples are
+            // in the run folder once merged, and only once.
+            if (it->is_directory(ec) && fs::exists(it->path() / kNotSamplesMarker, ec)) {
+                it.disable_recursion_pending();
+                continue;
+            }
             if (it->is_regular_file(ec) && isSampleFile(it->path()))
                 found.push_back(it->path());
         }

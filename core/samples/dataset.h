@@ -42,6 +42,10 @@ struct SampleListing {
     bool ok() const { return errors.empty(); }
 };
 
+// A folder holding a file of this name is not searched for samples (a Slurm
+// autotune run's shards, which the merge copies into the run folder).
+inline constexpr const char *kNotSamplesMarker = ".beamscope-not-samples";
+
 // Finds the .sample files under each root (recursively; a root that is itself a
 // file is taken as it is) and the app of each per docs/samples.md.
 SampleListing listSamples(const std::vector<std::filesystem::path> &roots);

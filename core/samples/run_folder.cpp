@@ -60,7 +60,7 @@ std::vector<ScheduleRecord> RunFolder::readRecords(std::vector<std::string> *err
         return {};
     for (const auto &pipelineDir : fs::directory_iterator(m_root, ec)) {
         if (!pipelineDir.is_directory() || pipelineDir.path().filename() == "weights" ||
-            pipelineDir.path().filename() == "batches")
+            pipelineDir.path().filename() == "batches" || pipelineDir.path().filename() == "slurm")
             continue;
         for (const auto &batchDir : fs::directory_iterator(pipelineDir.path(), ec)) {
             if (!batchDir.is_directory() || batchDir.path().filename().string().rfind("batch_", 0) != 0)

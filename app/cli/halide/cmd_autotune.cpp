@@ -7,25 +7,81 @@
 #include "app/cli/command.h"
 #include "app/cli/stderr_progress.h"
 #include "core/autotune/autotune_request.h"
+#include "core/autotune/slurm.h"
 #include "core/samples/run_folder.h"
 #include "core/bench/targets.h"
 #include "core/pipelines/generator_library.h"
 
 #include <cstdio>
 #include <iostream>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace beamscope::cli {
 
 namespace {
 
+using autotune::SlurmOptions;
+using autotune::SlurmPlan;
+
 const char *const kSynopsis =
     "--out DIR (--app A... | --random N [--random-stages S] | --generator LIB.so --name G [--param k=v]...) "
     "[--weights W] --target cuda|opencl [--profile v100|local|NAME] [--batches B] [--batch-size N] [--jobs J] "
     "[--retrain | --no-retrain] [--epochs N] [--learning-rate R] [--min-batch N] [--seed S] [--first-beam N] "
     "[--dropout PCT] [--no-randomize-tilings] [--no-freeze] [--reps N] [--warmup N] [--scale F] "
-    "[--compile-timeout S] [--bench-timeout S] [--cache DIR] [--json]";
+    "[--compile-timeout S] [--bench-timeout S] [--cache DIR] [--json] "
+    "[--slurm [--tasks T] [--partition P] [--gpus-per-task N] [--cpus-per-task N] [--account A] [--time HH:MM:SS] "
+    "[--sbatch-arg X]... [--slurm-retries N]]";
+
+// Options of the Slurm layer (and of the jobs it submits): not passed on to the array tasks.
+const std::set<std::string> kSlurmFlags = {"slurm", "json"};
+const std::set<std::string> kSlurmValued = {"out", "tasks", "partition", "gpus-per-task", "cpus-per-task", "account",
+                                            "time", "sbatch-arg", "slurm-retries", "shard", "batch", "prior",
+                                            "slurm-merge", "slurm-attempt", "batches"};
+
+// The autotune options a Slurm task repeats: the user's, less the Slurm layer's.
+std::vector<std::string> forwardedArgs(const std::vector<std::string> &raw)
+{
+    std::vector<std::string> out;
+    for (size_t i = 0; i < raw.size(); i++) {
+        std::string name = raw[i].rfind("--", 0) == 0 ? raw[i].substr(2) : "";
+        const bool inlineValue = name.find('=') != std::string::npos;
+        name = name.substr(0, name.find('='));
+        if (kSlurmFlags.count(name))
+            continue;
+        if (kSlurmValued.count(name)) {
+            if (!inlineValue)
+                i++;
+            continue;
+        }
+        out.push_back(raw[i]);
+    }
+    return out;
+}
+
+// "K/T" of --shard.
+bool parseShard(const std::string &text, int &index, int &count)
+{
+    const size_t slash = text.find('/');
+    if (slash == std::string::npos)
+        return false;
+    try {
+        index = std::stoi(text.substr(0, slash));
+        count = std::stoi(text.substr(slash + 1));
+    } catch (const std::exception &) {
+        return false;
+    }
+    return count >= 1 && index >= 0 && index < count;
+}
+
+std::string selfPath()
+{
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("beamscope-cli") : p.string();
+}
 
 int fail(const std::string &message)
 {
@@ -57,11 +113,12 @@ Json recordsJson(const std::vector<samples::ScheduleRecord> &records)
 
 int runAutotuneCommand(const std::vector<std::string> &rawArgs)
 {
-    Arguments args(rawArgs, {"json", "retrain", "no-retrain", "no-randomize-tilings", "no-freeze"},
+    Arguments args(rawArgs, {"json", "retrain", "no-retrain", "no-randomize-tilings", "no-freeze", "slurm"},
                    {"out", "app", "random", "random-stages", "generator", "name", "param", "weights", "target",
                     "profile", "batches", "batch-size", "jobs", "epochs", "learning-rate", "min-batch", "seed",
                     "first-beam", "dropout", "reps", "warmup", "scale", "compile-timeout", "bench-timeout", "cache",
-                    "inject-fault"});
+                    "inject-fault", "tasks", "partition", "gpus-per-task", "cpus-per-task", "account", "time",
+                    "sbatch-arg", "slurm-retries", "shard", "batch", "prior", "slurm-merge", "slurm-attempt"});
     auto usage = [](const std::string &why) { return usageError("", "autotune", why); };
     if (!args.ok())
         return usage(args.error());
@@ -141,6 +198,85 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     if (o.apps.empty() && o.randomPipelines == 0 && o.generatorLibrary.empty())
         return usage("name the pipelines: --app A (repeatable), --random N, or --generator LIB.so --name G");
 
+    // Slurm: an array task (--shard), the merge job (--slurm-merge), or the submission (--slurm).
+    if (auto shard = args.value("shard")) {
+        if (!parseShard(*shard, o.shardIndex, o.shardCount))
+            return usage("--shard: expected K/T with 0 <= K < T, found '" + *shard + "'");
+        o.onlyBatch = static_cast<int>(args.integer("batch", 0));
+        o.priorFolder = args.value("prior").value_or("");
+        o.retrain = false;
+    }
+    const long long mergeBatch = args.integer("slurm-merge", -1);
+    const long long attempt = args.integer("slurm-attempt", 0);
+    SlurmOptions slurm;
+    slurm.tasks = static_cast<int>(args.integer("tasks", 2));
+    slurm.gpusPerTask = static_cast<int>(args.integer("gpus-per-task", 0));
+    slurm.cpusPerTask = static_cast<int>(args.integer("cpus-per-task", 0));
+    slurm.retries = static_cast<int>(args.integer("slurm-retries", 2));
+    slurm.partition = args.value("partition").value_or("");
+    slurm.account = args.value("account").value_or("");
+    slurm.time = args.value("time").value_or("");
+    slurm.sbatchArgs = args.values("sbatch-arg");
+    if (!args.ok())
+        return usage(args.error());
+    if (slurm.tasks < 1 || slurm.tasks > 10000 || slurm.gpusPerTask < 0 || slurm.cpusPerTask < 0 || slurm.retries < 0)
+        return usage("--tasks 1..10000, --gpus-per-task, --cpus-per-task and --slurm-retries >= 0 expected");
+    if (args.flag("slurm")) {
+        SlurmPlan plan;
+        plan.out = std::filesystem::absolute(*out);
+        plan.cli = selfPath();
+        plan.autotuneArgs = forwardedArgs(rawArgs);
+        plan.batches = o.batches;
+        plan.slurm = slurm;
+        o.outDir = plan.out.string();
+        o.prepareOnly = true;
+        const autotune::AutotuneResult prepared = autotune::runAutotune(o);
+        if (!prepared.ok)
+            return fail(prepared.error);
+        std::string error;
+        int first = 0;
+        while (first < o.batches && std::filesystem::exists(samples::RunFolder(plan.out).batchDone(first)))
+            first++;
+        if (first == o.batches) {
+            std::cerr << "autotune: every batch of " << plan.out.string() << " is complete\n";
+            return kSuccess;
+        }
+        std::vector<int> tasks;
+        for (int k = 0; k < slurm.tasks; k++)
+            tasks.push_back(k);
+        const auto sub = autotune::submitBatch(plan, first, tasks, 0, error);
+        if (!sub)
+            return fail(error);
+        std::cerr << "autotune: submitted batch " << first << " as array job " << sub->arrayJob << " (" << slurm.tasks
+                  << " tasks) and merge job " << sub->mergeJob << "; scripts in "
+                  << autotune::slurmFolder(plan.out).string() << "; follow it with 'beamscope-cli slurm status "
+                  << plan.out.string() << "'\n";
+        if (args.flag("json"))
+            std::cout << sub->toJson().dump(2) << "\n";
+        return kSuccess;
+    }
+    if (mergeBatch >= 0) {
+        std::string error;
+        const std::optional<SlurmPlan> plan = autotune::readPlan(*out, error);
+        if (!plan)
+            return fail(error);
+        const std::vector<int> missing = autotune::incompleteShards(plan->out, static_cast<int>(mergeBatch), plan->slurm.tasks);
+        if (!missing.empty() && attempt < plan->slurm.retries) {
+            const auto sub = autotune::submitBatch(*plan, static_cast<int>(mergeBatch), missing, static_cast<int>(attempt) + 1, error);
+            if (!sub)
+                return fail(error);
+            std::cerr << "autotune: batch " << mergeBatch << ": " << missing.size() << " task(s) did not complete; "
+                      << "resubmitted as array job " << sub->arrayJob << " (attempt " << attempt + 1 << ")\n";
+            return kSuccess;
+        }
+        for (int k : missing)
+            std::cerr << "autotune: batch " << mergeBatch << ": task " << k << " failed " << attempt + 1
+                      << " time(s); merging without the schedules it did not finish\n";
+        o.onlyBatch = static_cast<int>(mergeBatch);
+        for (int k = 0; k < plan->slurm.tasks; k++)
+            o.mergeFrom.push_back(autotune::shardFolder(plan->out, static_cast<int>(mergeBatch), k).string());
+    }
+
     const bool json = args.flag("json");
     autotune::AutotuneEvents events;
     events.onStart = [](const std::string &line) { std::cerr << "autotune: " << line << "\n"; };
@@ -187,6 +323,18 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     if (result.cancelled) {
         std::cerr << "autotune: interrupted; rerun the same command to resume\n";
         return kFailure;
+    }
+    if (mergeBatch >= 0 && mergeBatch + 1 < o.batches) {
+        std::string error;
+        const std::optional<SlurmPlan> plan = autotune::readPlan(*out, error);
+        std::vector<int> tasks;
+        for (int k = 0; plan && k < plan->slurm.tasks; k++)
+            tasks.push_back(k);
+        const auto sub = plan ? autotune::submitBatch(*plan, static_cast<int>(mergeBatch) + 1, tasks, 0, error)
+                              : std::nullopt;
+        if (!sub)
+            return fail(error);
+        std::cerr << "autotune: submitted batch " << mergeBatch + 1 << " as array job " << sub->arrayJob << "\n";
     }
     return kSuccess;
 }

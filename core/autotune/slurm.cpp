@@ -1,0 +1,447 @@
+#include "core/autotune/slurm.h"
+
+#include "core/bench/child_process.h"
+#include "core/samples/dataset.h"
+#include "core/samples/run_folder.h"
+#include "core/util/atomic_file.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace beamscope::autotune {
+
+namespace {
+
+std::string quote(const std::string &s)
+{
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string joinQuoted(const std::vector<std::string> &args)
+{
+    std::string out;
+    for (const std::string &a : args)
+        out += " " + quote(a);
+    return out;
+}
+
+std::optional<std::string> readText(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool writeText(const fs::path &path, const std::string &text, std::string *error = nullptr)
+{
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    const WriteResult w = writeFileAtomically(path, std::span<const char>(text.data(), text.size()), Overwrite::Replace);
+    if (!w.ok && error)
+        *error = w.error;
+    return w.ok;
+}
+
+std::string directives(const SlurmPlan &plan, bool withGpus)
+{
+    std::string d;
+    const SlurmOptions &s = plan.slurm;
+    if (!s.partition.empty())
+        d += "#SBATCH --partition=" + s.partition + "\n";
+    if (!s.account.empty())
+        d += "#SBATCH --account=" + s.account + "\n";
+    if (!s.time.empty())
+        d += "#SBATCH --time=" + s.time + "\n";
+    if (withGpus && s.gpusPerTask > 0)
+        d += "#SBATCH --gres=gpu:" + std::to_string(s.gpusPerTask) + "\n";
+    if (withGpus && s.cpusPerTask > 0)
+        d += "#SBATCH --cpus-per-task=" + std::to_string(s.cpusPerTask) + "\n";
+    return d;
+}
+
+std::string batchTag(int batch)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%04d", batch);
+    return buf;
+}
+
+// "123" from sbatch --parsable's "123" or "123;cluster".
+std::string parsedJobId(const std::string &out)
+{
+    std::string id = out.substr(0, out.find_first_of(";\n"));
+    return id;
+}
+
+} // namespace
+
+fs::path slurmFolder(const fs::path &out) { return out / "slurm"; }
+
+fs::path shardFolder(const fs::path &out, int batch, int task)
+{
+    return slurmFolder(out) / ("batch_" + batchTag(batch)) / ("task_" + std::to_string(task));
+}
+
+Json SlurmPlan::toJson() const
+{
+    Json j = Json::object();
+    j["out"] = out.string();
+    j["cli"] = cli;
+    Json args = Json::array();
+    for (const std::string &a : autotuneArgs)
+        args.push(a);
+    j["autotune_args"] = args;
+    j["batches"] = batches;
+    Json s = Json::object();
+    s["tasks"] = slurm.tasks;
+    s["partition"] = slurm.partition;
+    s["account"] = slurm.account;
+    s["time"] = slurm.time;
+    s["gpus_per_task"] = slurm.gpusPerTask;
+    s["cpus_per_task"] = slurm.cpusPerTask;
+    s["retries"] = slurm.retries;
+    Json extra = Json::array();
+    for (const std::string &a : slurm.sbatchArgs)
+        extra.push(a);
+    s["sbatch_args"] = extra;
+    j["slurm"] = s;
+    return j;
+}
+
+std::optional<SlurmPlan> SlurmPlan::fromJson(const Json &j, std::string *error)
+{
+    const Json *s = j.find("slurm");
+    if (!j.find("out") || !j.find("cli") || !j.find("autotune_args") || !j.find("batches") || !s) {
+        if (error)
+            *error = "plan.json: expected fields out, cli, autotune_args, batches and slurm";
+        return std::nullopt;
+    }
+    SlurmPlan p;
+    p.out = j.find("out")->toString();
+    p.cli = j.find("cli")->toString();
+    for (const Json &a : j.find("autotune_args")->items())
+        p.autotuneArgs.push_back(a.toString());
+    p.batches = static_cast<int>(j.find("batches")->toInt(1));
+    auto text = [&](const char *k) { return s->find(k) ? s->find(k)->toString() : std::string(); };
+    auto number = [&](const char *k, int64_t d) { return s->find(k) ? s->find(k)->toInt(d) : d; };
+    p.slurm.tasks = static_cast<int>(number("tasks", 2));
+    p.slurm.partition = text("partition");
+    p.slurm.account = text("account");
+    p.slurm.time = text("time");
+    p.slurm.gpusPerTask = static_cast<int>(number("gpus_per_task", 0));
+    p.slurm.cpusPerTask = static_cast<int>(number("cpus_per_task", 0));
+    p.slurm.retries = static_cast<int>(number("retries", 2));
+    if (const Json *extra = s->find("sbatch_args"))
+        for (const Json &a : extra->items())
+            p.slurm.sbatchArgs.push_back(a.toString());
+    return p;
+}
+
+std::string arrayScript(const SlurmPlan &plan)
+{
+    const std::string out = plan.out.string();
+    return "#!/bin/bash\n"
+           "# One shard of an autotune batch (beamscope-cli autotune --slurm; docs/slurm.md).\n"
+           "# Usage (by the merge job and the first submission): sbatch --array=TASKS autotune.sbatch BATCH\n"
+           "#SBATCH --job-name=beamscope-autotune\n"
+           "#SBATCH --output=" + out + "/slurm/logs/autotune-%A_%a.log\n" +
+           directives(plan, true) +
+           "set -euo pipefail\n"
+           "batch=\"$1\"\n"
+           "task=\"$SLURM_ARRAY_TASK_ID\"\n"
+           "shard=\"$(printf '%s/slurm/batch_%04d/task_%d' " + quote(out) + " \"$batch\" \"$task\")\"\n"
+           "exec " + quote(plan.cli) + " autotune --out \"$shard\" --prior " + quote(out) +
+           " --batch \"$batch\" --shard \"$task/" + std::to_string(plan.slurm.tasks) + "\" --batches " +
+           std::to_string(plan.batches) + joinQuoted(plan.autotuneArgs) + " --no-retrain\n";
+}
+
+std::string mergeScript(const SlurmPlan &plan)
+{
+    const std::string out = plan.out.string();
+    return "#!/bin/bash\n"
+           "# Gathers an autotune batch's shards into the run folder, resubmits failed shards, retrains,\n"
+           "# submits the next batch (beamscope-cli autotune --slurm; docs/slurm.md).\n"
+           "# Usage: sbatch --dependency=afterany:ARRAY merge.sbatch BATCH ATTEMPT\n"
+           "#SBATCH --job-name=beamscope-merge\n"
+           "#SBATCH --output=" + out + "/slurm/logs/merge-%j.log\n" +
+           directives(plan, false) +
+           "set -euo pipefail\n"
+           "exec " + quote(plan.cli) + " autotune --out " + quote(out) + " --batches " + std::to_string(plan.batches) +
+           joinQuoted(plan.autotuneArgs) + " --slurm-merge \"$1\" --slurm-attempt \"$2\"\n";
+}
+
+Json Submission::toJson() const
+{
+    Json j = Json::object();
+    j["batch"] = batch;
+    j["attempt"] = attempt;
+    Json t = Json::array();
+    for (int k : tasks)
+        t.push(k);
+    j["tasks"] = t;
+    j["array_job"] = arrayJob;
+    j["merge_job"] = mergeJob;
+    return j;
+}
+
+std::vector<Submission> readSubmissions(const fs::path &out)
+{
+    std::vector<Submission> subs;
+    const auto text = readText(slurmFolder(out) / "jobs.json");
+    const JsonParseResult parsed = text ? parseJson(*text) : JsonParseResult{};
+    if (!parsed.value)
+        return subs;
+    for (const Json &j : parsed.value->items()) {
+        Submission s;
+        s.batch = static_cast<int>(j.find("batch") ? j.find("batch")->toInt() : 0);
+        s.attempt = static_cast<int>(j.find("attempt") ? j.find("attempt")->toInt() : 0);
+        if (const Json *t = j.find("tasks"))
+            for (const Json &k : t->items())
+                s.tasks.push_back(static_cast<int>(k.toInt()));
+        s.arrayJob = j.find("array_job") ? j.find("array_job")->toString() : "";
+        s.mergeJob = j.find("merge_job") ? j.find("merge_job")->toString() : "";
+        subs.push_back(s);
+    }
+    return subs;
+}
+
+std::optional<SlurmPlan> readPlan(const fs::path &out, std::string &error)
+{
+    const auto text = readText(slurmFolder(out) / "plan.json");
+    if (!text) {
+        error = (slurmFolder(out) / "plan.json").string() + ": not found (was this run submitted with --slurm?)";
+        return std::nullopt;
+    }
+    const JsonParseResult parsed = parseJson(*text);
+    if (!parsed.value) {
+        error = (slurmFolder(out) / "plan.json").string() + ": " + parsed.error;
+        return std::nullopt;
+    }
+    return SlurmPlan::fromJson(*parsed.value, &error);
+}
+
+std::optional<Submission> submitBatch(const SlurmPlan &plan, int batch, const std::vector<int> &tasks, int attempt,
+                                      std::string &error)
+{
+    const fs::path dir = slurmFolder(plan.out);
+    std::error_code ec;
+    fs::create_directories(dir / "logs", ec);
+    if (!writeText(dir / samples::kNotSamplesMarker,
+                   "The unmerged shards of a Slurm autotune run: the merge job copies them into the run folder.\n",
+                   &error) ||
+        !writeText(dir / "plan.json", plan.toJson().dump(2) + "\n", &error) ||
+        !writeText(dir / "autotune.sbatch", arrayScript(plan), &error) ||
+        !writeText(dir / "merge.sbatch", mergeScript(plan), &error))
+        return std::nullopt;
+    fs::permissions(dir / "autotune.sbatch", fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add, ec);
+    fs::permissions(dir / "merge.sbatch", fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add, ec);
+
+    std::string list;
+    for (int k : tasks)
+        list += (list.empty() ? "" : ",") + std::to_string(k);
+    std::vector<std::string> array = {"sbatch", "--parsable", "--array=" + list};
+    for (const std::string &a : plan.slurm.sbatchArgs)
+        array.push_back(a);
+    array.push_back((dir / "autotune.sbatch").string());
+    array.push_back(std::to_string(batch));
+    const bench::ChildResult a = bench::runChild(array, 120);
+    if (!a.started || a.exitCode != 0) {
+        error = "sbatch (the array of batch " + std::to_string(batch) + "): " +
+                (a.started ? a.err : a.startError + " (is Slurm installed, and is this a submit host?)");
+        return std::nullopt;
+    }
+    Submission s;
+    s.batch = batch;
+    s.attempt = attempt;
+    s.tasks = tasks;
+    s.arrayJob = parsedJobId(a.out);
+    std::vector<std::string> merge = {"sbatch", "--parsable", "--dependency=afterany:" + s.arrayJob};
+    for (const std::string &x : plan.slurm.sbatchArgs)
+        merge.push_back(x);
+    merge.push_back((dir / "merge.sbatch").string());
+    merge.push_back(std::to_string(batch));
+    merge.push_back(std::to_string(attempt));
+    const bench::ChildResult m = bench::runChild(merge, 120);
+    if (!m.started || m.exitCode != 0) {
+        error = "sbatch (the merge job of batch " + std::to_string(batch) + "): " + (m.started ? m.err : m.startError);
+        bench::runChild({"scancel", s.arrayJob}, 60);
+        return std::nullopt;
+    }
+    s.mergeJob = parsedJobId(m.out);
+
+    Json all = Json::array();
+    for (const Submission &old : readSubmissions(plan.out))
+        all.push(old.toJson());
+    all.push(s.toJson());
+    if (!writeText(dir / "jobs.json", all.dump(2) + "\n", &error))
+        return std::nullopt;
+    return s;
+}
+
+std::vector<int> incompleteShards(const fs::path &out, int batch, int tasks)
+{
+    std::vector<int> missing;
+    for (int k = 0; k < tasks; k++)
+        if (!fs::exists(samples::RunFolder(shardFolder(out, batch, k)).batchDone(batch)))
+            missing.push_back(k);
+    return missing;
+}
+
+SlurmStatus slurmStatus(const fs::path &out)
+{
+    SlurmStatus st;
+    std::string error;
+    const std::optional<SlurmPlan> plan = readPlan(out, error);
+    if (!plan) {
+        st.error = error;
+        return st;
+    }
+    st.batches = plan->batches;
+    for (int b = 0; b < plan->batches; b++)
+        if (fs::exists(samples::RunFolder(out).batchDone(b)))
+            st.batchesDone++;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(out, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        if (it->is_directory() && it->path().filename() == "slurm") {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (it->path().extension() == ".sample")
+            st.samples++;
+    }
+
+    const std::vector<Submission> subs = readSubmissions(out);
+    std::vector<std::string> ids;
+    for (const Submission &s : subs) {
+        ids.push_back(s.arrayJob);
+        ids.push_back(s.mergeJob);
+    }
+    std::map<std::string, std::string> queued; // "<job>_<task>" or "<job>" -> state
+    if (!ids.empty()) {
+        std::string list;
+        for (const std::string &id : ids)
+            list += (list.empty() ? "" : ",") + id;
+        const bench::ChildResult q = bench::runChild({"squeue", "-h", "-r", "-o", "%i|%T", "-j", list}, 60);
+        std::istringstream lines(q.out);
+        for (std::string line; std::getline(lines, line);) {
+            const size_t bar = line.find('|');
+            if (bar != std::string::npos)
+                queued[line.substr(0, bar)] = line.substr(bar + 1);
+        }
+    }
+    // The latest submission of each (batch, task).
+    std::map<std::pair<int, int>, const Submission *> latest;
+    std::map<int, int> lastAttempt;
+    for (const Submission &s : subs) {
+        for (int k : s.tasks)
+            latest[{s.batch, k}] = &s;
+        lastAttempt[s.batch] = std::max(lastAttempt[s.batch], s.attempt);
+        if (s.attempt > 0)
+            for (int k : s.tasks)
+                st.resubmitted.push_back("batch " + std::to_string(s.batch) + " task " + std::to_string(k) +
+                                         " (attempt " + std::to_string(s.attempt) + ")");
+        if (queued.count(s.mergeJob))
+            st.pendingJobs.push_back(s.mergeJob + " (merge of batch " + std::to_string(s.batch) + ", " +
+                                     queued[s.mergeJob] + ")");
+    }
+    for (const auto &[key, s] : latest) {
+        SlurmTaskState t;
+        t.batch = key.first;
+        t.task = key.second;
+        t.attempt = s->attempt;
+        t.jobId = s->arrayJob + "_" + std::to_string(key.second);
+        const samples::RunFolder shard(shardFolder(out, key.first, key.second));
+        t.records = shard.readRecords().size();
+        if (auto q = queued.find(t.jobId); q != queued.end())
+            t.state = q->second;
+        else if (queued.count(s->arrayJob))
+            t.state = "PENDING";
+        else if (fs::exists(shard.batchDone(key.first)))
+            t.state = "done";
+        else
+            t.state = "failed";
+        if (t.state == "failed" && s->attempt >= plan->slurm.retries && !queued.count(s->mergeJob))
+            st.failedFinally.push_back("batch " + std::to_string(t.batch) + " task " + std::to_string(t.task));
+        st.tasks.push_back(t);
+    }
+    // squeue -r names pending array tasks one by one; anything still unnamed is pending.
+    for (SlurmTaskState &t : st.tasks)
+        for (const auto &[id, state] : queued)
+            if (id.rfind(t.jobId.substr(0, t.jobId.find('_')) + "_[", 0) == 0 && t.state == "failed")
+                t.state = state;
+    return st;
+}
+
+Json SlurmStatus::toJson() const
+{
+    Json j = Json::object();
+    j["batches"] = batches;
+    j["batches_done"] = batchesDone;
+    j["samples"] = static_cast<uint64_t>(samples);
+    std::map<std::string, int> counts;
+    Json tasksJson = Json::array();
+    for (const SlurmTaskState &t : tasks) {
+        counts[t.state]++;
+        Json e = Json::object();
+        e["batch"] = t.batch;
+        e["task"] = t.task;
+        e["attempt"] = t.attempt;
+        e["job"] = t.jobId;
+        e["state"] = t.state;
+        e["records"] = static_cast<uint64_t>(t.records);
+        tasksJson.push(e);
+    }
+    Json c = Json::object();
+    for (const auto &[k, v] : counts)
+        c[k] = v;
+    j["task_states"] = c;
+    j["tasks"] = tasksJson;
+    Json p = Json::array();
+    for (const std::string &s : pendingJobs)
+        p.push(s);
+    j["pending_merge_jobs"] = p;
+    Json r = Json::array();
+    for (const std::string &s : resubmitted)
+        r.push(s);
+    j["resubmitted"] = r;
+    Json f = Json::array();
+    for (const std::string &s : failedFinally)
+        f.push(s);
+    j["failed"] = f;
+    if (!error.empty())
+        j["error"] = error;
+    return j;
+}
+
+std::vector<std::string> cancelSlurmRun(const fs::path &out, std::string &error)
+{
+    std::vector<std::string> ids;
+    for (const Submission &s : readSubmissions(out)) {
+        ids.push_back(s.arrayJob);
+        ids.push_back(s.mergeJob);
+    }
+    if (ids.empty()) {
+        error = "no Slurm jobs recorded in " + (slurmFolder(out) / "jobs.json").string();
+        return {};
+    }
+    std::vector<std::string> argv = {"scancel"};
+    argv.insert(argv.end(), ids.begin(), ids.end());
+    const bench::ChildResult r = bench::runChild(argv, 60);
+    if (!r.started || r.exitCode != 0)
+        error = "scancel: " + (r.started ? r.err : r.startError);
+    return ids;
+}
+
+} // namespace beamscope::autotune
