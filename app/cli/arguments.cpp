@@ -86,4 +86,27 @@ double Arguments::number(const std::string &name, double fallback)
     return result;
 }
 
+std::vector<std::string> withoutOptions(const std::vector<std::string> &args, const std::set<std::string> &flags,
+                                        const std::set<std::string> &valued)
+{
+    std::vector<std::string> out;
+    for (size_t i = 0; i < args.size(); i++) {
+        const std::string &a = args[i];
+        if (a.rfind("--", 0) == 0) {
+            const std::string body = a.substr(2);
+            const size_t eq = body.find('=');
+            const std::string name = body.substr(0, eq);
+            if (flags.count(name))
+                continue;
+            if (valued.count(name)) {
+                if (eq == std::string::npos)
+                    i++;
+                continue;
+            }
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
 } // namespace beamscope::cli

@@ -33,4 +33,10 @@ private:
     std::string m_error;
 };
 
+// The raw arguments without the named options (flags alone, valued ones with
+// their value, "--name value" or "--name=value"): what a command passes on to
+// the jobs it submits.
+std::vector<std::string> withoutOptions(const std::vector<std::string> &args, const std::set<std::string> &flags,
+                                        const std::set<std::string> &valued);
+
 } // namespace beamscope::cli

@@ -6,6 +6,9 @@
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
 #include "app/cli/stderr_progress.h"
+#include "core/samples/hold_one_out_slurm.h"
+
+#include <algorithm>
 #include "app/cli/text_table.h"
 #include "core/model/cost_model.h"
 #include "core/samples/dataset.h"
@@ -35,7 +38,8 @@ namespace fs = std::filesystem;
 constexpr const char *kSynopsis =
     "--samples DIR... (--initial W | --init random --seed S) (--out W2 | --hold-one-out --out-dir D) "
     "[--epochs N] [--learning-rate R] [--hold-out APP] [--seed S] [--loss-csv FILE] [--num-cores N] "
-    "[--min-batch N] [--partition-schedules] [--resume] [--force] [--json]";
+    "[--min-batch N] [--partition-schedules] [--resume] [--force] [--json] [--only-app APP] "
+    "[--slurm [--partition P] [--account A] [--time T] [--gpus-per-task N] [--cpus-per-task N] [--sbatch-arg X]...]";
 
 
 Json summaryJson(const RankSummary &s)
@@ -87,6 +91,7 @@ struct Settings {
     bool partitionSchedules = false;
     std::optional<std::string> holdOut;
     std::optional<fs::path> lossCsv;
+    std::optional<std::string> onlyApp; // --hold-one-out: train this app's file only (a Slurm task)
 };
 
 // Reads --initial, or makes Halide-style random weights for --init random.
@@ -230,7 +235,14 @@ int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights 
 
 int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weights &initial, const fs::path &outDir)
 {
-    const auto apps = dataset.apps();
+    auto apps = dataset.apps();
+    if (s.onlyApp) {
+        if (std::find(apps.begin(), apps.end(), *s.onlyApp) == apps.end()) {
+            std::cerr << "beamscope-cli: --only-app " << *s.onlyApp << ": no sample names that app\n";
+            return kFailure;
+        }
+        apps = {*s.onlyApp};
+    }
     if (apps.empty()) {
         std::cerr << "beamscope-cli: --hold-one-out: no sample names an app (put samples in <root>/<app>/ or map "
                      "pipeline ids in <root>/apps.tsv; see docs/samples.md)\n";
@@ -352,9 +364,10 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
 
 int runRetrain(const std::vector<std::string> &args)
 {
-    Arguments a(args, {"hold-one-out", "resume", "force", "json", "partition-schedules"},
+    Arguments a(args, {"hold-one-out", "resume", "force", "json", "partition-schedules", "slurm"},
                 {"samples", "initial", "init", "out", "out-dir", "epochs", "learning-rate", "hold-out", "seed",
-                 "loss-csv", "num-cores", "min-batch"});
+                 "loss-csv", "num-cores", "min-batch", "only-app", "partition", "account", "time", "gpus-per-task",
+                 "cpus-per-task", "sbatch-arg"});
     if (!a.ok())
         return usageError("", "retrain", a.error());
     Settings s;
@@ -415,6 +428,7 @@ int runRetrain(const std::vector<std::string> &args)
     s.json = a.flag("json");
     s.partitionSchedules = a.flag("partition-schedules");
     s.holdOut = a.value("hold-out");
+    s.onlyApp = a.value("only-app");
     if (auto csv = a.value("loss-csv"))
         s.lossCsv = fs::path(*csv);
 
@@ -445,6 +459,42 @@ int runRetrain(const std::vector<std::string> &args)
     if (loaded.dataset.pipelines.empty()) {
         std::cerr << "beamscope-cli: no usable sample in " << loaded.dataset.filesRead << " file(s) read\n";
         return kFailure;
+    }
+
+    if (a.flag("slurm")) {
+        if (!holdOneOut)
+            return usageError("", "retrain", "--slurm runs --hold-one-out as a job array (one task per app)");
+        SlurmOptions slurm;
+        slurm.partition = a.value("partition").value_or("");
+        slurm.account = a.value("account").value_or("");
+        slurm.time = a.value("time").value_or("");
+        slurm.gpusPerTask = static_cast<int>(a.integer("gpus-per-task", 0));
+        slurm.cpusPerTask = static_cast<int>(a.integer("cpus-per-task", 0));
+        slurm.sbatchArgs = a.values("sbatch-arg");
+        if (!a.ok())
+            return usageError("", "retrain", a.error());
+        // The tasks read the samples from where this command did.
+        std::vector<std::string> forwarded = withoutOptions(
+            args, {"slurm", "hold-one-out", "resume", "force", "json"},
+            {"out-dir", "partition", "account", "time", "gpus-per-task", "cpus-per-task", "sbatch-arg", "only-app",
+             "samples", "initial"});
+        for (const fs::path &root : s.roots)
+            forwarded.insert(forwarded.begin(), {"--samples", fs::absolute(root).string()});
+        if (s.initialPath)
+            forwarded.insert(forwarded.begin(), {"--initial", fs::absolute(*s.initialPath).string()});
+        std::error_code ec;
+        const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+        std::string error;
+        const auto sub = submitHoldOneOut(loaded.dataset.apps(), ec ? "beamscope-cli" : self.string(), forwarded,
+                                          *outDir, slurm, error);
+        if (!sub) {
+            std::cerr << "beamscope-cli retrain: " << error << "\n";
+            return kFailure;
+        }
+        std::cerr << "retrain: submitted " << sub->apps.size() << " hold-one-out tasks as array job " << sub->arrayJob
+                  << "; the quality table (job " << sub->assembleJob << ") goes to "
+                  << (fs::absolute(*outDir) / "hold-one-out.txt").string() << "\n";
+        return kSuccess;
     }
 
     InterruptScope interrupt;

@@ -1,6 +1,6 @@
 #include "core/autotune/autotune.h"
 
-#include "core/bench/child_process.h"
+#include "core/util/child_process.h"
 #include "core/bench/compile.h"
 #include "core/bench/float_check.h"
 #include "core/bench/isolated_compile.h"
@@ -751,7 +751,7 @@ Json describeTarget(const AutotuneOptions &o)
         d["times"] = "GPU kernel times on the local NVIDIA device";
     } else {
         const fs::path worker = o.run.worker.empty() ? bench::defaultWorkerPath() : o.run.worker;
-        const bench::ChildResult r = bench::runChild({worker.string(), "--describe-opencl"}, 30);
+        const ChildResult r = runChild({worker.string(), "--describe-opencl"}, 30);
         const JsonParseResult parsed = parseJson(r.out);
         if (parsed.value)
             d["opencl"] = *parsed.value;

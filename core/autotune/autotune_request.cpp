@@ -4,6 +4,8 @@
 #include "core/pipelines/random_pipeline.h"
 #include "core/weights/shipped_weights.h"
 
+#include <sstream>
+
 namespace beamscope::autotune {
 
 std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string &error)
@@ -139,6 +141,62 @@ AutotuneResult runAutotune(const AutotuneRequest &request, Progress *progress, c
     AutotuneResult result = runAutotune(*options, progress, events);
     result.note = message;
     return result;
+}
+
+std::vector<std::string> requestArguments(const AutotuneRequest &r)
+{
+    std::vector<std::string> a;
+    auto add = [&a](const std::string &option, const std::string &value) {
+        a.push_back("--" + option);
+        a.push_back(value);
+    };
+    auto number = [](double v) {
+        std::ostringstream s;
+        s.precision(17);
+        s << v;
+        return s.str();
+    };
+    for (const std::string &app : r.apps)
+        add("app", app);
+    if (r.randomPipelines > 0) {
+        add("random", std::to_string(r.randomPipelines));
+        add("random-stages", std::to_string(r.randomStages));
+    }
+    if (!r.generatorLibrary.empty()) {
+        add("generator", r.generatorLibrary);
+        add("name", r.generatorName);
+        for (const auto &[k, v] : r.generatorParams)
+            add("param", k + "=" + v);
+    }
+    if (!r.weights.empty())
+        add("weights", r.weights);
+    add("target", r.target);
+    if (!r.profile.empty())
+        add("profile", r.profile);
+    add("batch-size", std::to_string(r.batchSize));
+    add("seed", std::to_string(r.seed));
+    add("first-beam", std::to_string(r.firstBeamSize));
+    add("dropout", std::to_string(r.otherDropout));
+    if (!r.randomizeTilings)
+        a.push_back("--no-randomize-tilings");
+    if (!r.freezeInlineComputeRoot)
+        a.push_back("--no-freeze");
+    add("jobs", std::to_string(r.jobs));
+    add("compile-timeout", number(r.compileTimeoutSeconds));
+    add("bench-timeout", number(r.benchTimeoutSeconds));
+    add("reps", std::to_string(r.reps));
+    add("warmup", std::to_string(r.warmup));
+    add("scale", number(r.scale));
+    if (!r.cacheDir.empty())
+        add("cache", r.cacheDir);
+    if (!r.retrain)
+        a.push_back("--no-retrain");
+    add("epochs", std::to_string(r.epochs));
+    add("learning-rate", [&] { std::ostringstream f; f.precision(9); f << r.learningRate; return f.str(); }());
+    add("min-batch", std::to_string(r.minBatch));
+    for (const auto &[key, fault] : r.injectFaults)
+        add("inject-fault", key + "=" + fault);
+    return a;
 }
 
 std::vector<std::string> autotunePipelineNames()

@@ -93,6 +93,11 @@ struct AutotuneResult {
 AutotuneResult runAutotune(const AutotuneRequest &request, Progress *progress = nullptr,
                            const AutotuneEvents &events = {});
 
+// The beamscope-cli autotune options that ask for `request`, --out and the
+// Slurm layer's own left out: what a Slurm task runs (slurm.h), whoever made
+// the request (the CLI or the explorer).
+std::vector<std::string> requestArguments(const AutotuneRequest &request);
+
 // The built-in pipelines a request may name (registry order).
 std::vector<std::string> autotunePipelineNames();
 

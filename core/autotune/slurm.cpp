@@ -1,6 +1,5 @@
 #include "core/autotune/slurm.h"
 
-#include "core/bench/child_process.h"
 #include "core/samples/dataset.h"
 #include "core/samples/run_folder.h"
 #include "core/util/atomic_file.h"
@@ -17,19 +16,11 @@ namespace beamscope::autotune {
 
 namespace {
 
-std::string quote(const std::string &s)
-{
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 std::string joinQuoted(const std::vector<std::string> &args)
 {
     std::string out;
     for (const std::string &a : args)
-        out += " " + quote(a);
+        out += " " + shellQuote(a);
     return out;
 }
 
@@ -53,35 +44,11 @@ bool writeText(const fs::path &path, const std::string &text, std::string *error
     return w.ok;
 }
 
-std::string directives(const SlurmPlan &plan, bool withGpus)
-{
-    std::string d;
-    const SlurmOptions &s = plan.slurm;
-    if (!s.partition.empty())
-        d += "#SBATCH --partition=" + s.partition + "\n";
-    if (!s.account.empty())
-        d += "#SBATCH --account=" + s.account + "\n";
-    if (!s.time.empty())
-        d += "#SBATCH --time=" + s.time + "\n";
-    if (withGpus && s.gpusPerTask > 0)
-        d += "#SBATCH --gres=gpu:" + std::to_string(s.gpusPerTask) + "\n";
-    if (withGpus && s.cpusPerTask > 0)
-        d += "#SBATCH --cpus-per-task=" + std::to_string(s.cpusPerTask) + "\n";
-    return d;
-}
-
 std::string batchTag(int batch)
 {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%04d", batch);
     return buf;
-}
-
-// "123" from sbatch --parsable's "123" or "123;cluster".
-std::string parsedJobId(const std::string &out)
-{
-    std::string id = out.substr(0, out.find_first_of(";\n"));
-    return id;
 }
 
 } // namespace
@@ -156,12 +123,12 @@ std::string arrayScript(const SlurmPlan &plan)
            "# Usage (by the merge job and the first submission): sbatch --array=TASKS autotune.sbatch BATCH\n"
            "#SBATCH --job-name=beamscope-autotune\n"
            "#SBATCH --output=" + out + "/slurm/logs/autotune-%A_%a.log\n" +
-           directives(plan, true) +
+           sbatchDirectives(plan.slurm, true) +
            "set -euo pipefail\n"
            "batch=\"$1\"\n"
            "task=\"$SLURM_ARRAY_TASK_ID\"\n"
-           "shard=\"$(printf '%s/slurm/batch_%04d/task_%d' " + quote(out) + " \"$batch\" \"$task\")\"\n"
-           "exec " + quote(plan.cli) + " autotune --out \"$shard\" --prior " + quote(out) +
+           "shard=\"$(printf '%s/slurm/batch_%04d/task_%d' " + shellQuote(out) + " \"$batch\" \"$task\")\"\n"
+           "exec " + shellQuote(plan.cli) + " autotune --out \"$shard\" --prior " + shellQuote(out) +
            " --batch \"$batch\" --shard \"$task/" + std::to_string(plan.slurm.tasks) + "\" --batches " +
            std::to_string(plan.batches) + joinQuoted(plan.autotuneArgs) + " --no-retrain\n";
 }
@@ -175,9 +142,9 @@ std::string mergeScript(const SlurmPlan &plan)
            "# Usage: sbatch --dependency=afterany:ARRAY merge.sbatch BATCH ATTEMPT\n"
            "#SBATCH --job-name=beamscope-merge\n"
            "#SBATCH --output=" + out + "/slurm/logs/merge-%j.log\n" +
-           directives(plan, false) +
+           sbatchDirectives(plan.slurm, false) +
            "set -euo pipefail\n"
-           "exec " + quote(plan.cli) + " autotune --out " + quote(out) + " --batches " + std::to_string(plan.batches) +
+           "exec " + shellQuote(plan.cli) + " autotune --out " + shellQuote(out) + " --batches " + std::to_string(plan.batches) +
            joinQuoted(plan.autotuneArgs) + " --slurm-merge \"$1\" --slurm-attempt \"$2\"\n";
 }
 
@@ -250,35 +217,33 @@ std::optional<Submission> submitBatch(const SlurmPlan &plan, int batch, const st
     std::string list;
     for (int k : tasks)
         list += (list.empty() ? "" : ",") + std::to_string(k);
-    std::vector<std::string> array = {"sbatch", "--parsable", "--array=" + list};
-    for (const std::string &a : plan.slurm.sbatchArgs)
-        array.push_back(a);
+    std::vector<std::string> array = {"--array=" + list};
+    array.insert(array.end(), plan.slurm.sbatchArgs.begin(), plan.slurm.sbatchArgs.end());
     array.push_back((dir / "autotune.sbatch").string());
     array.push_back(std::to_string(batch));
-    const bench::ChildResult a = bench::runChild(array, 120);
-    if (!a.started || a.exitCode != 0) {
-        error = "sbatch (the array of batch " + std::to_string(batch) + "): " +
-                (a.started ? a.err : a.startError + " (is Slurm installed, and is this a submit host?)");
+    const std::optional<std::string> arrayJob = sbatch(array, error);
+    if (!arrayJob) {
+        error = "the array of batch " + std::to_string(batch) + ": " + error;
         return std::nullopt;
     }
     Submission s;
     s.batch = batch;
     s.attempt = attempt;
     s.tasks = tasks;
-    s.arrayJob = parsedJobId(a.out);
-    std::vector<std::string> merge = {"sbatch", "--parsable", "--dependency=afterany:" + s.arrayJob};
-    for (const std::string &x : plan.slurm.sbatchArgs)
-        merge.push_back(x);
+    s.arrayJob = *arrayJob;
+    std::vector<std::string> merge = {"--dependency=afterany:" + s.arrayJob};
+    merge.insert(merge.end(), plan.slurm.sbatchArgs.begin(), plan.slurm.sbatchArgs.end());
     merge.push_back((dir / "merge.sbatch").string());
     merge.push_back(std::to_string(batch));
     merge.push_back(std::to_string(attempt));
-    const bench::ChildResult m = bench::runChild(merge, 120);
-    if (!m.started || m.exitCode != 0) {
-        error = "sbatch (the merge job of batch " + std::to_string(batch) + "): " + (m.started ? m.err : m.startError);
-        bench::runChild({"scancel", s.arrayJob}, 60);
+    const std::optional<std::string> mergeJob = sbatch(merge, error);
+    if (!mergeJob) {
+        error = "the merge job of batch " + std::to_string(batch) + ": " + error;
+        std::string ignored;
+        scancel({s.arrayJob}, ignored);
         return std::nullopt;
     }
-    s.mergeJob = parsedJobId(m.out);
+    s.mergeJob = *mergeJob;
 
     Json all = Json::array();
     for (const Submission &old : readSubmissions(plan.out))
@@ -328,19 +293,7 @@ SlurmStatus slurmStatus(const fs::path &out)
         ids.push_back(s.arrayJob);
         ids.push_back(s.mergeJob);
     }
-    std::map<std::string, std::string> queued; // "<job>_<task>" or "<job>" -> state
-    if (!ids.empty()) {
-        std::string list;
-        for (const std::string &id : ids)
-            list += (list.empty() ? "" : ",") + id;
-        const bench::ChildResult q = bench::runChild({"squeue", "-h", "-r", "-o", "%i|%T", "-j", list}, 60);
-        std::istringstream lines(q.out);
-        for (std::string line; std::getline(lines, line);) {
-            const size_t bar = line.find('|');
-            if (bar != std::string::npos)
-                queued[line.substr(0, bar)] = line.substr(bar + 1);
-        }
-    }
+    std::map<std::string, std::string> queued = squeueStates(ids); // "<job>_<task>" or "<job>" -> state
     // The latest submission of each (batch, task).
     std::map<std::pair<int, int>, const Submission *> latest;
     std::map<int, int> lastAttempt;
@@ -425,6 +378,74 @@ Json SlurmStatus::toJson() const
     return j;
 }
 
+std::optional<Submission> submitSlurmRun(const AutotuneRequest &request, const SlurmOptions &slurm,
+                                         const std::string &cli, std::string &error, bool *allComplete)
+{
+    if (allComplete)
+        *allComplete = false;
+    SlurmPlan plan;
+    plan.out = fs::absolute(request.outDir);
+    plan.cli = cli;
+    plan.autotuneArgs = requestArguments(request);
+    plan.batches = request.batches;
+    plan.slurm = slurm;
+    AutotuneRequest prepare = request;
+    prepare.outDir = plan.out.string();
+    prepare.prepareOnly = true;
+    const AutotuneResult prepared = runAutotune(prepare);
+    if (!prepared.ok) {
+        error = prepared.error;
+        return std::nullopt;
+    }
+    int first = 0;
+    while (first < request.batches && fs::exists(samples::RunFolder(plan.out).batchDone(first)))
+        first++;
+    if (first == request.batches) {
+        if (allComplete)
+            *allComplete = true;
+        return std::nullopt;
+    }
+    std::vector<int> tasks;
+    for (int k = 0; k < slurm.tasks; k++)
+        tasks.push_back(k);
+    return submitBatch(plan, first, tasks, 0, error);
+}
+
+MergeOutcome mergeSlurmBatch(AutotuneRequest request, int batch, int attempt, Progress *progress,
+                             const AutotuneEvents &events)
+{
+    MergeOutcome m;
+    const std::optional<SlurmPlan> plan = readPlan(request.outDir, m.error);
+    if (!plan)
+        return m;
+    const std::vector<int> missing = incompleteShards(plan->out, batch, plan->slurm.tasks);
+    if (!missing.empty() && attempt < plan->slurm.retries) {
+        m.resubmitted = submitBatch(*plan, batch, missing, attempt + 1, m.error);
+        m.ok = m.resubmitted.has_value();
+        return m;
+    }
+    m.givenUp = missing;
+    request.onlyBatch = batch;
+    request.mergeFrom.clear();
+    for (int k = 0; k < plan->slurm.tasks; k++)
+        request.mergeFrom.push_back(shardFolder(plan->out, batch, k).string());
+    m.result = runAutotune(request, progress, events);
+    if (!m.result.ok) {
+        m.error = m.result.error;
+        return m;
+    }
+    if (batch + 1 < plan->batches && !m.result.cancelled) {
+        std::vector<int> tasks;
+        for (int k = 0; k < plan->slurm.tasks; k++)
+            tasks.push_back(k);
+        m.next = submitBatch(*plan, batch + 1, tasks, 0, m.error);
+        if (!m.next)
+            return m;
+    }
+    m.ok = true;
+    return m;
+}
+
 std::vector<std::string> cancelSlurmRun(const fs::path &out, std::string &error)
 {
     std::vector<std::string> ids;
@@ -436,11 +457,7 @@ std::vector<std::string> cancelSlurmRun(const fs::path &out, std::string &error)
         error = "no Slurm jobs recorded in " + (slurmFolder(out) / "jobs.json").string();
         return {};
     }
-    std::vector<std::string> argv = {"scancel"};
-    argv.insert(argv.end(), ids.begin(), ids.end());
-    const bench::ChildResult r = bench::runChild(argv, 60);
-    if (!r.started || r.exitCode != 0)
-        error = "scancel: " + (r.started ? r.err : r.startError);
+    scancel(ids, error);
     return ids;
 }
 

@@ -11,7 +11,9 @@
 // What was submitted is kept in <out>/slurm/plan.json (the command the tasks
 // run, the Slurm options) and <out>/slurm/jobs.json (every submission).
 
+#include "core/autotune/autotune_request.h"
 #include "core/util/json.h"
+#include "core/util/slurm_commands.h"
 
 #include <filesystem>
 #include <optional>
@@ -20,14 +22,7 @@
 
 namespace beamscope::autotune {
 
-struct SlurmOptions {
-    int tasks = 2;                // array tasks per batch
-    std::string partition, account, time;
-    int gpusPerTask = 0;          // --gres=gpu:N (0: none, e.g. OpenCL on CPU partitions)
-    int cpusPerTask = 0;          // --cpus-per-task (0: Slurm's default)
-    std::vector<std::string> sbatchArgs; // passed to sbatch as they are
-    int retries = 2;              // resubmissions of a failed task
-};
+using beamscope::SlurmOptions;
 
 struct SlurmPlan {
     std::filesystem::path out;           // the run folder (on a file system every node sees)
@@ -86,6 +81,29 @@ struct SlurmStatus {
 };
 
 SlurmStatus slurmStatus(const std::filesystem::path &out);
+
+// Prepares the run folder (manifest, apps.tsv, starting weights: the
+// parameters every task and merge must share) and submits the first batch
+// not yet complete. cli: the beamscope-cli the jobs run (on a path every node
+// sees). Empty with error set when the request or sbatch fails; with
+// *allComplete set and no error when nothing is left to do.
+std::optional<Submission> submitSlurmRun(const AutotuneRequest &request, const SlurmOptions &slurm,
+                                         const std::string &cli, std::string &error, bool *allComplete = nullptr);
+
+// The merge job's work for `batch` (attempt `attempt`): resubmits the shards
+// that did not complete while attempts remain; else gathers every shard into
+// the run folder (what failed for good is named in givenUp), retrains as the
+// request asks, and submits the next batch.
+struct MergeOutcome {
+    bool ok = false;
+    std::string error;
+    std::optional<Submission> resubmitted; // failed shards sent again: nothing merged yet
+    std::vector<int> givenUp;              // shards merged without completing
+    AutotuneResult result;                 // the merge as a run of the batch
+    std::optional<Submission> next;        // the next batch, submitted
+};
+MergeOutcome mergeSlurmBatch(AutotuneRequest request, int batch, int attempt, Progress *progress = nullptr,
+                             const AutotuneEvents &events = {});
 
 // scancel of every job of the run; the jobs it asked to cancel, or error.
 std::vector<std::string> cancelSlurmRun(const std::filesystem::path &out, std::string &error);

@@ -1,6 +1,6 @@
 #include "core/bench/compile.h"
 
-#include "core/bench/child_process.h"
+#include "core/util/child_process.h"
 #include "core/util/progress.h"
 
 #include <atomic>

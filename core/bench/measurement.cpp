@@ -1,6 +1,6 @@
 #include "core/bench/measurement.h"
 
-#include "core/bench/child_process.h"
+#include "core/util/child_process.h"
 
 #include <cstdlib>
 #include <sstream>

@@ -3,7 +3,7 @@
 // a separate process, and failure records for crashes, hangs and wrong output.
 
 #include "core/bench/benchmark.h"
-#include "core/bench/child_process.h"
+#include "core/util/child_process.h"
 #include "core/bench/targets.h"
 #include "core/util/json.h"
 #include "tests/support/test_data.h"

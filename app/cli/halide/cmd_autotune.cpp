@@ -24,7 +24,6 @@ namespace beamscope::cli {
 namespace {
 
 using autotune::SlurmOptions;
-using autotune::SlurmPlan;
 
 const char *const kSynopsis =
     "--out DIR (--app A... | --random N [--random-stages S] | --generator LIB.so --name G [--param k=v]...) "
@@ -34,32 +33,6 @@ const char *const kSynopsis =
     "[--compile-timeout S] [--bench-timeout S] [--cache DIR] [--json] "
     "[--slurm [--tasks T] [--partition P] [--gpus-per-task N] [--cpus-per-task N] [--account A] [--time HH:MM:SS] "
     "[--sbatch-arg X]... [--slurm-retries N]]";
-
-// Options of the Slurm layer (and of the jobs it submits): not passed on to the array tasks.
-const std::set<std::string> kSlurmFlags = {"slurm", "json"};
-const std::set<std::string> kSlurmValued = {"out", "tasks", "partition", "gpus-per-task", "cpus-per-task", "account",
-                                            "time", "sbatch-arg", "slurm-retries", "shard", "batch", "prior",
-                                            "slurm-merge", "slurm-attempt", "batches"};
-
-// The autotune options a Slurm task repeats: the user's, less the Slurm layer's.
-std::vector<std::string> forwardedArgs(const std::vector<std::string> &raw)
-{
-    std::vector<std::string> out;
-    for (size_t i = 0; i < raw.size(); i++) {
-        std::string name = raw[i].rfind("--", 0) == 0 ? raw[i].substr(2) : "";
-        const bool inlineValue = name.find('=') != std::string::npos;
-        name = name.substr(0, name.find('='));
-        if (kSlurmFlags.count(name))
-            continue;
-        if (kSlurmValued.count(name)) {
-            if (!inlineValue)
-                i++;
-            continue;
-        }
-        out.push_back(raw[i]);
-    }
-    return out;
-}
 
 // "K/T" of --shard.
 bool parseShard(const std::string &text, int &index, int &count)
@@ -222,59 +195,22 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     if (slurm.tasks < 1 || slurm.tasks > 10000 || slurm.gpusPerTask < 0 || slurm.cpusPerTask < 0 || slurm.retries < 0)
         return usage("--tasks 1..10000, --gpus-per-task, --cpus-per-task and --slurm-retries >= 0 expected");
     if (args.flag("slurm")) {
-        SlurmPlan plan;
-        plan.out = std::filesystem::absolute(*out);
-        plan.cli = selfPath();
-        plan.autotuneArgs = forwardedArgs(rawArgs);
-        plan.batches = o.batches;
-        plan.slurm = slurm;
-        o.outDir = plan.out.string();
-        o.prepareOnly = true;
-        const autotune::AutotuneResult prepared = autotune::runAutotune(o);
-        if (!prepared.ok)
-            return fail(prepared.error);
         std::string error;
-        int first = 0;
-        while (first < o.batches && std::filesystem::exists(samples::RunFolder(plan.out).batchDone(first)))
-            first++;
-        if (first == o.batches) {
-            std::cerr << "autotune: every batch of " << plan.out.string() << " is complete\n";
+        bool allComplete = false;
+        const auto sub = autotune::submitSlurmRun(o, slurm, selfPath(), error, &allComplete);
+        if (allComplete) {
+            std::cerr << "autotune: every batch of " << o.outDir << " is complete\n";
             return kSuccess;
         }
-        std::vector<int> tasks;
-        for (int k = 0; k < slurm.tasks; k++)
-            tasks.push_back(k);
-        const auto sub = autotune::submitBatch(plan, first, tasks, 0, error);
         if (!sub)
             return fail(error);
-        std::cerr << "autotune: submitted batch " << first << " as array job " << sub->arrayJob << " (" << slurm.tasks
-                  << " tasks) and merge job " << sub->mergeJob << "; scripts in "
-                  << autotune::slurmFolder(plan.out).string() << "; follow it with 'beamscope-cli slurm status "
-                  << plan.out.string() << "'\n";
+        std::cerr << "autotune: submitted batch " << sub->batch << " as array job " << sub->arrayJob << " ("
+                  << slurm.tasks << " tasks) and merge job " << sub->mergeJob << "; scripts in "
+                  << autotune::slurmFolder(std::filesystem::absolute(o.outDir)).string()
+                  << "; follow it with 'beamscope-cli slurm status " << o.outDir << "'\n";
         if (args.flag("json"))
             std::cout << sub->toJson().dump(2) << "\n";
         return kSuccess;
-    }
-    if (mergeBatch >= 0) {
-        std::string error;
-        const std::optional<SlurmPlan> plan = autotune::readPlan(*out, error);
-        if (!plan)
-            return fail(error);
-        const std::vector<int> missing = autotune::incompleteShards(plan->out, static_cast<int>(mergeBatch), plan->slurm.tasks);
-        if (!missing.empty() && attempt < plan->slurm.retries) {
-            const auto sub = autotune::submitBatch(*plan, static_cast<int>(mergeBatch), missing, static_cast<int>(attempt) + 1, error);
-            if (!sub)
-                return fail(error);
-            std::cerr << "autotune: batch " << mergeBatch << ": " << missing.size() << " task(s) did not complete; "
-                      << "resubmitted as array job " << sub->arrayJob << " (attempt " << attempt + 1 << ")\n";
-            return kSuccess;
-        }
-        for (int k : missing)
-            std::cerr << "autotune: batch " << mergeBatch << ": task " << k << " failed " << attempt + 1
-                      << " time(s); merging without the schedules it did not finish\n";
-        o.onlyBatch = static_cast<int>(mergeBatch);
-        for (int k = 0; k < plan->slurm.tasks; k++)
-            o.mergeFrom.push_back(autotune::shardFolder(plan->out, static_cast<int>(mergeBatch), k).string());
     }
 
     const bool json = args.flag("json");
@@ -297,6 +233,21 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     };
     InterruptScope interrupt;
     StderrProgress progress("autotune ", true);
+    if (mergeBatch >= 0) {
+        const autotune::MergeOutcome m =
+            autotune::mergeSlurmBatch(o, static_cast<int>(mergeBatch), static_cast<int>(attempt), &progress, events);
+        if (m.resubmitted)
+            std::cerr << "autotune: batch " << mergeBatch << ": task(s) did not complete; resubmitted as array job "
+                      << m.resubmitted->arrayJob << " (attempt " << m.resubmitted->attempt << ")\n";
+        for (int k : m.givenUp)
+            std::cerr << "autotune: batch " << mergeBatch << ": task " << k << " failed " << attempt + 1
+                      << " time(s); merged without the schedules it did not finish\n";
+        if (m.next)
+            std::cerr << "autotune: submitted batch " << m.next->batch << " as array job " << m.next->arrayJob << "\n";
+        if (!m.ok)
+            return fail(m.error);
+        return kSuccess;
+    }
     const autotune::AutotuneResult result = autotune::runAutotune(o, &progress, events);
     if (!result.ok)
         return fail(result.error);
@@ -323,18 +274,6 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     if (result.cancelled) {
         std::cerr << "autotune: interrupted; rerun the same command to resume\n";
         return kFailure;
-    }
-    if (mergeBatch >= 0 && mergeBatch + 1 < o.batches) {
-        std::string error;
-        const std::optional<SlurmPlan> plan = autotune::readPlan(*out, error);
-        std::vector<int> tasks;
-        for (int k = 0; plan && k < plan->slurm.tasks; k++)
-            tasks.push_back(k);
-        const auto sub = plan ? autotune::submitBatch(*plan, static_cast<int>(mergeBatch) + 1, tasks, 0, error)
-                              : std::nullopt;
-        if (!sub)
-            return fail(error);
-        std::cerr << "autotune: submitted batch " << mergeBatch + 1 << " as array job " << sub->arrayJob << "\n";
     }
     return kSuccess;
 }

@@ -7,10 +7,8 @@
 #include <vector>
 
 namespace beamscope {
-class Progress;
-}
 
-namespace beamscope::bench {
+class Progress;
 
 struct ChildResult {
     bool started = false;
@@ -30,4 +28,4 @@ ChildResult runChild(const std::vector<std::string> &argv, double timeoutSeconds
 // "SIGSEGV", "SIGABRT", ... or "signal N".
 std::string signalName(int signal);
 
-} // namespace beamscope::bench
+} // namespace beamscope

@@ -1,4 +1,4 @@
-#include "core/bench/child_process.h"
+#include "core/util/child_process.h"
 
 #include "core/util/progress.h"
 
@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-namespace beamscope::bench {
+namespace beamscope {
 
 namespace {
 
@@ -181,4 +181,4 @@ ChildResult runChild(const std::vector<std::string> &argv, double timeoutSeconds
     return r;
 }
 
-} // namespace beamscope::bench
+} // namespace beamscope
