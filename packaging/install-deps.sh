@@ -11,6 +11,7 @@ packages=(
     libhalide14-0-dev
     pocl-opencl-icd ocl-icd-opencl-dev
     xvfb xauth
+    slurm-wlm munge   # the single-node Slurm the Slurm tests start (tests/slurm/local_slurm.h)
 )
 if [ "${1:-}" = "--packaging" ]; then
     packages+=(dpkg-dev file binutils gzip lintian)

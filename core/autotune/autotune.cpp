@@ -509,6 +509,25 @@ void Run::retrain(int batch, BatchSummary &summary)
 
 void Run::mergeShards(int batch)
 {
+    // The tasks measured on their nodes' devices, not the submitting host's:
+    // the main manifest lists what each shard's manifest says.
+    if (auto text = readText(m_folder.manifest())) {
+        const JsonParseResult main = parseJson(*text);
+        if (main.value) {
+            Json manifest = *main.value;
+            Json devices = manifest.find("task_devices") ? *manifest.find("task_devices") : Json::array();
+            for (const fs::path &shard : m_o.mergeFrom)
+                if (auto t = readText(RunFolder(shard).manifest()))
+                    if (const JsonParseResult j = parseJson(*t); j.value && j.value->find("device")) {
+                        Json d = *j.value->find("device");
+                        d["shard"] = fs::relative(shard, m_folder.root()).string();
+                        d["host"] = j.value->find("host") ? *j.value->find("host") : Json();
+                        devices.push(d);
+                    }
+            manifest["task_devices"] = devices;
+            writeText(m_folder.manifest(), manifest.dump(2) + "\n");
+        }
+    }
     std::map<std::string, size_t> order;
     for (size_t p = 0; p < m_o.pipelines.size(); p++)
         order[m_o.pipelines[p].name] = p;

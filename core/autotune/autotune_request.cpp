@@ -64,13 +64,16 @@ std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string 
     const gpu::LocalDeviceQuery local = o.target == bench::TargetKind::Cuda || profile == "local"
                                             ? gpu::queryLocalDevice()
                                             : gpu::LocalDeviceQuery{};
-    if (o.target == bench::TargetKind::Cuda && !local.device) {
+    // A Slurm submission prepares the folder on a login node, which need not
+    // have the GPU the tasks will measure on.
+    if (o.target == bench::TargetKind::Cuda && !local.device && !r.prepareOnly) {
         error = "target cuda: " + local.status + " (use opencl where there is no NVIDIA GPU)";
         return std::nullopt;
     }
     if (profile == "local") {
         if (!local.device) {
-            error = "profile local: " + local.status;
+            error = "profile local: " + local.status +
+                    (r.prepareOnly ? " (a Slurm run submitted from here needs --profile NAME, e.g. h200)" : "");
             return std::nullopt;
         }
         o.device = *local.device;

@@ -13,6 +13,7 @@
 #include "core/pipelines/generator_library.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <filesystem>
 #include <map>
@@ -178,6 +179,10 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
         o.onlyBatch = static_cast<int>(args.integer("batch", 0));
         o.priorFolder = args.value("prior").value_or("");
         o.retrain = false;
+        // Compile on the CPUs Slurm gave the task, not on every core of the node.
+        if (o.jobs == 0)
+            if (const char *cpus = std::getenv("SLURM_CPUS_PER_TASK"))
+                o.jobs = std::max(1, std::atoi(cpus));
     }
     const long long mergeBatch = args.integer("slurm-merge", -1);
     const long long attempt = args.integer("slurm-attempt", 0);
