@@ -24,6 +24,9 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QtTest>
 
 using namespace beamscope;
@@ -150,6 +153,40 @@ private Q_SLOTS:
         other.open(m_run);
         QCOMPARE(other.runData().records().size(), size_t{4});
         QCOMPARE(other.outputFolder(), m_run);
+    }
+
+    // A folder submitted to Slurm shows its tasks: from squeue while they are
+    // queued, else from the shards' batch markers (done) or their absence
+    // (failed); a run with nothing queued here reads entirely from the folder.
+    void slurmRunFolderShowsItsTasks()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("slurm-run"));
+        auto write = [&](const QString &rel, const QByteArray &text) {
+            const QString path = QDir(folder).filePath(rel);
+            QDir().mkpath(QFileInfo(path).path());
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        write(QStringLiteral("manifest.json"), R"({"format": "beamscope-autotune 1", "parameters": {}})");
+        write(QStringLiteral("slurm/plan.json"),
+              QStringLiteral(R"({"out": "%1", "cli": "beamscope-cli", "autotune_args": [], "batches": 1,
+                                 "slurm": {"tasks": 2, "retries": 0}})").arg(folder).toUtf8());
+        write(QStringLiteral("slurm/jobs.json"),
+              R"([{"batch": 0, "attempt": 0, "tasks": [0, 1], "array_job": "999990", "merge_job": "999991"}])");
+        write(QStringLiteral("slurm/batch_0000/task_0/batches/batch_0000.json"), "{}");
+        AppSettings settings;
+        AutotuneWorkspace w(settings);
+        QSignalSpy updated(&w, &AutotuneWorkspace::slurmStatusUpdated);
+        QVERIFY(w.canOpen(folder));
+        w.open(folder);
+        QVERIFY(w.isSlurmRun());
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 1, 30000);
+        const QString text = w.slurmLabel()->text();
+        QVERIFY2(text.contains(QStringLiteral("done <b>1</b>")) && text.contains(QStringLiteral("failed <b>1</b>")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("failed after every retry")), qPrintable(text));
+        QVERIFY(w.cancelButton()->isEnabled()); // scancel of the run's jobs
     }
 
     // The Device workspace compares weights on the run's samples: the table

@@ -1,5 +1,6 @@
 #include "ui/autotune/autotune_workspace.h"
 
+#include "core/autotune/slurm.h"
 #include "ui/autotune/autotune_charts.h"
 #include "ui/autotune/autotune_failures_model.h"
 #include "ui/common/app_settings.h"
@@ -30,6 +31,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -156,6 +158,25 @@ QWidget *AutotuneWorkspace::buildForm()
     runForm->addRow(m_retrain);
     layout->addWidget(runBox);
 
+    auto *slurmBox = new QGroupBox(tr("Slurm"), form);
+    auto *slurmForm = new QFormLayout(slurmBox);
+    m_slurm = new QCheckBox(tr("Submit to Slurm instead of running here"), slurmBox);
+    m_slurm->setToolTip(tr("Each batch a job array of shards and a merge job (docs/slurm.md); the output folder "
+                           "must be on a file system every node sees"));
+    slurmForm->addRow(m_slurm);
+    m_slurmTasks = new QSpinBox(slurmBox);
+    m_slurmTasks->setRange(1, 10000);
+    m_slurmTasks->setValue(4);
+    slurmForm->addRow(tr("Array tasks:"), m_slurmTasks);
+    m_slurmPartition = new QLineEdit(slurmBox);
+    m_slurmPartition->setPlaceholderText(tr("the cluster's default"));
+    slurmForm->addRow(tr("Partition:"), m_slurmPartition);
+    m_slurmGpus = new QSpinBox(slurmBox);
+    m_slurmGpus->setRange(0, 16);
+    m_slurmGpus->setToolTip(tr("--gres=gpu:N per task (0 for OpenCL on a CPU partition)"));
+    slurmForm->addRow(tr("GPUs per task:"), m_slurmGpus);
+    layout->addWidget(slurmBox);
+
     auto *buttons = new QHBoxLayout;
     m_start = new QPushButton(tr("Start"), form);
     m_start->setDefault(true);
@@ -190,6 +211,14 @@ QWidget *AutotuneWorkspace::buildResults()
     m_counts = new QLabel(panel);
     m_counts->setTextFormat(Qt::RichText);
     layout->addWidget(m_counts);
+    m_slurmStatus = new QLabel(panel);
+    m_slurmStatus->setTextFormat(Qt::RichText);
+    m_slurmStatus->setWordWrap(true);
+    m_slurmStatus->hide();
+    layout->addWidget(m_slurmStatus);
+    m_slurmTimer = new QTimer(this);
+    m_slurmTimer->setInterval(5000);
+    connect(m_slurmTimer, &QTimer::timeout, this, &AutotuneWorkspace::refreshSlurmStatus);
 
     auto *charts = new QSplitter(Qt::Horizontal, panel);
     m_distribution = new RuntimeDistributionChart(charts);
@@ -263,6 +292,7 @@ void AutotuneWorkspace::open(const QString &path)
     m_progress->setValue(0);
     m_progress->setFormat(tr("Not running"));
     refreshViews();
+    showSlurmFolder();
     m_status->setText(errors.isEmpty() ? tr("%n schedule(s) recorded in %1. Start resumes the run (same settings).",
                                             nullptr, static_cast<int>(m_data.records().size()))
                                              .arg(path)
@@ -344,6 +374,113 @@ void AutotuneWorkspace::chooseFolder()
         setOutputFolder(dir);
 }
 
+void AutotuneWorkspace::setSlurm(bool submit, const SlurmOptions &options)
+{
+    m_slurm->setChecked(submit);
+    m_slurmExtra = options;
+    m_slurmTasks->setValue(options.tasks);
+    m_slurmPartition->setText(QString::fromStdString(options.partition));
+    m_slurmGpus->setValue(options.gpusPerTask);
+}
+
+void AutotuneWorkspace::showSlurmFolder()
+{
+    m_slurmRun = QFileInfo::exists(QDir(outputFolder()).filePath(QStringLiteral("slurm/plan.json")));
+    m_slurmStatus->setVisible(m_slurmRun);
+    if (m_slurmRun) {
+        refreshSlurmStatus();
+        m_slurmTimer->start();
+    } else {
+        m_slurmTimer->stop();
+    }
+    updateButtons();
+}
+
+void AutotuneWorkspace::refreshSlurmStatus()
+{
+    if (!m_slurmRun || m_slurmJob.pending())
+        return;
+    const std::string folder = outputFolder().toStdString();
+    struct Snapshot {
+        autotune::SlurmStatus status;
+        AutotuneRunData data;
+    };
+    m_slurmJob.start(
+        this,
+        [folder] {
+            Snapshot s;
+            s.status = autotune::slurmStatus(folder);
+            s.data.load(QString::fromStdString(folder));
+            return s;
+        },
+        [this](Snapshot s) {
+            const autotune::SlurmStatus &st = s.status;
+            if (!st.error.empty()) {
+                m_slurmStatus->setText(tr("<b>Slurm:</b> %1").arg(QString::fromStdString(st.error).toHtmlEscaped()));
+            } else {
+                std::map<std::string, int> counts;
+                for (const auto &t : st.tasks)
+                    counts[t.state]++;
+                QStringList parts;
+                for (const auto &[state, n] : counts)
+                    parts << QStringLiteral("%1 <b>%2</b>").arg(QString::fromStdString(state).toLower()).arg(n);
+                QString text = tr("<b>Slurm:</b> tasks %1 · batches complete %2 of %3 · merged samples %4")
+                                   .arg(parts.isEmpty() ? tr("none yet") : parts.join(QStringLiteral(", ")))
+                                   .arg(st.batchesDone)
+                                   .arg(st.batches)
+                                   .arg(st.samples);
+                if (!st.resubmitted.empty())
+                    text += tr(" · resubmitted %1").arg(st.resubmitted.size());
+                if (!st.failedFinally.empty())
+                    text += tr(" · <span style='color:#b03030'>failed after every retry: %1</span>")
+                                .arg(QString::fromStdString(st.failedFinally.front()));
+                m_slurmStatus->setText(text);
+            }
+            if (!m_running) {
+                m_data = std::move(s.data);
+                refreshViews();
+            }
+            Q_EMIT slurmStatusUpdated();
+        });
+}
+
+void AutotuneWorkspace::submitToSlurm()
+{
+    SlurmOptions options = m_slurmExtra;
+    options.tasks = m_slurmTasks->value();
+    options.partition = m_slurmPartition->text().trimmed().toStdString();
+    options.gpusPerTask = m_slurmGpus->value();
+    const autotune::AutotuneRequest r = request();
+    // The jobs run the command-line program installed beside the explorer.
+    const QString cli = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("beamscope-cli"));
+    m_status->setText(tr("Submitting to Slurm…"));
+    m_start->setEnabled(false);
+    struct Outcome {
+        std::optional<autotune::Submission> submission;
+        std::string error;
+        bool complete = false;
+    };
+    m_slurmJob.start(
+        this,
+        [r, options, cli] {
+            Outcome o;
+            o.submission = autotune::submitSlurmRun(r, options, cli.toStdString(), o.error, &o.complete);
+            return o;
+        },
+        [this](Outcome o) {
+            if (o.complete)
+                m_status->setText(tr("Every batch of this folder is complete."));
+            else if (!o.submission)
+                m_status->setText(QString::fromStdString(o.error));
+            else
+                m_status->setText(tr("Submitted batch %1 as array job %2 and merge job %3.")
+                                      .arg(o.submission->batch)
+                                      .arg(QString::fromStdString(o.submission->arrayJob),
+                                           QString::fromStdString(o.submission->mergeJob)));
+            showSlurmFolder();
+        });
+}
+
 void AutotuneWorkspace::start()
 {
     if (m_running)
@@ -351,6 +488,10 @@ void AutotuneWorkspace::start()
     const autotune::AutotuneRequest r = request();
     if (r.apps.empty() && r.randomPipelines == 0) {
         m_status->setText(tr("Choose at least one pipeline or some random pipelines."));
+        return;
+    }
+    if (m_slurm->isChecked()) {
+        submitToSlurm();
         return;
     }
     const quint64 generation = ++m_generation;
@@ -396,6 +537,15 @@ void AutotuneWorkspace::start()
 
 void AutotuneWorkspace::cancel()
 {
+    if (!m_running && m_slurmRun) {
+        std::string error;
+        const auto ids = autotune::cancelSlurmRun(outputFolder().toStdString(), error);
+        m_status->setText(error.empty() ? tr("Asked Slurm to cancel %n job(s); Start resubmits what is left.", nullptr,
+                                             static_cast<int>(ids.size()))
+                                        : QString::fromStdString(error));
+        refreshSlurmStatus();
+        return;
+    }
     if (m_running && m_relay) {
         m_relay->cancel();
         m_status->setText(tr("Cancelling after the current schedule…"));
@@ -456,7 +606,8 @@ void AutotuneWorkspace::refreshViews()
 void AutotuneWorkspace::updateButtons()
 {
     m_start->setEnabled(!m_running);
-    m_cancel->setEnabled(m_running);
+    m_cancel->setEnabled(m_running || m_slurmRun);
+    m_cancel->setToolTip(m_slurmRun && !m_running ? tr("scancel every job of this Slurm run") : QString());
     const bool anySample = m_data.countsByStatus().count(QStringLiteral("ok")) > 0;
     m_openPredictions->setEnabled(anySample);
     m_openDevice->setEnabled(anySample);

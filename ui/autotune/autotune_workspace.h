@@ -12,10 +12,15 @@
 // thread; records come back through queued calls guarded by a generation
 // counter and a QPointer. Cancel stops at the next schedule; Start on the same
 // folder resumes. Opening an autotune folder (File > Open, drag and drop)
-// shows its records.
+// shows its records. With "Submit to Slurm", Start submits the run as job
+// arrays (core/autotune/slurm.h, as `autotune --slurm`); a submitted folder
+// shows its tasks and merged records every few seconds, and Cancel cancels
+// its jobs.
 
 #include "core/autotune/autotune_request.h"
+#include "core/util/slurm_commands.h"
 #include "ui/autotune/autotune_run_data.h"
+#include "ui/common/latest_job.h"
 #include "ui/mainwindow/workspace.h"
 
 #include <memory>
@@ -32,6 +37,7 @@ class QPushButton;
 class QSpinBox;
 class QSplitter;
 class QTableView;
+class QTimer;
 
 namespace beamscope::ui {
 
@@ -69,6 +75,14 @@ public:
     void setWeights(const QString &path);
     autotune::AutotuneRequest request() const;
 
+    // Slurm (docs/slurm.md): Start submits instead of running here; a run
+    // folder that was submitted shows its tasks (refreshed every few seconds)
+    // and Cancel cancels its jobs.
+    void setSlurm(bool submit, const SlurmOptions &options = {});
+    bool isSlurmRun() const { return m_slurmRun; }
+    void refreshSlurmStatus();
+    QLabel *slurmLabel() const { return m_slurmStatus; }
+
     void start();
     void cancel();
     bool isRunning() const { return m_running; }
@@ -83,6 +97,7 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
 
 Q_SIGNALS:
+    void slurmStatusUpdated();
     void runStarted();
     void recordAdded(int index);
     void runFinished(bool ok);
@@ -96,6 +111,8 @@ private:
     void refreshViews();
     void updateButtons();
     QString timeLabel() const;
+    void submitToSlurm();
+    void showSlurmFolder();
 
     QSplitter *m_splitter = nullptr;
     QLineEdit *m_folder = nullptr;
@@ -106,6 +123,14 @@ private:
     QSpinBox *m_batches = nullptr, *m_batchSize = nullptr, *m_firstBeam = nullptr, *m_jobs = nullptr;
     QDoubleSpinBox *m_scale = nullptr;
     QCheckBox *m_retrain = nullptr;
+    QCheckBox *m_slurm = nullptr;
+    QSpinBox *m_slurmTasks = nullptr, *m_slurmGpus = nullptr;
+    QLineEdit *m_slurmPartition = nullptr;
+    QLabel *m_slurmStatus = nullptr;
+    QTimer *m_slurmTimer = nullptr;
+    LatestJob m_slurmJob;
+    bool m_slurmRun = false;
+    SlurmOptions m_slurmExtra; // what the form does not show (account, time, sbatch args), from setSlurm
     QPushButton *m_start = nullptr, *m_cancel = nullptr, *m_openPredictions = nullptr, *m_openRetrain = nullptr,
                 *m_openDevice = nullptr;
     QProgressBar *m_progress = nullptr;
