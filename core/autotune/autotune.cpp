@@ -37,23 +37,6 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-WriteResult writeText(const fs::path &path, const std::string &text)
-{
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    return writeFileAtomically(path, std::span<const char>(text.data(), text.size()), Overwrite::Replace);
-}
-
-std::optional<std::string> readText(const fs::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 Halide::Target targetFor(const AutotuneOptions &o)
 {
     Halide::Target t = bench::benchTarget(o.target, o.cudaCapability);
@@ -154,7 +137,7 @@ std::string Run::openFolder()
     m_result.staleTempFilesRemoved = m_folder.removeStaleTempFiles();
 
     const Json params = runParameters(m_o);
-    if (auto text = readText(m_folder.manifest())) {
+    if (auto text = readTextFile(m_folder.manifest())) {
         const JsonParseResult parsed = parseJson(*text);
         if (!parsed.value)
             return m_folder.manifest().string() + ": " + parsed.error;
@@ -192,21 +175,21 @@ std::string Run::openFolder()
         }
         manifest["pipelines"] = pipelines;
         manifest["parameters"] = params;
-        if (auto w = writeText(m_folder.manifest(), manifest.dump(2) + "\n"); !w.ok)
+        if (auto w = replaceTextFile(m_folder.manifest(), manifest.dump(2) + "\n"); !w.ok)
             return w.error;
     }
 
     std::string apps = "# pipeline id -> pipeline (beamscope-cli autotune)\n";
     for (const PipelineSpec &p : m_o.pipelines)
         apps += std::to_string(m_ids.at(p.name)) + "\t" + p.name + "\n";
-    if (auto w = writeText(m_folder.appsTsv(), apps); !w.ok)
+    if (auto w = replaceTextFile(m_folder.appsTsv(), apps); !w.ok)
         return w.error;
 
     if (!fs::exists(m_folder.startWeights(), ec)) {
-        const auto bytes = readText(m_o.weightsPath);
+        const auto bytes = readTextFile(m_o.weightsPath);
         if (!bytes)
             return m_o.weightsPath.string() + ": cannot read the starting weights";
-        if (auto w = writeText(m_folder.startWeights(), *bytes); !w.ok)
+        if (auto w = replaceTextFile(m_folder.startWeights(), *bytes); !w.ok)
             return w.error;
     }
 
@@ -327,8 +310,8 @@ void Run::finishRecord(const ScheduleRecord &record, const Candidate *candidate)
     std::error_code ec;
     fs::create_directories(m_folder.scheduleDir(record.pipeline, record.batch), ec);
     if (candidate && !candidate->source.empty()) {
-        writeText(file(".schedule.h"), candidate->source);
-        writeText(file(".loop_nest.txt"), candidate->loopNest);
+        replaceTextFile(file(".schedule.h"), candidate->source);
+        replaceTextFile(file(".loop_nest.txt"), candidate->loopNest);
     }
     if (record.status == Status::Ok && candidate) {
         samples::Sample s;
@@ -339,7 +322,7 @@ void Run::finishRecord(const ScheduleRecord &record, const Candidate *candidate)
         samples::writeSample(s, file(".sample"), Overwrite::Replace);
     }
     // The record last: its presence says the schedule is finished.
-    writeText(file(".json"), record.toJson().dump(2) + "\n");
+    replaceTextFile(file(".json"), record.toJson().dump(2) + "\n");
     m_done.emplace(std::make_tuple(record.pipeline, record.batch, record.index), record);
     m_result.records.push_back(record);
     if (record.status == Status::Ok && (!m_bestMs.count(record.pipeline) || record.runtimeMs < m_bestMs[record.pipeline]))
@@ -483,7 +466,7 @@ void Run::retrain(int batch, BatchSummary &summary)
         summary.trainingNote = "no pipeline has a batch of " + std::to_string(m_o.minBatch) +
                                " or more distinct schedules yet: the weights are unchanged";
         const std::vector<char> bytes = weights::serializeWeightsFile(m_model->weights());
-        writeText(m_folder.batchWeights(batch), std::string(bytes.begin(), bytes.end()));
+        replaceTextFile(m_folder.batchWeights(batch), std::string(bytes.begin(), bytes.end()));
         return;
     }
     const samples::TrainingRun run = samples::trainModel(m_model->weights(), split.training, split.validation, t,
@@ -497,8 +480,8 @@ void Run::retrain(int batch, BatchSummary &summary)
         return;
     const std::vector<char> bytes = weights::serializeWeightsFile(run.state.weights);
     const std::string text(bytes.begin(), bytes.end());
-    writeText(m_folder.batchWeights(batch), text);
-    writeText(m_folder.currentWeights(), text);
+    replaceTextFile(m_folder.batchWeights(batch), text);
+    replaceTextFile(m_folder.currentWeights(), text);
     std::error_code ec;
     fs::remove(t.checkpointPath, ec);
     summary.retrained = true;
@@ -511,13 +494,13 @@ void Run::mergeShards(int batch)
 {
     // The tasks measured on their nodes' devices, not the submitting host's:
     // the main manifest lists what each shard's manifest says.
-    if (auto text = readText(m_folder.manifest())) {
+    if (auto text = readTextFile(m_folder.manifest())) {
         const JsonParseResult main = parseJson(*text);
         if (main.value) {
             Json manifest = *main.value;
             Json devices = manifest.find("task_devices") ? *manifest.find("task_devices") : Json::array();
             for (const fs::path &shard : m_o.mergeFrom)
-                if (auto t = readText(RunFolder(shard).manifest()))
+                if (auto t = readTextFile(RunFolder(shard).manifest()))
                     if (const JsonParseResult j = parseJson(*t); j.value && j.value->find("device")) {
                         Json d = *j.value->find("device");
                         d["shard"] = fs::relative(shard, m_folder.root()).string();
@@ -525,7 +508,7 @@ void Run::mergeShards(int batch)
                         devices.push(d);
                     }
             manifest["task_devices"] = devices;
-            writeText(m_folder.manifest(), manifest.dump(2) + "\n");
+            replaceTextFile(m_folder.manifest(), manifest.dump(2) + "\n");
         }
     }
     std::map<std::string, size_t> order;
@@ -565,10 +548,10 @@ void Run::mergeShards(int batch)
         for (const char *suffix : {".schedule.h", ".loop_nest.txt", ".sample"}) {
             if (std::string(suffix) == ".sample" && r.status != Status::Ok)
                 continue;
-            if (auto bytes = readText(shard.scheduleFile(r.pipeline, batch, r.scheduleId, suffix)))
-                writeText(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, suffix), *bytes);
+            if (auto bytes = readTextFile(shard.scheduleFile(r.pipeline, batch, r.scheduleId, suffix)))
+                replaceTextFile(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, suffix), *bytes);
         }
-        writeText(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, ".json"), r.toJson().dump(2) + "\n");
+        replaceTextFile(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, ".json"), r.toJson().dump(2) + "\n");
         m_done.emplace(std::make_tuple(r.pipeline, batch, r.index), r);
         m_result.records.push_back(r);
         if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
@@ -584,7 +567,7 @@ void Run::writeRecordsTsv()
     std::string text = samples::recordTsvHeader() + "\n";
     for (const ScheduleRecord &r : m_folder.readRecords(&errors))
         text += samples::recordTsvLine(r) + "\n";
-    writeText(m_folder.recordsTsv(), text);
+    replaceTextFile(m_folder.recordsTsv(), text);
 }
 
 void Run::runBatch(int batch)
@@ -616,14 +599,14 @@ void Run::runBatch(int batch)
             return;
     }
     summary.bestMs = m_bestMs;
-    if (auto w = writeText(m_folder.batchDone(batch), summary.toJson().dump(2) + "\n"); !w.ok) {
+    if (auto w = replaceTextFile(m_folder.batchDone(batch), summary.toJson().dump(2) + "\n"); !w.ok) {
         m_result.error = w.error;
         return;
     }
     std::string training = "batch\tretrained\ttraining_loss_before\ttraining_loss_after\tvalidation_loss_before\t"
                            "validation_loss_after\tseconds\tnote\n";
     for (int b = 0; b <= batch; b++) {
-        const auto text = readText(m_folder.batchDone(b));
+        const auto text = readTextFile(m_folder.batchDone(b));
         const JsonParseResult j = text ? parseJson(*text) : JsonParseResult{};
         if (!j.value)
             continue;
@@ -644,7 +627,7 @@ void Run::runBatch(int batch)
                     num("validation_loss_before") + "\t" + num("validation_loss_after") + "\t" + num("seconds") +
                     "\t" + (note ? note->toString() : std::string()) + "\n";
     }
-    writeText(m_folder.trainingTsv(), training);
+    replaceTextFile(m_folder.trainingTsv(), training);
     m_result.batches.push_back(summary);
     if (m_events.onBatch)
         m_events.onBatch(summary);

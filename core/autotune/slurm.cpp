@@ -24,31 +24,19 @@ std::string joinQuoted(const std::vector<std::string> &args)
     return out;
 }
 
-std::optional<std::string> readText(const fs::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-bool writeText(const fs::path &path, const std::string &text, std::string *error = nullptr)
-{
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    const WriteResult w = writeFileAtomically(path, std::span<const char>(text.data(), text.size()), Overwrite::Replace);
-    if (!w.ok && error)
-        *error = w.error;
-    return w.ok;
-}
-
 std::string batchTag(int batch)
 {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%04d", batch);
     return buf;
+}
+
+bool writeText(const fs::path &path, const std::string &text, std::string *error)
+{
+    const WriteResult w = replaceTextFile(path, text);
+    if (!w.ok && error)
+        *error = w.error;
+    return w.ok;
 }
 
 } // namespace
@@ -165,7 +153,7 @@ Json Submission::toJson() const
 std::vector<Submission> readSubmissions(const fs::path &out)
 {
     std::vector<Submission> subs;
-    const auto text = readText(slurmFolder(out) / "jobs.json");
+    const auto text = readTextFile(slurmFolder(out) / "jobs.json");
     const JsonParseResult parsed = text ? parseJson(*text) : JsonParseResult{};
     if (!parsed.value)
         return subs;
@@ -185,7 +173,7 @@ std::vector<Submission> readSubmissions(const fs::path &out)
 
 std::optional<SlurmPlan> readPlan(const fs::path &out, std::string &error)
 {
-    const auto text = readText(slurmFolder(out) / "plan.json");
+    const auto text = readTextFile(slurmFolder(out) / "plan.json");
     if (!text) {
         error = (slurmFolder(out) / "plan.json").string() + ": not found (was this run submitted with --slurm?)";
         return std::nullopt;

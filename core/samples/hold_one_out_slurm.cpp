@@ -10,9 +10,7 @@ namespace {
 
 bool writeText(const fs::path &path, const std::string &text, std::string &error)
 {
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    const WriteResult w = writeFileAtomically(path, std::span<const char>(text.data(), text.size()), Overwrite::Replace);
+    const WriteResult w = replaceTextFile(path, text);
     if (!w.ok)
         error = w.error;
     return w.ok;

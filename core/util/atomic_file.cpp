@@ -1,6 +1,8 @@
 #include "core/util/atomic_file.h"
 
 #include <cerrno>
+#include <fstream>
+#include <sstream>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -54,6 +56,24 @@ WriteResult writeFileAtomically(const std::filesystem::path &path, std::span<con
         return {false, error};
     }
     return {true, {}};
+}
+
+WriteResult replaceTextFile(const std::filesystem::path &path, const std::string &text)
+{
+    std::error_code ec;
+    if (path.has_parent_path())
+        std::filesystem::create_directories(path.parent_path(), ec);
+    return writeFileAtomically(path, std::span<const char>(text.data(), text.size()), Overwrite::Replace);
+}
+
+std::optional<std::string> readTextFile(const std::filesystem::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 } // namespace beamscope
