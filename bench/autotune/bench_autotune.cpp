@@ -5,7 +5,10 @@
 // per hour, and the compile parallelism reached (compile wall time with one
 // job divided by that with --jobs). A first run with --jobs, not counted,
 // warms what the compilers read (headers, libraries), so that neither
-// measured run pays for it.
+// measured run pays for it. PoCL's kernel cache is off (unless the caller
+// set POCL_KERNEL_CACHE): every schedule is new to an autotune run, so its
+// kernels are built when it is measured, and the warm-up must not save the
+// measured runs that work.
 //
 // usage: bench_autotune [--target opencl|cuda] [--jobs N] [--batch-size N] [--app NAME]...
 //   defaults: opencl, jobs = hardware threads, batch size 8, box_blur conv_relu select_cast matmul
@@ -120,6 +123,7 @@ int main(int argc, char **argv)
         }
         o.pipelines.push_back({a, "app " + a, info->build});
     }
+    ::setenv("POCL_KERNEL_CACHE", "0", 0); // the worker inherits it
     char pattern[] = "/tmp/bench_autotune-XXXXXX";
     const char *scratch = ::mkdtemp(pattern);
     if (!scratch)
