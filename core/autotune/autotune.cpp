@@ -99,6 +99,22 @@ private:
         const auto global = pipeline * static_cast<size_t>(m_o.batchSize) + static_cast<size_t>(index);
         return m_o.shardCount <= 1 || static_cast<int>(global % static_cast<size_t>(m_o.shardCount)) == m_o.shardIndex;
     }
+    // A finished schedule (found in the folder, or just written): counted as
+    // done and in the pipeline's best runtime.
+    void remember(const ScheduleRecord &r)
+    {
+        if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
+            m_bestMs[r.pipeline] = r.runtimeMs;
+        m_done.emplace(std::make_tuple(r.pipeline, r.batch, r.index), r);
+    }
+    // One this run finished: remembered, returned and reported.
+    void announce(const ScheduleRecord &r)
+    {
+        remember(r);
+        m_result.records.push_back(r);
+        if (m_events.onRecord)
+            m_events.onRecord(r);
+    }
     void mergeShards(int batch);
     void report(const std::string &message)
     {
@@ -197,11 +213,9 @@ std::string Run::openFolder()
     if (!m_o.priorFolder.empty())
         for (const ScheduleRecord &r : RunFolder(m_o.priorFolder).readRecords(&errors))
             claim(r);
-    for (ScheduleRecord &r : m_folder.readRecords(&errors)) {
+    for (const ScheduleRecord &r : m_folder.readRecords(&errors)) {
         claim(r);
-        if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
-            m_bestMs[r.pipeline] = r.runtimeMs;
-        m_done.emplace(std::make_tuple(r.pipeline, r.batch, r.index), std::move(r));
+        remember(r);
     }
     if (!errors.empty())
         return errors.front();
@@ -323,12 +337,7 @@ void Run::finishRecord(const ScheduleRecord &record, const Candidate *candidate)
     }
     // The record last: its presence says the schedule is finished.
     replaceTextFile(file(".json"), record.toJson().dump(2) + "\n");
-    m_done.emplace(std::make_tuple(record.pipeline, record.batch, record.index), record);
-    m_result.records.push_back(record);
-    if (record.status == Status::Ok && (!m_bestMs.count(record.pipeline) || record.runtimeMs < m_bestMs[record.pipeline]))
-        m_bestMs[record.pipeline] = record.runtimeMs;
-    if (m_events.onRecord)
-        m_events.onRecord(record);
+    announce(record);
 }
 
 void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &candidates, BatchSummary &summary)
@@ -552,12 +561,7 @@ void Run::mergeShards(int batch)
                 replaceTextFile(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, suffix), *bytes);
         }
         replaceTextFile(m_folder.scheduleFile(r.pipeline, batch, r.scheduleId, ".json"), r.toJson().dump(2) + "\n");
-        m_done.emplace(std::make_tuple(r.pipeline, batch, r.index), r);
-        m_result.records.push_back(r);
-        if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
-            m_bestMs[r.pipeline] = r.runtimeMs;
-        if (m_events.onRecord)
-            m_events.onRecord(r);
+        announce(r);
     }
 }
 

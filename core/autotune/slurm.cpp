@@ -5,10 +5,8 @@
 #include "core/util/atomic_file.h"
 
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -307,8 +305,6 @@ SlurmStatus slurmStatus(const fs::path &out)
         t.records = shard.readRecords().size();
         if (auto q = queued.find(t.jobId); q != queued.end())
             t.state = q->second;
-        else if (queued.count(s->arrayJob))
-            t.state = "PENDING";
         else if (fs::exists(shard.batchDone(key.first)))
             t.state = "done";
         else
@@ -317,11 +313,6 @@ SlurmStatus slurmStatus(const fs::path &out)
             st.failedFinally.push_back("batch " + std::to_string(t.batch) + " task " + std::to_string(t.task));
         st.tasks.push_back(t);
     }
-    // squeue -r names pending array tasks one by one; anything still unnamed is pending.
-    for (SlurmTaskState &t : st.tasks)
-        for (const auto &[id, state] : queued)
-            if (id.rfind(t.jobId.substr(0, t.jobId.find('_')) + "_[", 0) == 0 && t.state == "failed")
-                t.state = state;
     return st;
 }
 

@@ -1,10 +1,9 @@
 #include "core/samples/folder_summary.h"
 
 #include "core/samples/run_folder.h"
+#include "core/util/atomic_file.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace beamscope::samples {
 
@@ -74,11 +73,8 @@ FolderSummary summarizeFolder(const std::filesystem::path &root)
                                   r.message.substr(0, 200));
     }
 
-    std::ifstream in(folder.manifest(), std::ios::binary);
-    if (in) {
-        std::stringstream text;
-        text << in.rdbuf();
-        const JsonParseResult parsed = parseJson(text.str());
+    if (const std::optional<std::string> text = readTextFile(folder.manifest())) {
+        const JsonParseResult parsed = parseJson(*text);
         if (!parsed.value) {
             s.errors.push_back(folder.manifest().string() + ": " + parsed.error);
         } else {

@@ -1,9 +1,9 @@
 #include "core/samples/run_folder.h"
 
+#include "core/util/atomic_file.h"
+
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -73,10 +73,8 @@ std::vector<ScheduleRecord> RunFolder::readRecords(std::vector<std::string> *err
     std::sort(files.begin(), files.end());
     std::vector<ScheduleRecord> out;
     for (const fs::path &f : files) {
-        std::ifstream in(f, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        const JsonParseResult parsed = parseJson(text.str());
+        const std::optional<std::string> text = readTextFile(f);
+        const JsonParseResult parsed = text ? parseJson(*text) : JsonParseResult{std::nullopt, "cannot read the file"};
         std::string why;
         std::optional<ScheduleRecord> r;
         if (!parsed.value)

@@ -14,13 +14,12 @@
 #include "core/autotune/measure_pick.h"
 #include "core/samples/dataset.h"
 #include "core/samples/weights_comparison.h"
+#include "core/util/atomic_file.h"
 #include "core/util/json.h"
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 namespace beamscope::cli {
 
@@ -36,10 +35,8 @@ constexpr const char *kSynopsis =
 // What the first sample folder's autotune manifest says: its target kind and output scale.
 Json manifestOf(const std::filesystem::path &root)
 {
-    std::ifstream in(root / "manifest.json", std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    const JsonParseResult parsed = parseJson(text.str());
+    const std::optional<std::string> text = readTextFile(root / "manifest.json");
+    const JsonParseResult parsed = text ? parseJson(*text) : JsonParseResult{};
     return parsed.value ? *parsed.value : Json();
 }
 
