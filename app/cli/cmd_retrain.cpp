@@ -7,6 +7,7 @@
 #include "app/cli/command.h"
 #include "app/cli/stderr_progress.h"
 #include "core/samples/hold_one_out_slurm.h"
+#include "core/samples/retrain.h"
 
 #include <algorithm>
 #include "app/cli/text_table.h"
@@ -99,17 +100,21 @@ std::optional<weights::Weights> initialWeights(const Settings &s)
 {
     if (s.randomInit)
         return randomWeights(s.training.seed);
-    auto loaded = weights::loadWeights(*s.initialPath);
-    if (!loaded.ok()) {
-        const auto *first = loaded.firstError();
-        std::cerr << "beamscope-cli: " << (first ? first->format() : *s.initialPath + ": cannot load weights") << "\n";
-        return std::nullopt;
-    }
-    if (const auto why = model::checkWeights(*loaded.weights); !why.empty()) {
-        std::cerr << "beamscope-cli: " << *s.initialPath << ": " << why << "\n";
-        return std::nullopt;
-    }
-    return std::move(*loaded.weights);
+    std::string error;
+    auto loaded = loadStartingWeights(*s.initialPath, error);
+    if (!loaded)
+        std::cerr << "beamscope-cli: " << error << "\n";
+    return loaded;
+}
+
+// The CLI's word for each setting a plan refuses on.
+std::string optionHint(const std::string &option)
+{
+    if (option == "force")
+        return " (--force replaces it)";
+    if (option == "resume")
+        return " (--resume continues it, --force starts over)";
+    return {};
 }
 
 void printEpoch(const EpochRecord &e)
@@ -120,84 +125,39 @@ void printEpoch(const EpochRecord &e)
                   << formatNumber(e.validation.pairwiseAccuracy, "%.4f") << "\n";
 }
 
-// The weights written as output carry the feature versions they were trained for.
-WriteResult saveTrained(weights::Weights w, const fs::path &path, bool force)
-{
-    w.pipelineFeaturesVersion = weights::kAnderson2021PipelineVersion;
-    w.scheduleFeaturesVersion = weights::kAnderson2021ScheduleVersion;
-    return weights::saveWeightsFile(w, path, force ? Overwrite::Replace : Overwrite::Refuse);
-}
-
-std::string noBatchesMessage(const std::vector<PipelineSet> &training, const BatchOptions &batches)
-{
-    size_t largest = 0;
-    for (const auto &p : training)
-        largest = std::max(largest, p.schedules.size());
-    return "no training batch: " + std::to_string(training.size()) + " training pipeline(s), the largest with " +
-           std::to_string(largest) + " distinct schedule(s); batches need at least " +
-           std::to_string(batches.minSize) + " (--min-batch; Halide trains only on more than 8)";
-}
-
 int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights &initial, const fs::path &out)
 {
-    const auto checkpoint = checkpointPathFor(out);
+    RetrainSettings settings;
+    settings.training = s.training;
+    settings.training.onEpoch = printEpoch;
+    settings.holdOut = s.holdOut;
+    settings.splitMode = s.partitionSchedules ? SplitMode::BySchedule : SplitMode::ByPipeline;
+    settings.output = out;
+    settings.replace = s.force;
+    const PlanResult planned = planRetrain(dataset, settings);
+    if (planned.refusal) {
+        std::cerr << "beamscope-cli: " << (planned.refusal->option == "hold-out" ? "--hold-out " : "")
+                  << planned.refusal->message << optionHint(planned.refusal->option) << "\n";
+        return kFailure;
+    }
+    const RetrainPlan &plan = *planned.plan;
     std::error_code ec;
-    if (fs::exists(out, ec) && !s.force) {
-        std::cerr << "beamscope-cli: " << out.string() << ": already exists (use --force to replace it)\n";
-        return kFailure;
-    }
-    if (fs::exists(checkpoint, ec) && !s.training.resume && !s.force) {
-        std::cerr << "beamscope-cli: " << checkpoint.string()
-                  << ": a checkpoint of an earlier run exists: --resume continues it, --force starts over\n";
-        return kFailure;
-    }
-    if (s.training.resume && !fs::exists(checkpoint, ec))
-        std::cerr << "note: no checkpoint at " << checkpoint.string() << ", starting from epoch 1\n";
-
-    Split split;
-    if (s.holdOut) {
-        const auto apps = dataset.apps();
-        if (std::find(apps.begin(), apps.end(), *s.holdOut) == apps.end()) {
-            std::string known;
-            for (const auto &app : apps)
-                known += (known.empty() ? "" : ", ") + app;
-            std::cerr << "beamscope-cli: --hold-out " << *s.holdOut << ": no sample of that app (apps: "
-                      << (known.empty() ? "none; see docs/samples.md for the layout" : known) << ")\n";
-            return kFailure;
-        }
-        split = holdOutApp(dataset, *s.holdOut);
-    } else {
-        split = splitLikeHalide(dataset, s.partitionSchedules ? SplitMode::BySchedule : SplitMode::ByPipeline);
-    }
-    if (makeBatches(split.training, s.training.batches).empty()) {
-        std::cerr << "beamscope-cli: " << noBatchesMessage(split.training, s.training.batches) << "\n";
-        return kFailure;
-    }
-    size_t trainingSchedules = 0, validationSchedules = 0;
-    for (const auto &p : split.training)
-        trainingSchedules += p.schedules.size();
-    for (const auto &p : split.validation)
-        validationSchedules += p.schedules.size();
-    std::cerr << "training set: " << split.training.size() << " pipelines, " << trainingSchedules
-              << " schedules; validation set: " << split.validation.size() << " pipelines, " << validationSchedules
-              << " schedules" << (split.swapped ? " (swapped: every pipeline hashed to validation)" : "") << "\n";
-
-    TrainingOptions options = s.training;
-    options.checkpointPath = checkpoint;
-    options.onEpoch = printEpoch;
-    if (options.resume && fs::exists(checkpoint, ec))
-        std::cerr << "resuming from " << checkpoint.string() << "\n";
+    if (s.training.resume && !plan.resumes)
+        std::cerr << "note: no checkpoint at " << plan.checkpoint.string() << ", starting from epoch 1\n";
+    std::cerr << plan.describe() << "\n";
+    if (plan.resumes)
+        std::cerr << "resuming from " << plan.checkpoint.string() << "\n";
     StderrProgress progress("retrain ");
-    const auto run = trainModel(initial, split.training, split.validation, options, &progress);
-    if (!run.ok()) {
+    const RetrainResult run = runRetrainPlan(plan, initial, &progress);
+    if (!run.error.empty()) {
         std::cerr << "beamscope-cli: " << run.error << "\n";
         return kFailure;
     }
     if (run.resumedEpochs > 0)
-        std::cerr << "resumed after epoch " << run.resumedEpochs << " from " << checkpoint.string() << "\n";
+        std::cerr << "resumed after epoch " << run.resumedEpochs << " from " << plan.checkpoint.string() << "\n";
     if (run.cancelled) {
-        std::cerr << "beamscope-cli: cancelled after epoch " << run.epochsCompleted << " of " << options.epochs
-                  << "; " << (run.epochsCompleted > 0 ? checkpoint.string() + " keeps it; rerun with --resume" : "nothing to keep")
+        std::cerr << "beamscope-cli: cancelled after epoch " << run.epochsCompleted << " of " << s.training.epochs
+                  << "; " << (run.epochsCompleted > 0 ? plan.checkpoint.string() + " keeps it; rerun with --resume" : "nothing to keep")
                   << "\n";
         return kFailure;
     }
@@ -208,11 +168,6 @@ int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights 
             return kFailure;
         }
     }
-    if (auto w = saveTrained(run.state.weights, out, s.force); !w.ok) {
-        std::cerr << "beamscope-cli: " << w.error << "\n";
-        return kFailure;
-    }
-    fs::remove(checkpoint, ec); // the output now holds what the checkpoint protected
 
     if (s.json) {
         Json doc = Json::object();
@@ -223,8 +178,8 @@ int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights 
         doc["learning_rate"] = s.training.learningRate;
         doc["num_cores"] = s.training.numCores;
         doc["hold_out"] = s.holdOut ? Json(*s.holdOut) : Json();
-        doc["training_pipelines"] = static_cast<uint64_t>(split.training.size());
-        doc["validation_pipelines"] = static_cast<uint64_t>(split.validation.size());
+        doc["training_pipelines"] = static_cast<uint64_t>(plan.split.training.size());
+        doc["validation_pipelines"] = static_cast<uint64_t>(plan.split.validation.size());
         doc["history"] = historyJson(run.history);
         std::cout << doc.dump(2) << "\n";
     } else {
@@ -282,7 +237,7 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
         item["pipelines"] = static_cast<uint64_t>(split.validation.size());
         item["schedules"] = static_cast<uint64_t>(heldSchedules);
         if (makeBatches(split.training, s.training.batches).empty()) {
-            const auto why = noBatchesMessage(split.training, s.training.batches);
+            const auto why = noTrainingBatchMessage(split.training, s.training.batches);
             std::cerr << "hold-one-out " << app << ": skipped: " << why << "\n";
             item["error"] = why;
             appsJson.push(std::move(item));
@@ -296,13 +251,12 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
         std::vector<EpochRecord> history;
         if (s.training.resume && fs::exists(out, ec)) {
             // Finished in an earlier run: evaluate what it wrote.
-            auto loaded = weights::loadWeights(out);
-            if (!loaded.ok()) {
-                const auto *first = loaded.firstError();
-                std::cerr << "beamscope-cli: " << (first ? first->format() : out.string()) << "\n";
+            std::string error;
+            trained = loadStartingWeights(out, error);
+            if (!trained) {
+                std::cerr << "beamscope-cli: " << error << "\n";
                 return kFailure;
             }
-            trained = std::move(*loaded.weights);
         } else {
             TrainingOptions options = s.training;
             options.checkpointPath = checkpointPathFor(out);
@@ -319,7 +273,7 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
                 std::cerr << "beamscope-cli: cancelled during app " << app << "; rerun with --resume\n";
                 return kFailure;
             }
-            if (auto w = saveTrained(run.state.weights, out, true); !w.ok) {
+            if (auto w = saveTrainedWeights(run.state.weights, out, Overwrite::Replace); !w.ok) {
                 std::cerr << "beamscope-cli: " << w.error << "\n";
                 return kFailure;
             }

@@ -119,4 +119,22 @@ std::optional<DeviceFacts> findProfile(const std::string &name)
     return std::nullopt;
 }
 
+std::optional<DeviceFacts> resolveProfile(const std::string &name, std::string &error)
+{
+    if (name == "local") {
+        const LocalDeviceQuery q = queryLocalDevice();
+        if (!q.device)
+            error = "local: " + q.status;
+        return q.device;
+    }
+    std::optional<DeviceFacts> facts = findProfile(name);
+    if (!facts) {
+        std::string names;
+        for (const std::string &n : profileNames())
+            names += (names.empty() ? "" : ", ") + n;
+        error = "unknown profile '" + name + "' (expected local or one of " + names + ")";
+    }
+    return facts;
+}
+
 } // namespace beamscope::gpu

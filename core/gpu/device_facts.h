@@ -57,4 +57,10 @@ const std::vector<DeviceFacts> &referenceProfiles();
 std::optional<DeviceFacts> findProfile(const std::string &name); // case-insensitive, "v100" or the full name
 std::vector<std::string> profileNames();                          // short names, in the order above
 
+// The device a search sizes its schedules for: "local" (the CUDA device here,
+// queried) or a reference profile's name. Empty with `error` set ("local: no
+// CUDA device ...", or "unknown profile 'x' (expected local or one of ...)");
+// callers put the option's name in front.
+std::optional<DeviceFacts> resolveProfile(const std::string &name, std::string &error);
+
 } // namespace beamscope::gpu

@@ -2,6 +2,7 @@
 
 #include "core/dag/function_dag.h"
 #include "core/pipelines/pipeline.h"
+#include "core/util/halide_names.h"
 
 #include <Halide.h>
 
@@ -39,19 +40,7 @@ int countStages(const PipelineInstance &instance)
 
 std::string displayName(const std::string &text)
 {
-    std::string out;
-    out.reserve(text.size());
-    for (size_t i = 0; i < text.size(); ++i) {
-        const bool suffix = text[i] == '$' && i > 0 && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
-                            (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
-        if (!suffix) {
-            out += text[i];
-            continue;
-        }
-        while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))
-            ++i;
-    }
-    return out;
+    return withoutUniqueSuffixes(text);
 }
 
 namespace {

@@ -26,6 +26,10 @@ AutoscheduleOutcome autoschedule(const std::string &pipelineName, const std::vec
 std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outputs, const std::string &loopNestText) {
     const dag::FunctionDAG dag(outputs);
     const SearchDag searchDag(dag);
+    return partialScheduleDecisions(searchDag, loopNestText);
+}
+
+std::vector<Json> partialScheduleDecisions(const SearchDag &searchDag, const std::string &loopNestText) {
     std::string error;
     const std::optional<State> state = parseLoopNest(searchDag, loopNestText, &error);
     if (!state)

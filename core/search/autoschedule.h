@@ -35,5 +35,7 @@ AutoscheduleOutcome autoschedule(const std::string &pipelineName, const std::vec
 // scheduling order. Throws std::invalid_argument naming the line on a dump that
 // does not fit the pipeline.
 std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outputs, const std::string &loopNestText);
+// The same, on a DAG already built for the pipeline.
+std::vector<Json> partialScheduleDecisions(const SearchDag &searchDag, const std::string &loopNestText);
 
 } // namespace beamscope::search

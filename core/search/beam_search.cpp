@@ -57,6 +57,15 @@ double BeamSearch::evaluate(const State &state, std::vector<float> *stageCosts) 
     }
     std::vector<float> packed;
     packFeatures(f, packed);
+    return evaluatePacked(packed, stages, stageCosts);
+}
+
+double BeamSearch::evaluatePacked(std::span<const float> packed, int stages, std::vector<float> *stageCosts) const {
+    if (stages == 0) {
+        if (stageCosts)
+            stageCosts->clear();
+        return 0;
+    }
     float prediction = 0;
     std::vector<float> costs(static_cast<size_t>(stages));
     m_model.evaluate(embedding(stages), packed, 1, m_params.device.parallelism, std::span<float>(&prediction, 1), costs);
@@ -84,6 +93,105 @@ struct Later {
     }
 };
 using Queue = std::priority_queue<Candidate *, std::vector<Candidate *>, Later>;
+
+// The search's parameters as the trace records them.
+TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePass, int startDepth) {
+    TraceParams t;
+    t.beamSize = p.beamSize;
+    t.numPasses = totalPasses;
+    t.randomDropout = p.randomDropout;
+    t.randomDropoutSeed = p.randomDropoutSeed;
+    t.searchSpaceOptions = p.options.toString();
+    t.disableSubtiling = p.disableSubtiling;
+    t.randomizeTilings = p.randomizeTilings;
+    t.freezeInlineComputeRoot = p.freezeInlineComputeRoot;
+    // With the pre-pass, the trace's pass 0 is the pre-pass and pass k is Halide's pass k - 1.
+    t.prePass = prePass;
+    t.startDepth = startDepth;
+    t.parallelism = p.device.parallelism;
+    t.sharedMemoryLimitKb = static_cast<int64_t>(p.device.sharedMemoryLimitBytes / 1024);
+    t.sharedMemorySmLimitKb = static_cast<int64_t>(p.device.sharedMemorySmLimitBytes / 1024);
+    t.activeBlockLimit = p.device.activeBlockLimit;
+    t.activeWarpLimit = p.device.activeWarpLimit;
+    return t;
+}
+
+// One depth's children, from every beam state, each featurized once: its rows
+// are in `packed` at position `order`, for the batch costing and for the trace.
+struct Generation {
+    std::vector<Candidate> children;
+    std::vector<Decision> decisions;
+    std::vector<int64_t> parents;
+    std::vector<float> packed;
+};
+
+// Children Halide rejects before costing are dropped, unless every child would
+// be (then they are kept, so that a pass never stalls).
+Generation expandBeam(const std::vector<Candidate> &beam, const AutoscheduleParams &params, const GenerateOptions &go,
+                      bool fixedChildren, std::mt19937_64 &rng) {
+    Generation kept, rejected;
+    for (const Candidate &b : beam) {
+        for (Child &c : generateChildren(b.state, params, go, rng)) {
+            std::vector<ScheduleFeatures> features = computeFeatures(c.state, params.device);
+            Generation &into = rejectionBeforeCosting(c.state, features).empty() ? kept : rejected;
+            packFeatures(features, into.packed);
+            into.children.push_back(Candidate{std::move(c.state), 0, 0, false, fixedChildren, -1, 0});
+            into.decisions.push_back(std::move(c.decision));
+            into.parents.push_back(b.traceId);
+        }
+    }
+    Generation &out = kept.children.empty() ? rejected : kept;
+    for (size_t i = 0; i < out.children.size(); i++)
+        out.children[i].order = i;
+    return std::move(out);
+}
+
+// Halide's beam step: pop the cheapest; in coarse-to-fine passes a state pays
+// a penalty (cost x n) for being the n-th popped with its hash at granularity
+// pass + 1, and 10 more when its hash at granularity pass - 1 matched no
+// ancestor of the good states of the passes before; a penalized state that is
+// no longer the cheapest goes back into the queue. Exact duplicates are skipped.
+// What is left in the queue stays there for the blessing of the pass's result.
+std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, int pass,
+                                    const std::unordered_set<uint64_t> &permitted) {
+    std::unordered_map<uint64_t, int> seenAtFiner;
+    std::unordered_set<uint64_t> exact;
+    std::vector<Candidate *> picked;
+    while (picked.size() < want && !queue.empty()) {
+        Candidate *c = queue.top();
+        queue.pop();
+        if (penalize && !c->penalized) {
+            int penalty = ++seenAtFiner[coarseToFineHash(c->state, pass + 1)];
+            if (pass > 0 && !permitted.count(coarseToFineHash(c->state, pass - 1)))
+                penalty += 10;
+            if (penalty > 1) {
+                c->penalized = true;
+                c->rank *= penalty;
+                if (!queue.empty() && Later{}(c, queue.top())) {
+                    queue.push(c);
+                    continue;
+                }
+            }
+        }
+        if (!exact.insert(coarseToFineHash(c->state, kExactGranularity)).second)
+            continue;
+        picked.push_back(c);
+    }
+    return picked;
+}
+
+// The pass's result and the states within 20% of it (up to the beam size, in
+// queue order, no further penalties), which bless their ancestors for the
+// next pass.
+std::vector<Candidate *> blessed(Candidate *result, Queue &queue, size_t beamSize) {
+    const double limit = 1.2 * result->rank;
+    std::vector<Candidate *> out{result};
+    while (!queue.empty() && out.size() < beamSize && queue.top()->rank <= limit) {
+        out.push_back(queue.top());
+        queue.pop();
+    }
+    return out;
+}
 
 } // namespace
 
@@ -122,22 +230,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
     if (trace) {
         for (const dag::StageRef &r : m_dag.costStages())
             trace->stageNames.push_back(m_dag.dag().stage(r).name);
-        trace->params["beam_size"] = m_params.beamSize;
-        trace->params["num_passes"] = totalPasses;
-        trace->params["random_dropout"] = m_params.randomDropout;
-        trace->params["random_dropout_seed"] = static_cast<int64_t>(m_params.randomDropoutSeed);
-        trace->params["search_space_options"] = m_params.options.toString();
-        trace->params["disable_subtiling"] = m_params.disableSubtiling;
-        trace->params["randomize_tilings"] = m_params.randomizeTilings;
-        trace->params["freeze_inline_compute_root"] = m_params.freezeInlineComputeRoot;
-        // With the pre-pass, the trace's pass 0 is the pre-pass and pass k is Halide's pass k - 1.
-        trace->params["pre_pass"] = prePass;
-        trace->params["start_depth"] = startState.numScheduled();
-        trace->params["parallelism"] = m_params.device.parallelism;
-        trace->params["shared_memory_limit_kb"] = static_cast<int64_t>(m_params.device.sharedMemoryLimitBytes / 1024);
-        trace->params["shared_memory_sm_limit_kb"] = static_cast<int64_t>(m_params.device.sharedMemorySmLimitBytes / 1024);
-        trace->params["active_block_limit"] = m_params.device.activeBlockLimit;
-        trace->params["active_warp_limit"] = m_params.device.activeWarpLimit;
+        trace->params = traceParams(m_params, totalPasses, prePass, startState.numScheduled());
     }
 
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
@@ -163,50 +256,18 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
             go.fixed = fixed[static_cast<size_t>(node)] ? &*fixed[static_cast<size_t>(node)] : nullptr;
             go.fixedIsStrict = strict[static_cast<size_t>(node)];
 
-            // Expand every beam state; featurize every child. Children Halide
-            // rejects before costing are dropped, unless every child would be
-            // (then they are kept, so that a pass never stalls).
-            std::vector<Candidate> children, rejected;
-            std::vector<Decision> decisions, rejectedDecisions;
-            std::vector<int64_t> parents, rejectedParents;
-            std::vector<std::vector<ScheduleFeatures>> rejectedFeatures;
-            std::vector<float> packed;
-            for (const Candidate &b : beam) {
-                for (Child &c : generateChildren(b.state, m_params, go, rng)) {
-                    std::vector<ScheduleFeatures> features = computeFeatures(c.state, m_params.device);
-                    const bool isFixed = go.fixed && strict[static_cast<size_t>(node)];
-                    if (!rejectionBeforeCosting(c.state, features).empty()) {
-                        rejected.push_back(Candidate{std::move(c.state), 0, 0, false, isFixed, -1, 0});
-                        rejectedDecisions.push_back(std::move(c.decision));
-                        rejectedParents.push_back(b.traceId);
-                        rejectedFeatures.push_back(std::move(features));
-                        continue;
-                    }
-                    packFeatures(features, packed);
-                    children.push_back(Candidate{std::move(c.state), 0, 0, false, isFixed, -1, 0});
-                    decisions.push_back(std::move(c.decision));
-                    parents.push_back(b.traceId);
-                }
-            }
-            if (children.empty() && !rejected.empty()) {
-                children = std::move(rejected);
-                decisions = std::move(rejectedDecisions);
-                parents = std::move(rejectedParents);
-                for (const auto &f : rejectedFeatures)
-                    packFeatures(f, packed);
-            }
+            Generation g = expandBeam(beam, m_params, go, go.fixed && strict[static_cast<size_t>(node)], rng);
+            std::vector<Candidate> &children = g.children;
             if (children.empty()) {
                 if (go.fixed && go.fixedIsStrict)
                     throw std::invalid_argument("start state: the decision for " + m_dag.node(node).name +
                                                 " is not legal in " + pipelineName);
                 break;
             }
-            for (size_t i = 0; i < children.size(); i++)
-                children[i].order = i;
             // Cost the whole batch at once.
             const int stages = children.front().state.scheduledStageCount();
             std::vector<float> predictions(children.size());
-            m_model.evaluate(embedding(stages), packed, static_cast<int>(children.size()), m_params.device.parallelism,
+            m_model.evaluate(embedding(stages), g.packed, static_cast<int>(children.size()), m_params.device.parallelism,
                              predictions, {});
             result.statesEvaluated += static_cast<int64_t>(children.size());
             for (size_t i = 0; i < children.size(); i++) {
@@ -214,68 +275,30 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
                 children[i].rank = children[i].cost;
                 if (trace) {
                     TraceNode n;
-                    n.parent = parents[i];
+                    n.parent = g.parents[i];
                     n.pass = run;
                     n.depth = depth + 1;
-                    n.decision = decisions[i].text;
-                    const FuncSchedule *f = children[i].state.scheduleOf(decisions[i].node);
-                    n.detail = decisions[i].toJson(m_dag, *f);
+                    n.decision = g.decisions[i].text;
+                    const FuncSchedule *f = children[i].state.scheduleOf(g.decisions[i].node);
+                    n.detail = g.decisions[i].toJson(m_dag, *f);
                     n.cost = children[i].cost;
                     n.fixed = children[i].fixed;
                     children[i].traceId = trace->add(std::move(n));
                 }
             }
 
-            // Halide's beam step: pop the cheapest; in coarse-to-fine passes
-            // a state pays a penalty (cost x n) for being the n-th popped with
-            // its hash at granularity pass + 1, and 10 more when its hash at
-            // granularity pass - 1 matched no ancestor of the good states of
-            // the passes before; a penalized state that is no longer the
-            // cheapest goes back into the queue. Exact duplicates are skipped.
             const bool last = depth + 1 == depthCount;
             Queue queue;
             for (Candidate &c : children)
                 queue.push(&c);
-            std::unordered_map<uint64_t, int> seenAtFiner;
-            std::unordered_set<uint64_t> exact;
-            std::vector<Candidate *> picked;
-            const size_t want = last ? 1 : static_cast<size_t>(m_params.beamSize);
-            while (picked.size() < want && !queue.empty()) {
-                Candidate *c = queue.top();
-                queue.pop();
-                if (coarseToFine && pass >= 0 && !c->penalized) {
-                    int penalty = ++seenAtFiner[coarseToFineHash(c->state, pass + 1)];
-                    if (pass > 0 && !permitted.count(coarseToFineHash(c->state, pass - 1)))
-                        penalty += 10;
-                    if (penalty > 1) {
-                        c->penalized = true;
-                        c->rank *= penalty;
-                        if (!queue.empty() && Later{}(c, queue.top())) {
-                            queue.push(c);
-                            continue;
-                        }
-                    }
-                }
-                if (!exact.insert(coarseToFineHash(c->state, kExactGranularity)).second)
-                    continue;
-                picked.push_back(c);
-            }
+            std::vector<Candidate *> picked = chooseBeam(queue, last ? 1 : static_cast<size_t>(m_params.beamSize),
+                                                         coarseToFine && pass >= 0, pass, permitted);
             if (last && !picked.empty()) {
-                // The pass's result is the first complete state popped; the
-                // states within 20% of it (up to the beam size, in queue order,
-                // no further penalties) bless their ancestors for the next pass.
-                const double limit = 1.2 * picked.front()->rank;
-                std::vector<Candidate *> blessed{picked.front()};
-                while (!queue.empty() && blessed.size() < static_cast<size_t>(m_params.beamSize) &&
-                       queue.top()->rank <= limit) {
-                    blessed.push_back(queue.top());
-                    queue.pop();
-                }
+                picked = blessed(picked.front(), queue, static_cast<size_t>(m_params.beamSize));
                 if (coarseToFine && pass >= 0 && pass + 1 < mainPasses)
-                    for (const Candidate *b : blessed)
+                    for (const Candidate *b : picked)
                         for (int prefix = 0; prefix <= b->state.numScheduled(); prefix++)
                             permitted.insert(coarseToFineHash(b->state, pass, prefix));
-                picked = std::move(blessed);
             }
             std::vector<Candidate> next;
             for (Candidate *c : picked)
@@ -284,14 +307,15 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
                 if (trace && c.traceId >= 0) {
                     TraceNode *n = trace->find(c.traceId);
                     n->inBeam = true;
-                    const std::vector<ScheduleFeatures> f = computeFeatures(c.state, m_params.device);
-                    for (const ScheduleFeatures &sf : f) {
+                    // The rows this state was costed with: featurized once, when it was a child.
+                    const size_t rowFloats = static_cast<size_t>(stages) * kScheduleFeatureCount;
+                    const std::span<const float> rows(g.packed.data() + c.order * rowFloats, rowFloats);
+                    for (int st = 0; st < stages; st++) {
                         std::array<float, 73> row{};
-                        for (size_t k = 0; k < row.size(); k++)
-                            row[k] = static_cast<float>(sf.values[k]);
+                        std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(st) * kScheduleFeatureCount, row.size(), row.begin());
                         n->features.push_back(row);
                     }
-                    evaluate(c.state, &n->stageCosts);
+                    evaluatePacked(rows, stages, &n->stageCosts);
                     n->loopNest = c.state.dump();
                 }
             }
@@ -304,12 +328,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
         if (pass < 0) {
             result.prePassCost = passBest->cost;
             result.frozen = freezeLowestCostStages(passBest->state, fixed);
-            if (trace) {
-                Json names = Json::array();
-                for (const std::string &n : result.frozen)
-                    names.push(Json(n));
-                trace->params["frozen"] = names;
-            }
+            if (trace)
+                trace->params.frozen = result.frozen;
             continue;
         }
         // Halide keeps whichever pass found the cheapest state (not necessarily the last).

@@ -59,6 +59,8 @@ public:
 
     // Costs of one complete or partial state (stage costs in cost-model order).
     double evaluate(const State &state, std::vector<float> *stageCosts) const;
+    // The same on features already computed (a state's rows, stage after stage).
+    double evaluatePacked(std::span<const float> packed, int stages, std::vector<float> *stageCosts) const;
 
 private:
     const model::PipelineEmbedding &embedding(int stages) const;

@@ -1,4 +1,5 @@
 #include "core/search/featurizer.h"
+#include "core/search/integer_math.h"
 
 #include "core/search/expr_branching.h"
 #include "core/search/gpu_memory_features.h"
@@ -19,8 +20,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
 
 int64_t volume(const Region &r) {
     int64_t v = 1;
@@ -114,7 +113,16 @@ private:
     std::vector<bool> constantRequired(int node, int consumerNode, int consumerStage) const;
     bool loopsHaveConstantExtent(const StageCtx &c) const;
     void computePointsComputedMinimum();
+    struct StageBytes {
+        double bytes = 0, innermostBytes = 0;
+    };
     void stageFeatures(const StageCtx &c, ScheduleFeatures &feat);
+    void pointFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
+    void parallelismFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
+    StageBytes footprintFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
+    void loadFeatures(const StageCtx &c, const StageBytes &own, ScheduleFeatures &feat) const;
+    void taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
+    void occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     void inlinedFeatures();
     void workingSets();
 };
@@ -131,7 +139,7 @@ Site Featurizer::siteOf(int producer, int consumerNode) const {
     if (!f)
         return s;
     s.scheduled = true;
-    s.memory = f->memory();
+    s.memory = f->featureMemory();
     s.nestedIn = f->location != ComputeLocation::Root && f->consumer == consumerNode;
     if (!f->stages.empty())
         s.vectorDim = d.vectorDim(producer, 0, f->stages[0].vectorLoop);
@@ -307,13 +315,47 @@ void Featurizer::computePointsComputedMinimum() {
     }
 }
 
-void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
-    const dag::Node &n = d.node(c.node);
-    const FuncSchedule &f = *c.f;
-    const StageTiling &t = *c.t;
-    const int64_t bpp = n.bytesPerPoint;
-    const Region computed = st.computedRegion(c.node);
+namespace {
 
+// Bytes and lines of a producer's region, as Halide counts them for a site:
+// every dimension but the site's vector dimension makes lines.
+void footprint(int64_t bytesPerPoint, const Region &r, const Site &site, double &bytes, double &lines) {
+    bytes = double(bytesPerPoint);
+    lines = 1;
+    int64_t maxExtent = 1;
+    for (size_t i = 0; i < r.size(); i++) {
+        const int64_t e = r[i].extent();
+        bytes *= double(e);
+        maxExtent = std::max(maxExtent, e);
+        if (static_cast<int>(i) != site.vectorDim)
+            lines *= double(e);
+    }
+    if (site.vectorDim < 0)
+        lines /= double(maxExtent);
+}
+
+} // namespace
+
+// The features of one scheduled stage, step by step as Halide's
+// LoopNest::compute_features fills them.
+void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
+    pointFeatures(c, feat);
+    parallelismFeatures(c, feat);
+    const StageBytes bytes = footprintFeatures(c, feat);
+    loadFeatures(c, bytes, feat);
+    if (c.f->location == ComputeLocation::Root)
+        taskLoadFeatures(c, feat);
+    memoryFeatures(c, feat);
+    occupancyFeatures(c, feat);
+    // Keyed by the inlined set and the Func (every stage reports the pure definition's measure).
+    std::string key = inlinedKey;
+    key += "#" + std::to_string(c.node);
+    feat[Feature::ExprBranching] = d.branching(key, [&] { return branching(c.node); });
+}
+
+// Realizations, points computed, scalars, innermost and unrolled extents.
+void Featurizer::pointFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+    const StageTiling &t = *c.t;
     feat[Feature::NumRealizations] = double(c.instances);
     feat[Feature::NumProductions] = double(c.instances);
     double perRealization = 1, scalars = double(c.instances);
@@ -342,8 +384,12 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     for (const dag::Loop &l : d.stage(c.node, c.stage).loop)
         unrollable = unrollable && !l.rvar;
     feat[Feature::UnrolledLoopExtent] = unrollable ? pure : 1;
+}
 
-    if (f.location == ComputeLocation::Root) {
+// Parallel tasks inside and around the stage.
+void Featurizer::parallelismFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+    const StageTiling &t = *c.t;
+    if (c.f->location == ComputeLocation::Root) {
         int64_t inner = 1;
         const Region &loops = c.loops;
         for (size_t j = loops.size(); j-- > 0;) {
@@ -361,7 +407,16 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         feat[Feature::InnerParallelism] = 1;
         feat[Feature::OuterParallelism] = double(c.blocks);
     }
+}
 
+// Bytes at realization, production, root and task; returns the stage's own
+// bytes for the loads of an update.
+Featurizer::StageBytes Featurizer::footprintFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+    const dag::Node &n = d.node(c.node);
+    const FuncSchedule &f = *c.f;
+    const StageTiling &t = *c.t;
+    const int64_t bpp = n.bytesPerPoint;
+    const Region computed = st.computedRegion(c.node);
     double bytes = double(bpp);
     for (const Span &s : computed)
         bytes *= double(s.extent());
@@ -405,38 +460,29 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         }
         feat[Feature::GlobalBytesAtTask] = atTask;
         feat[Feature::GlobalInnermostBytesAtTask] = innermostAtTask;
-    } else if (f.memory() == MemoryType::Global) { // block level, stored at root
+    } else if (f.featureMemory() == MemoryType::Global) { // block level, stored at root
         feat[Feature::GlobalBytesAtTask] = bytes;
         feat[Feature::GlobalInnermostBytesAtTask] = innermostBytes;
-    } else if (f.memory() == MemoryType::Shared) {
+    } else if (f.featureMemory() == MemoryType::Shared) {
         feat[Feature::SharedBytesAtTask] = bytes;
         feat[Feature::SharedInnermostBytesAtTask] = innermostBytes;
     } else {
         feat[Feature::RegisterBytesAtTask] = bytes;
         feat[Feature::RegisterInnermostBytesAtTask] = innermostBytes;
     }
+    return {bytes, innermostBytes};
+}
 
-    // Loads.
+// Unique bytes and lines read per realization, per thread and per point, by memory.
+void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, ScheduleFeatures &feat) const {
+    const FuncSchedule &f = *c.f;
+    const double bytes = own.bytes, innermostBytes = own.innermostBytes;
     std::vector<Access> accesses;
     collectAccesses(c.node, c.stage, accesses);
     double realizationBytes[3] = {0, 0, 0}, realizationLines[3] = {0, 0, 0};
     double threadBytes[3] = {0, 0, 0}, threadLines[3] = {0, 0, 0};
     double pointBytes = 0, pointLines = 0, allocation[3] = {0, 0, 0};
     std::set<int> done;
-    auto footprint = [&](int producer, const Region &r, const Site &site, double &b, double &lines) {
-        b = double(d.node(producer).bytesPerPoint);
-        lines = 1;
-        int64_t maxExtent = 1;
-        for (size_t i = 0; i < r.size(); i++) {
-            const int64_t e = r[i].extent();
-            b *= double(e);
-            maxExtent = std::max(maxExtent, e);
-            if (static_cast<int>(i) != site.vectorDim)
-                lines *= double(e);
-        }
-        if (site.vectorDim < 0)
-            lines /= double(maxExtent);
-    };
     for (const Access &a : accesses) {
         const Site site = siteOf(a.producer, c.node);
         const int m = static_cast<int>(site.memory);
@@ -447,41 +493,41 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
         const FuncSchedule *pf = st.scheduleOf(a.producer);
         if (site.nestedIn && pf && pf->storedAtRoot) {
             // Realized once per block but stored at root: Halide reads its whole root allocation.
-            footprint(a.producer, d.rootRequired(a.producer), site, b, l);
+            footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
         } else if (site.nestedIn) {
-            footprint(a.producer, storage, site, b, l);
+            footprint(d.node(a.producer).bytesPerPoint, storage, site, b, l);
         } else if (f.storedAtRoot) {
             // This Func's store site is the root, where Halide takes its producers' footprints.
-            footprint(a.producer, d.rootRequired(a.producer), site, b, l);
+            footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
         } else {
-            footprint(a.producer, st.requiredAt(a.producer, c.node, c.stage, 0), site, b, l);
+            footprint(d.node(a.producer).bytesPerPoint, st.requiredAt(a.producer, c.node, c.stage, 0), site, b, l);
         }
         realizationBytes[m] += b;
         realizationLines[m] += l;
         double cb = 0, cl = 0;
-        footprint(a.producer, storage, site, cb, cl);
+        footprint(d.node(a.producer).bytesPerPoint, storage, site, cb, cl);
         if (site.memory != MemoryType::Register)
             allocation[m] += cb;
         const Region threadRegion = st.requiredAt(a.producer, c.node, c.stage, 2);
         if (site.nestedIn && site.memory == MemoryType::Shared)
-            footprint(a.producer, storage, site, b, l);
+            footprint(d.node(a.producer).bytesPerPoint, storage, site, b, l);
         else
-            footprint(a.producer, threadRegion.empty() ? storage : threadRegion, site, b, l);
+            footprint(d.node(a.producer).bytesPerPoint, threadRegion.empty() ? storage : threadRegion, site, b, l);
         threadBytes[m] += b;
         threadLines[m] += l;
         const Region pointRegion = st.requiredAt(a.producer, c.node, c.stage, 3);
-        footprint(a.producer, pointRegion.empty() ? storage : pointRegion, site, b, l);
+        footprint(d.node(a.producer).bytesPerPoint, pointRegion.empty() ? storage : pointRegion, site, b, l);
         pointBytes += b;
         // Halide adds the register *bytes* (not lines) into unique_lines_read_per_point.
         pointLines += site.memory == MemoryType::Register ? b : l;
     }
     if (c.stage > 0) {
         // An update reads everything produced so far (Halide's pessimistic assumption).
-        const int m = static_cast<int>(f.memory());
+        const int m = static_cast<int>(f.featureMemory());
         realizationBytes[m] += bytes;
         realizationLines[m] += innermostBytes > 0 ? bytes / innermostBytes : 0;
         allocation[m] += bytes;
-        if (f.memory() == MemoryType::Register)
+        if (f.featureMemory() == MemoryType::Register)
             feat[Feature::RegisterAllocationBytesReadPerRealization] += bytes;
     }
     const Feature rb[3] = {Feature::UniqueGlobalBytesReadPerRealization, Feature::UniqueSharedBytesReadPerRealization,
@@ -502,36 +548,38 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
     feat[Feature::SharedAllocationBytesReadPerRealization] = allocation[1];
     feat[Feature::UniqueBytesReadPerPoint] = pointBytes;
     feat[Feature::UniqueLinesReadPerPoint] = pointLines;
+}
 
-    // Per task: what a block of a root stage streams in from Funcs stored at root.
-    if (f.location == ComputeLocation::Root) {
-        double taskBytes = 0, taskLines = 0;
-        std::vector<int> pendingEdges(d.stage(c.node, c.stage).incomingEdges);
-        std::set<int> seen;
-        while (!pendingEdges.empty()) {
-            const dag::Edge &e = d.edge(pendingEdges.back());
-            pendingEdges.pop_back();
-            if (!seen.insert(e.producer).second)
-                continue;
-            const FuncSchedule *pf = st.scheduleOf(e.producer);
-            if (!pf || pf->location == ComputeLocation::Root || pf->storedAtRoot || d.node(e.producer).isInput) {
-                const Region r = st.requiredAt(e.producer, c.node, c.stage, 1);
-                double b = 0, l = 0;
-                footprint(e.producer, r.empty() ? d.rootRequired(e.producer) : r, siteOf(e.producer, c.node), b, l);
-                taskBytes += b;
-                taskLines += l;
-            } else {
-                for (const dag::Stage &s : d.node(e.producer).stages)
-                    pendingEdges.insert(pendingEdges.end(), s.incomingEdges.begin(), s.incomingEdges.end());
-            }
+// Per task: what a block of a root stage streams in from Funcs stored at root.
+void Featurizer::taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+    double taskBytes = 0, taskLines = 0;
+    std::vector<int> pendingEdges(d.stage(c.node, c.stage).incomingEdges);
+    std::set<int> seen;
+    while (!pendingEdges.empty()) {
+        const dag::Edge &e = d.edge(pendingEdges.back());
+        pendingEdges.pop_back();
+        if (!seen.insert(e.producer).second)
+            continue;
+        const FuncSchedule *pf = st.scheduleOf(e.producer);
+        if (!pf || pf->location == ComputeLocation::Root || pf->storedAtRoot || d.node(e.producer).isInput) {
+            const Region r = st.requiredAt(e.producer, c.node, c.stage, 1);
+            double b = 0, l = 0;
+            footprint(d.node(e.producer).bytesPerPoint, r.empty() ? d.rootRequired(e.producer) : r, siteOf(e.producer, c.node), b, l);
+            taskBytes += b;
+            taskLines += l;
+        } else {
+            for (const dag::Stage &s : d.node(e.producer).stages)
+                pendingEdges.insert(pendingEdges.end(), s.incomingEdges.begin(), s.incomingEdges.end());
         }
-        feat[Feature::UniqueBytesReadPerTask] = taskBytes;
-        feat[Feature::UniqueLinesReadPerTask] = taskLines;
     }
+    feat[Feature::UniqueBytesReadPerTask] = taskBytes;
+    feat[Feature::UniqueLinesReadPerTask] = taskLines;
+}
 
-    memoryFeatures(c, feat);
-
-    // GPU occupancy and warps. Halide sets the warp and occupancy features at the innermost
+// GPU occupancy and warps.
+void Featurizer::occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+    const FuncSchedule &f = *c.f;
+    // Halide sets the warp and occupancy features at the innermost
     // loop only when the stage has loops (LoopNest::is_scalar): a stage without loops, such as
     // the one of a zero-dimensional Func, keeps the defaults.
     const bool scalarStage = c.loops.empty();
@@ -561,14 +609,6 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
                 double(std::min<int64_t>(params.activeBlockLimit, params.sharedMemorySmLimitBytes / shared)) /
                 params.activeBlockLimit;
     }
-
-    // Keyed by the inlined set and the Func (every stage reports the pure definition's measure).
-    std::string key = inlinedKey;
-    key += "#" + std::to_string(c.node);
-    auto cached = d.branchingCache.find(key);
-    if (cached == d.branchingCache.end())
-        cached = d.branchingCache.emplace(std::move(key), branching(c.node)).first;
-    feat[Feature::ExprBranching] = cached->second;
 }
 
 namespace {
@@ -767,7 +807,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     MemTotals globalLoads, sharedLoads;
 
     // Stores (register Funcs have none); an update's stores also count as loads.
-    const MemoryType mine = f.memory();
+    const MemoryType mine = f.featureMemory();
     const auto &storeJac = d.storeJacobian(c.node, c.stage);
     if (!storeJac.empty() && mine != MemoryType::Register) {
         const RationalJacobian jac = RationalJacobian::fromStore(storeJac, loops);

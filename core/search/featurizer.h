@@ -43,9 +43,12 @@
 //   * Constant extents elsewhere: root and block-level stages take every pure serial loop as constant
 //     (Halide's splits make them so); the 'c' marks Halide prints on root loops and realize lines
 //     are not reproduced (they change no feature).
-//   * Nests Halide never builds, so no golden schedule checks them: block-level Funcs in shared
-//     memory (Beamscope's search; storedAtRoot false) and thread-level Funcs (registers) follow
-//     Halide's code paths for shared / register sites, as read, but are unverified against it.
+//   * Nests Halide never builds, so no golden schedule checks them: block-level Funcs featurized in
+//     shared memory (storedAtRoot false: only a dump or decisions can ask for one, Beamscope's search
+//     sets storedAtRoot for its block-level children as Halide's does) and thread-level Funcs not
+//     realized at root (registers) follow Halide's code paths for shared / register sites, as read,
+//     but are unverified against it. The features' memory is FuncSchedule::featureMemory; where the
+//     schedule stores the Func (what core/schedule emits, what the explorer shows) is storageMemory.
 
 #include "core/search/schedule_features.h"
 #include "core/search/state.h"

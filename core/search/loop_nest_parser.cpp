@@ -1,4 +1,5 @@
 #include "core/search/loop_nest_parser.h"
+#include "core/util/halide_names.h"
 
 #include <algorithm>
 #include <map>
@@ -37,10 +38,7 @@ bool isLabel(const std::string &t) {
 }
 
 // A name as Halide prints it and as the DAG holds it may differ by a "$N" uniquing suffix.
-std::string baseName(const std::string &name) {
-    const size_t dollar = name.find('$');
-    return dollar == std::string::npos ? name : name.substr(0, dollar);
-}
+std::string baseName(const std::string &name) { return baseFuncName(name); }
 
 struct Size {
     int64_t value = 0;

@@ -14,6 +14,8 @@
 #include "core/dag/function_dag.h"
 #include "core/search/compiled_expr.h"
 
+#include <mutex>
+#include <shared_mutex>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -90,10 +92,27 @@ public:
     // Nodes that read node n directly (deduplicated, in edge order).
     const std::vector<int> &consumers(int node) const { return m_consumers[nodeAt(node, "consumers")]; }
 
-    // Memo of expr_branching per (stage, set of inlined Funcs); single-threaded use.
-    mutable std::unordered_map<std::string, int> branchingCache;
+    // Halide's expr_branching of a Func's definition with a set of Funcs inlined
+    // into it, named by `key`; computed by `compute` the first time a key is
+    // asked for. The memo belongs to the DAG (every state of the pipeline shares
+    // it) and is safe to use from several threads at once: a search featurizing
+    // children in parallel, or the explorer emitting a state while one runs.
+    template <typename Compute>
+    int branching(const std::string &key, Compute &&compute) const {
+        {
+            std::shared_lock lock(m_branchingMutex);
+            if (auto it = m_branching.find(key); it != m_branching.end())
+                return it->second;
+        }
+        const int value = compute(); // outside the lock: it walks the definition's Exprs
+        std::unique_lock lock(m_branchingMutex);
+        return m_branching.try_emplace(key, value).first->second;
+    }
 
 private:
+    mutable std::shared_mutex m_branchingMutex;
+    mutable std::unordered_map<std::string, int> m_branching;
+
     // The checked indexes (inline: the featurizer reads these tables per loop); `table`
     // names the accessor in the error.
     size_t nodeAt(int node, const char *table) const {

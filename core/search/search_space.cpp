@@ -43,7 +43,7 @@ std::string describe(const SearchDag &dag, const FuncSchedule &f) {
     std::ostringstream os;
     os << dag.node(f.node).name << ": " << locationName(f.location);
     if (f.location == ComputeLocation::BlockLevel || f.location == ComputeLocation::ThreadLevel)
-        os << " of " << dag.node(f.consumer).name << " (" << memoryTypeName(f.memory()) << ")";
+        os << " of " << dag.node(f.consumer).name << " (" << memoryTypeName(f.storageMemory()) << ")";
     for (size_t s = 0; s < f.stages.size(); s++) {
         const StageTiling &t = f.stages[s];
         os << (s ? "; s" + std::to_string(s) : std::string()) << ", threads " << joinTiles(t.threads) << ", serial "
@@ -56,7 +56,7 @@ Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const {
     Json j = Json::object();
     j["func"] = dag.node(f.node).name;
     j["location"] = locationName(f.location);
-    j["memory"] = memoryTypeName(f.memory());
+    j["memory"] = memoryTypeName(f.storageMemory());
     if (f.consumer >= 0) {
         j["consumer"] = dag.node(f.consumer).name;
         j["consumer_stage"] = f.consumerStage;
@@ -181,7 +181,7 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
     const bool inside = !options.prePass && (params.options.computeAtBlock || params.options.computeAtThread);
     if (params.options.computeRoot || inside || n.isOutput) {
         const Region &loops0 = d.rootLoops(node, 0);
-        for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, rootLimits), cap, nullptr)) {
+        for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, rootLimits), cap)) {
             FuncSchedule f;
             f.node = node;
             f.location = ComputeLocation::Root;
@@ -240,7 +240,7 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
                     // (LoopNest::compute_in_tiles adds it to the root's store_at when pushing it into
                     // the root's child), and its featurizer takes that outermost store site.
                     f.storedAtRoot = true;
-                    for (const StageTiling &t : subsample(blockTilings(n.stages[0], loops[0], innerLimits), cap, nullptr)) {
+                    for (const StageTiling &t : subsample(blockTilings(n.stages[0], loops[0], innerLimits), cap)) {
                         f.stages.clear();
                         f.stages.push_back(t);
                         for (size_t s = 1; s < n.stages.size(); s++)

@@ -1,5 +1,8 @@
 #include "core/search/search_trace.h"
 
+#include <algorithm>
+#include <type_traits>
+
 #include "core/search/schedule_features.h"
 #include "core/util/atomic_file.h"
 
@@ -26,6 +29,114 @@ const TraceNode *SearchTrace::find(int64_t id) const {
     return id >= 0 && id < static_cast<int64_t>(m_nodes.size()) ? &m_nodes[static_cast<size_t>(id)] : nullptr;
 }
 
+Json TraceParams::toJson() const {
+    Json j = Json::object();
+    j["beam_size"] = beamSize;
+    j["num_passes"] = numPasses;
+    j["random_dropout"] = randomDropout;
+    j["random_dropout_seed"] = randomDropoutSeed;
+    j["search_space_options"] = searchSpaceOptions;
+    j["disable_subtiling"] = disableSubtiling;
+    j["randomize_tilings"] = randomizeTilings;
+    j["freeze_inline_compute_root"] = freezeInlineComputeRoot;
+    j["pre_pass"] = prePass;
+    j["start_depth"] = startDepth;
+    j["parallelism"] = parallelism;
+    j["shared_memory_limit_kb"] = sharedMemoryLimitKb;
+    j["shared_memory_sm_limit_kb"] = sharedMemorySmLimitKb;
+    j["active_block_limit"] = activeBlockLimit;
+    j["active_warp_limit"] = activeWarpLimit;
+    if (!frozen.empty()) {
+        Json names = Json::array();
+        for (const std::string &n : frozen)
+            names.push(Json(n));
+        j["frozen"] = names;
+    }
+    if (!profile.empty())
+        j["profile"] = profile;
+    if (!weights.empty())
+        j["weights"] = weights;
+    return j;
+}
+
+std::optional<TraceParams> TraceParams::fromJson(const Json &j, std::string *error) {
+    TraceParams p;
+    if (!j.isObject()) {
+        *error = "expected an object, found " + j.dump();
+        return std::nullopt;
+    }
+    bool ok = true;
+    const auto wrong = [&](const char *key, const char *expected, const Json &v) {
+        *error = std::string("field \"") + key + "\": expected " + expected + ", found " + v.dump();
+        ok = false;
+    };
+    const auto integer = [&](const char *key, auto &into) {
+        if (const Json *v = j.find(key); v && ok) {
+            if (!v->isNumber() || v->toNumber() != static_cast<double>(v->toInt()))
+                return wrong(key, "an integer", *v);
+            into = static_cast<std::remove_reference_t<decltype(into)>>(v->toInt());
+        }
+    };
+    const auto flag = [&](const char *key, bool &into) {
+        if (const Json *v = j.find(key); v && ok) {
+            if (!v->isBool())
+                return wrong(key, "true or false", *v);
+            into = v->toBool();
+        }
+    };
+    const auto text = [&](const char *key, std::string &into) {
+        if (const Json *v = j.find(key); v && ok) {
+            if (!v->isString())
+                return wrong(key, "a string", *v);
+            into = v->toString();
+        }
+    };
+    integer("beam_size", p.beamSize);
+    integer("num_passes", p.numPasses);
+    integer("random_dropout", p.randomDropout);
+    integer("random_dropout_seed", p.randomDropoutSeed);
+    text("search_space_options", p.searchSpaceOptions);
+    flag("disable_subtiling", p.disableSubtiling);
+    flag("randomize_tilings", p.randomizeTilings);
+    flag("freeze_inline_compute_root", p.freezeInlineComputeRoot);
+    flag("pre_pass", p.prePass);
+    integer("start_depth", p.startDepth);
+    integer("parallelism", p.parallelism);
+    integer("shared_memory_limit_kb", p.sharedMemoryLimitKb);
+    integer("shared_memory_sm_limit_kb", p.sharedMemorySmLimitKb);
+    integer("active_block_limit", p.activeBlockLimit);
+    integer("active_warp_limit", p.activeWarpLimit);
+    text("profile", p.profile);
+    text("weights", p.weights);
+    if (const Json *v = j.find("frozen"); v && ok) {
+        if (!v->isArray())
+            wrong("frozen", "an array of Func names", *v);
+        for (const Json &n : v->items()) {
+            if (!ok)
+                break;
+            if (!n.isString())
+                wrong("frozen", "an array of Func names", *v);
+            else
+                p.frozen.push_back(n.toString());
+        }
+    }
+    if (!ok)
+        return std::nullopt;
+    return p;
+}
+
+std::vector<Json> SearchTrace::decisionsTo(int64_t id) const {
+    return decisionPath(find(id), [this](int64_t parent) { return find(parent); });
+}
+
+std::vector<Json> decisionPath(const TraceNode *node, const std::function<const TraceNode *(int64_t)> &find) {
+    std::vector<Json> decisions;
+    for (const TraceNode *n = node; n; n = find(n->parent))
+        decisions.push_back(n->detail);
+    std::reverse(decisions.begin(), decisions.end());
+    return decisions;
+}
+
 std::string SearchTrace::serialize() const {
     std::string out;
     Json header = Json::object();
@@ -40,7 +151,7 @@ std::string SearchTrace::serialize() const {
     for (int i = 0; i < kScheduleFeatureCount; i++)
         names.push(Json(featureName(i)));
     header["feature_names"] = names;
-    header["params"] = params;
+    header["params"] = params.toJson();
     header["cap"] = static_cast<int64_t>(m_cap);
     out += header.dump() + "\n";
     for (const TraceNode &n : m_nodes) {
@@ -128,8 +239,13 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
             if (const Json *st = j.find("stages"))
                 for (const Json &s : st->items())
                     trace.stageNames.push_back(s.toString());
-            if (const Json *p = j.find("params"))
-                trace.params = *p;
+            if (const Json *p = j.find("params")) {
+                std::string why;
+                std::optional<TraceParams> params = TraceParams::fromJson(*p, &why);
+                if (!params)
+                    return fail(lineNo, "\"params\": " + why);
+                trace.params = std::move(*params);
+            }
             if (const Json *c = j.find("cap"))
                 trace.m_cap = static_cast<size_t>(c->toInt(200000));
             sawHeader = true;

@@ -27,6 +27,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,36 @@ struct TraceNode {
     std::string loopNest;
 };
 
+// The parameters of the search a trace records, typed: the search writes
+// them, the explorer shows them in its controls and reopens a session with
+// them. In the file they are the header's "params" object; a key a trace
+// lacks (an older version) keeps the default below, and a value of the wrong
+// type is a parse error naming the key.
+struct TraceParams {
+    int beamSize = 0;
+    int numPasses = 0;                 // passes asked for (with freeze_inline_compute_root, the pre-pass is one)
+    int randomDropout = 100;
+    uint64_t randomDropoutSeed = 0;
+    std::string searchSpaceOptions = "1111";
+    bool disableSubtiling = false;
+    bool randomizeTilings = false;
+    bool freezeInlineComputeRoot = false;
+    bool prePass = false;              // pass 0 is freeze_inline_compute_root's pre-pass
+    int startDepth = 0;                // decisions taken from the start state of a continued search
+    int parallelism = 80;              // the cost model's num_cores
+    int64_t sharedMemoryLimitKb = 0;
+    int64_t sharedMemorySmLimitKb = 0;
+    int activeBlockLimit = 0;
+    int activeWarpLimit = 0;
+    std::vector<std::string> frozen;   // Funcs the pre-pass froze
+    std::string profile;               // the device profile's name
+    std::string weights;               // the weights file (absolute when the CLI wrote it)
+
+    Json toJson() const;
+    // nullopt with `error` set ("field \"beam_size\": expected an integer, found \"x\"").
+    static std::optional<TraceParams> fromJson(const Json &params, std::string *error);
+};
+
 struct TraceSummary {
     int64_t bestId = -1;
     double bestCost = 0;
@@ -65,7 +96,7 @@ public:
 
     std::string pipeline;
     std::vector<std::string> stageNames; // cost-model order
-    Json params = Json::object();
+    TraceParams params;
     TraceSummary summary;
 
     size_t cap() const { return m_cap; }
@@ -73,6 +104,8 @@ public:
     // Returns the new node's id, or -1 when the cap was reached (counted as dropped).
     int64_t add(TraceNode node);
     TraceNode *find(int64_t id);
+    // The decisions on the path to a node, root first; empty for an unknown id.
+    std::vector<Json> decisionsTo(int64_t id) const;
     const TraceNode *find(int64_t id) const;
 
     std::string serialize() const;
@@ -87,5 +120,11 @@ private:
     size_t m_cap;
     std::vector<TraceNode> m_nodes;
 };
+
+// The "detail" decisions on the path from the root to `node`, root first:
+// what a continued search fixes and what a search session replays to emit or
+// measure a state. `find` looks a parent up by id (a trace, or the explorer's
+// copy of its nodes).
+std::vector<Json> decisionPath(const TraceNode *node, const std::function<const TraceNode *(int64_t)> &find);
 
 } // namespace beamscope::search

@@ -1,4 +1,6 @@
 #include "core/search/state.h"
+#include "core/search/integer_math.h"
+#include "core/util/halide_names.h"
 
 #include <algorithm>
 #include <functional>
@@ -9,13 +11,6 @@
 namespace beamscope::search {
 
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
-
-uint64_t mix(uint64_t h, uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h;
-}
 
 void unionInto(Region &into, const Region &r) {
     if (into.empty()) {
@@ -268,7 +263,7 @@ std::vector<PlainStageNest> State::plainTree() const {
         PlainStageNest p;
         p.func = n.name;
         p.stage = s;
-        p.memory = f.memory();
+        p.memory = f.storageMemory();
         p.computeAt = f.location == ComputeLocation::Root      ? "root"
                       : f.location == ComputeLocation::Inlined ? "inline"
                                                                : m_dag->node(f.consumer).name +
@@ -347,10 +342,10 @@ std::string State::halideLoopNest() const {
     // in this process, unless two Funcs of this pipeline share the base name.
     std::map<std::string, int> baseCount;
     for (int n = 0; n < m_dag->nodeCount(); n++)
-        baseCount[m_dag->node(n).name.substr(0, m_dag->node(n).name.find('$'))]++;
+        baseCount[baseFuncName(m_dag->node(n).name)]++;
     auto funcName = [&](int node) {
         const std::string &n = m_dag->node(node).name;
-        const std::string base = n.substr(0, n.find('$'));
+        const std::string base = baseFuncName(n);
         return baseCount[base] == 1 ? base : n;
     };
     // Halide marks a loop size 'c' when its extent is a compile-time constant: always inside a
@@ -453,36 +448,6 @@ std::string State::halideLoopNest() const {
         }
     }
     return os.str();
-}
-
-uint64_t State::structuralHash(int granularity) const {
-    uint64_t h = 0;
-    for (const FuncSchedule &f : m_funcs) {
-        h = mix(h, static_cast<uint64_t>(f.node));
-        h = mix(h, static_cast<uint64_t>(f.location));
-        h = mix(h, static_cast<uint64_t>(f.consumer + 1));
-        if (f.storedAtRoot)
-            h = mix(h, 0x5eedULL);
-        if (granularity <= 0)
-            continue;
-        for (const StageTiling &t : f.stages) {
-            for (size_t j = 0; j < t.threads.size(); j++) {
-                // granularity 1: thread counts by powers of 4; 2+: exact tiles
-                if (granularity == 1) {
-                    int64_t v = t.threads[j], b = 0;
-                    while (v > 1) {
-                        v /= 4;
-                        b++;
-                    }
-                    h = mix(h, static_cast<uint64_t>(b));
-                } else {
-                    h = mix(h, static_cast<uint64_t>(t.threads[j]));
-                    h = mix(h, static_cast<uint64_t>(t.serial[j]));
-                }
-            }
-        }
-    }
-    return h;
 }
 
 } // namespace beamscope::search

@@ -10,9 +10,10 @@
 //   Inlined     inlined into every consumer
 //   BlockLevel  computed per GPU block of its (single) consumer, stored in shared memory;
 //               loops = threads x serial, the block's threads cooperate. With storedAtRoot
-//               it is stored in global memory instead (allocated whole at root, each block
-//               computing its tile), which is how Halide v19's Anderson2021 states hold every
-//               Func computed at a block loop (see FuncSchedule::storedAtRoot)
+//               its features see it in global memory instead (Halide v19's Anderson2021
+//               also realizes every Func computed at a block loop at root, and featurizes
+//               that outermost site), while the schedule still stores it in shared memory
+//               (FuncSchedule::storageMemory and featureMemory)
 //   ThreadLevel computed per GPU thread of its consumer, stored in registers; loops = serial
 
 #include "core/search/search_dag.h"
@@ -62,13 +63,22 @@ struct FuncSchedule {
     // sharedBytesPerBlock() does too. The loop-nest parser sets it from the dump's root realize
     // lines; Beamscope's search sets it for its block-level children, as Halide's does, and leaves
     // its thread-level children in registers.
+    //
+    // So a Func has two memories, and they differ exactly when storedAtRoot is set:
     bool storedAtRoot = false;
 
-    MemoryType memory() const {
-        return location == ComputeLocation::BlockLevel    ? (storedAtRoot ? MemoryType::Global : MemoryType::Shared)
-               : location == ComputeLocation::ThreadLevel ? (storedAtRoot ? MemoryType::Global : MemoryType::Register)
+    // Where the schedule stores it, as core/schedule emits it (and the explorer
+    // labels it): a block-level Func in GPU shared memory (store_in(GPUShared)),
+    // a thread-level one in registers (the per-thread stack the GPU compiler
+    // promotes), anything else in global memory.
+    MemoryType storageMemory() const {
+        return location == ComputeLocation::BlockLevel    ? MemoryType::Shared
+               : location == ComputeLocation::ThreadLevel ? MemoryType::Register
                                                           : MemoryType::Global;
     }
+    // Where the features place it, as Halide's featurizer does: the outermost
+    // store site, so global memory for a Func also realized at root.
+    MemoryType featureMemory() const { return storedAtRoot ? MemoryType::Global : storageMemory(); }
 };
 
 // The loop nest as a plain tree, for the schedule emitter, the GUI and dumps.
@@ -137,7 +147,6 @@ public:
     // which parseLoopNest reads back into this state; for Halide's own schedules it is Halide's
     // dump line for line (tests/search/test_golden_states).
     std::string halideLoopNest() const;
-    uint64_t structuralHash(int granularity) const;
 
 private:
     const SearchDag *m_dag;

@@ -1,4 +1,5 @@
 #include "core/search/state_from_decisions.h"
+#include "core/util/halide_names.h"
 
 #include <algorithm>
 #include <map>
@@ -12,7 +13,7 @@ namespace beamscope::search {
 // counter for every lambda). A trace recorded in another process, or before
 // a rebuild, must still fit, so names are compared without either.
 std::string canonicalFuncName(const std::string &name) {
-    std::string base = name.substr(0, name.find('$'));
+    std::string base = baseFuncName(name);
     const std::string lambda = "lambda_";
     if (base.size() > lambda.size() && base.compare(0, lambda.size(), lambda) == 0 &&
         base.find_first_not_of("0123456789", lambda.size()) == std::string::npos)

@@ -1,4 +1,5 @@
 #include "core/search/structural_hash.h"
+#include "core/search/integer_math.h"
 
 #include <algorithm>
 
@@ -9,8 +10,6 @@ namespace {
 void combine(uint64_t &h, uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
 
 constexpr uint64_t kBarrier = ~uint64_t(0);
-
-int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
 
 // Extents of one level of a stage's loops, coarse (> 1) or exact.
 void hashExtents(uint64_t &h, const std::vector<int64_t> &extents, bool exact) {

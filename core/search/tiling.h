@@ -48,18 +48,13 @@ StageTiling threadTiling(const dag::Stage &stage, const Region &loops, const Til
 StageTiling followTiling(const dag::Stage &pure, const StageTiling &pureTiling, const dag::Stage &update,
                          const Region &loops, ComputeLocation location, const TilingLimits &limits);
 
-// Keeps at most `cap` candidates: evenly spread over the list, or a random
-// sample when rng is given.
+// Keeps at most `cap` candidates, evenly spread over the list (randomized
+// tilings sample by structural hash instead: search_space.cpp).
 template <typename T>
-std::vector<T> subsample(std::vector<T> all, size_t cap, std::mt19937_64 *rng) {
+std::vector<T> subsample(std::vector<T> all, size_t cap) {
     if (all.size() <= cap)
         return all;
     std::vector<T> out;
-    if (rng) {
-        std::shuffle(all.begin(), all.end(), *rng);
-        all.resize(cap);
-        return all;
-    }
     for (size_t i = 0; i < cap; i++)
         out.push_back(all[i * all.size() / cap]);
     return out;

@@ -7,6 +7,7 @@
 #include "core/pipelines/pipeline.h"
 #include "tests/dag/golden_features.h"
 #include "tests/support/test_data.h"
+#include "core/util/halide_names.h"
 
 #include <QtTest>
 
@@ -22,23 +23,12 @@ namespace {
 // Halide 14 renames a Func whose name is already taken in the process
 // ("output" -> "output$3"); the golden data names the first copy.
 QString baseName(const std::string &name) {
-    return QString::fromStdString(name.substr(0, name.find('$')));
+    return QString::fromStdString(baseFuncName(name));
 }
 
 // The same renaming inside printed expressions: drops "$<digits>" (but keeps
 // RDom names such as "r$x").
-std::string unnumbered(const std::string &text) {
-    std::string out;
-    for (size_t i = 0; i < text.size(); i++) {
-        if (text[i] == '$' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
-            while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))
-                i++;
-            continue;
-        }
-        out += text[i];
-    }
-    return out;
-}
+std::string unnumbered(const std::string &text) { return withoutUniqueSuffixes(text); }
 
 // Every differing element, "stage row type: ours vs golden", one per line.
 std::string describeDifferences(const std::string &stage, const dag::PipelineFeatures &ours,

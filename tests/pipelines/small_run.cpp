@@ -2,6 +2,7 @@
 
 #include "core/dag/function_dag.h"
 #include "core/pipelines/host_target.h"
+#include "core/util/halide_names.h"
 
 #include <cmath>
 #include <type_traits>
@@ -13,7 +14,7 @@ using namespace Halide;
 
 namespace {
 
-std::string baseName(const std::string &name) { return name.substr(0, name.find('$')); }
+std::string baseName(const std::string &name) { return baseFuncName(name); }
 
 // A smooth-ish deterministic pattern in [0, 1).
 double pattern(const int *pos, int dims) {

@@ -8,6 +8,7 @@
 #include "core/pipelines/host_target.h"
 #include "core/pipelines/random_pipeline.h"
 #include "tests/pipelines/small_run.h"
+#include "core/util/halide_names.h"
 
 #include <QtTest>
 
@@ -22,7 +23,7 @@ namespace {
 // anonymous Funcs from a global counter (BoundaryConditions' "lambda_57"):
 // both differ between two builds of the same pipeline, so compare without them.
 QString baseName(const std::string &name) {
-    QString base = QString::fromStdString(name.substr(0, name.find('$')));
+    QString base = QString::fromStdString(baseFuncName(name));
     if (base.startsWith("lambda_"))
         base = "lambda";
     return base;

@@ -4,6 +4,7 @@
 // checkpoints reject damage and mismatched settings with a clear error.
 
 #include "core/samples/checkpoint.h"
+#include "core/samples/retrain.h"
 #include "core/samples/training_loop.h"
 #include "core/util/progress.h"
 #include "tests/retrain/hidden_world.h"
@@ -65,6 +66,73 @@ void makeWorld(World &w, const test::HiddenWorld &shape)
 class TrainingLoopTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The plan the CLI and the Retrain workspace share refuses before any
+    // epoch: an output that exists, an earlier run's checkpoint, a held-out
+    // app without samples, a training set without a batch; and a run writes
+    // the output with the feature versions and drops the checkpoint.
+    void planRefusesBeforeTrainingAndRunWritesTheOutput()
+    {
+        World w;
+        makeWorld(w, {6, 20, 2, 9, 80});
+        const fs::path out = fs::path(w.tmp.path().toStdString()) / "trained" / "out.weights";
+        RetrainSettings settings;
+        settings.training.epochs = 2;
+        settings.training.learningRate = 1e-3f;
+        settings.holdOut = "app0"; // 5 training pipelines: 5 batches per epoch
+        settings.output = out;
+
+        RetrainSettings unknownApp = settings;
+        unknownApp.holdOut = "no_such_app";
+        PlanResult r = planRetrain(w.dataset, unknownApp);
+        QVERIFY(r.refusal && !r.plan);
+        QCOMPARE(r.refusal->option, std::string("hold-out"));
+        QVERIFY2(r.refusal->message.find("app0") != std::string::npos, r.refusal->message.c_str()); // lists the apps
+
+        RetrainSettings tooSmall = settings;
+        tooSmall.training.batches.minSize = 64;
+        r = planRetrain(w.dataset, tooSmall);
+        QVERIFY(r.refusal);
+        QCOMPARE(r.refusal->option, std::string("min-batch"));
+
+        r = planRetrain(w.dataset, settings);
+        QVERIFY(r.plan && !r.refusal);
+        QVERIFY(!r.plan->resumes);
+        QCOMPARE(r.plan->checkpoint, checkpointPathFor(out));
+        const RetrainResult run = runRetrainPlan(*r.plan, randomWeights(5), nullptr);
+        QVERIFY2(run.ok, run.error.c_str());
+        QCOMPARE(run.epochsCompleted, 2);
+        QVERIFY(fs::exists(out));
+        QVERIFY(!fs::exists(checkpointPathFor(out)));
+        auto written = weights::loadWeights(out);
+        QVERIFY(written.ok());
+        QCOMPARE(written.weights->scheduleFeaturesVersion, weights::kAnderson2021ScheduleVersion);
+
+        // The output exists now: refused unless replacing.
+        r = planRetrain(w.dataset, settings);
+        QVERIFY(r.refusal);
+        QCOMPARE(r.refusal->option, std::string("force"));
+        fs::remove(out);
+
+        // A checkpoint left by a cancelled run: refused unless resuming or starting over.
+        CancelAfter cancel(7); // during epoch 2, after epoch 1's 5 batches
+        const RetrainResult stopped = runRetrainPlan(*planRetrain(w.dataset, settings).plan, randomWeights(5), &cancel);
+        QVERIFY(stopped.cancelled);
+        QCOMPARE(stopped.epochsCompleted, 1);
+        QVERIFY(!fs::exists(out));
+        QVERIFY(fs::exists(checkpointPathFor(out)));
+        r = planRetrain(w.dataset, settings);
+        QVERIFY(r.refusal);
+        QCOMPARE(r.refusal->option, std::string("resume"));
+        RetrainSettings resume = settings;
+        resume.training.resume = true;
+        r = planRetrain(w.dataset, resume);
+        QVERIFY(r.plan && r.plan->resumes);
+        RetrainSettings over = settings;
+        over.replace = true;
+        r = planRetrain(w.dataset, over);
+        QVERIFY(r.plan && !r.plan->resumes);
+    }
+
     void learnsTheHiddenModel()
     {
         World w;

@@ -5,6 +5,8 @@
 
 #include "core/schedule/apply_schedule.h"
 #include "core/schedule/emit_source.h"
+#include "core/search/nest_lines.h"
+#include "core/search/search_space.h"
 #include "tests/search/search_test_support.h"
 
 #include <QTemporaryDir>
@@ -201,6 +203,61 @@ private Q_SLOTS:
         QVERIFY(computeLevel(other[0]).is_root());
         QVERIFY(dimsOf(other[0]).find(":block") != std::string::npos);
         QVERIFY(dimsOf(p.outputs[0]).find(":block") == std::string::npos); // the searched build is untouched
+    }
+
+    // The memory a searched Func is labelled with (the decision's "memory", the
+    // state dump the explorer shows) is the memory the emitted schedule stores
+    // it in; the features still see a block-level Func where Halide's
+    // featurizer does, at its outermost (root) site, in global memory.
+    void memoryLabelsAreWhatTheScheduleStores()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("box_blur");
+        search::State parent(*p.searchDag);
+        FuncSchedule out;
+        out.node = nodeOf(p, "output");
+        out.stages = {test::tiling({16, 8}, {1, 2}, false)};
+        parent.add(out);
+        search::AutoscheduleParams params;
+        std::mt19937_64 rng(1);
+        const std::vector<search::Child> children = search::generateChildren(parent, params, {}, rng);
+        int checked[2] = {0, 0};
+        for (const search::Child &c : children) {
+            const FuncSchedule &f = *c.state.scheduleOf(nodeOf(p, "blur_x"));
+            if (f.location != ComputeLocation::BlockLevel && f.location != ComputeLocation::ThreadLevel)
+                continue;
+            const bool block = f.location == ComputeLocation::BlockLevel;
+            ++checked[block ? 0 : 1];
+            QCOMPARE(f.storageMemory(), block ? search::MemoryType::Shared : search::MemoryType::Register);
+            if (block) { // the search realizes it at root too, as Halide's does: featurized in global memory
+                QVERIFY(f.storedAtRoot);
+                QCOMPARE(f.featureMemory(), search::MemoryType::Global);
+            }
+            const std::string label = search::memoryTypeName(f.storageMemory());
+            QCOMPARE(c.decision.toJson(*p.searchDag, f).find("memory")->toString(), label);
+            // The explorer reads the state's dump into typed lines and colours the realization by its memory.
+            bool realizeLine = false;
+            for (const search::NestLine &l : search::readNestLines(c.state.dump()))
+                if (l.kind == search::NestLine::Kind::Realize && l.func.starts_with("blur_x")) {
+                    realizeLine = true;
+                    QCOMPARE(l.memory, block ? search::NestLine::Memory::Shared : search::NestLine::Memory::Register);
+                }
+            QVERIFY2(realizeLine, c.state.dump().c_str());
+            // The emitted schedule: store_in(GPUShared) exactly for the block-level Func.
+            search::State complete = c.state;
+            while (!complete.complete()) {
+                FuncSchedule rest;
+                rest.node = complete.nextNode();
+                rest.location = ComputeLocation::Inlined;
+                complete.add(rest);
+            }
+            bool storedShared = false;
+            for (const schedule::StagePlan &st : schedule::planSchedule(complete).stages)
+                for (const schedule::Directive &d : st.directives)
+                    if (st.func.starts_with("blur_x") && d.kind == schedule::Directive::Kind::StoreIn)
+                        storedShared = storedShared || d.memory == Halide::MemoryType::GPUShared;
+            QCOMPARE(storedShared, block);
+        }
+        QVERIFY2(checked[0] > 0 && checked[1] > 0, "box_blur's blur_x has block- and thread-level children");
     }
 
     void incompleteStateIsRefused()

@@ -1,6 +1,7 @@
 #include "tests/search/search_test_support.h"
 
 #include "core/pipelines/pipeline.h"
+#include "core/util/halide_names.h"
 
 #include <random>
 #include <stdexcept>
@@ -20,7 +21,7 @@ weights::Weights syntheticWeights(uint32_t seed) {
 int BuiltPipeline::node(const std::string &func) const {
     // Halide makes repeated Func names unique ("blur_x$1") when a test builds a pipeline twice.
     for (const dag::Node &n : dag->nodes)
-        if (n.name == func || n.name.substr(0, n.name.find('$')) == func)
+        if (n.name == func || baseFuncName(n.name) == func)
             return n.id;
     return -1;
 }

@@ -594,9 +594,7 @@ private Q_SLOTS:
         std::set<uint64_t> structures;
         for (const TraceNode &n : trace.nodes())
             if (n.pass == 0 && n.depth == 2) {
-                std::vector<Json> path;
-                for (const TraceNode *q = &n; q; q = trace.find(q->parent))
-                    path.insert(path.begin(), q->detail);
+                const std::vector<Json> path = trace.decisionsTo(n.id);
                 const State st = stateFromDecisions(*p.searchDag, path, "bilateral_grid");
                 offered.push_back({n.cost, n.id, coarseToFineHash(st, 1), coarseToFineHash(st, kExactGranularity)});
                 structures.insert(offered.back().coarse);
@@ -644,9 +642,7 @@ private Q_SLOTS:
             if (n.depth == 3 && n.inBeam && !pick)
                 pick = &n;
         QVERIFY(pick);
-        std::vector<Json> path;
-        for (const TraceNode *q = pick; q; q = first.find(q->parent))
-            path.insert(path.begin(), q->detail);
+        const std::vector<Json> path = first.decisionsTo(pick->id);
         QCOMPARE(path.size(), size_t(3));
 
         AutoscheduleParams params = smallParams(3, 2);
@@ -669,12 +665,10 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(fixedCount, 3 * 2); // the prefix once per pass
-        QCOMPARE(trace.params.find("start_depth")->toInt(), int64_t(3));
+        QCOMPARE(trace.params.startDepth, 3);
 
         // A complete start state is its own result.
-        std::vector<Json> full;
-        for (const TraceNode *q = trace.find(trace.summary.bestId); q; q = trace.find(q->parent))
-            full.insert(full.begin(), q->detail);
+        const std::vector<Json> full = trace.decisionsTo(trace.summary.bestId);
         params.startDecisions = full;
         const SearchResult same = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
         QVERIFY(same.best);
@@ -736,9 +730,7 @@ private Q_SLOTS:
         QCOMPARE(coarseToFineHash(*ra.best, kExactGranularity), coarseToFineHash(*rb.best, kExactGranularity));
 
         // The first build's winning decisions (names lambda_M, repeat_edge) rebuild the second's winner.
-        std::vector<Json> path;
-        for (const TraceNode *q = traceA.find(traceA.summary.bestId); q; q = traceA.find(q->parent))
-            path.insert(path.begin(), q->detail);
+        const std::vector<Json> path = traceA.decisionsTo(traceA.summary.bestId);
         QCOMPARE(path.size(), b.searchDag->scheduleOrder().size());
         const State replayed = stateFromDecisions(*b.searchDag, path, "bilateral_grid");
         QVERIFY(replayed.complete());
@@ -779,7 +771,7 @@ private Q_SLOTS:
         const size_t funcs = p.searchDag->scheduleOrder().size();
         QVERIFY(!r.frozen.empty());
         QVERIFY(r.frozen.size() <= funcs - static_cast<size_t>(std::log2(double(funcs))));
-        QVERIFY(trace.params.find("pre_pass")->toBool());
+        QVERIFY(trace.params.prePass);
         std::map<std::string, std::set<std::string>> choices; // frozen Func -> decisions seen after the pre-pass
         for (const TraceNode &n : trace.nodes()) {
             const std::string func = n.detail.find("func")->toString();
@@ -957,9 +949,8 @@ private Q_SLOTS:
         std::string error;
         const auto t = SearchTrace::read(trace, &error);
         QVERIFY2(t.has_value(), error.c_str());
-        const Json *recorded = t->params.find("weights");
-        QVERIFY2(recorded, "params.weights missing");
-        QCOMPARE(std::filesystem::path(recorded->toString()), std::filesystem::absolute(weights).lexically_normal());
+        QVERIFY2(!t->params.weights.empty(), "params.weights missing");
+        QCOMPARE(std::filesystem::path(t->params.weights), std::filesystem::absolute(weights).lexically_normal());
         QDir(dir).removeRecursively();
     }
 

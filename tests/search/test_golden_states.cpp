@@ -9,6 +9,7 @@
 
 #include "tests/search/search_test_support.h"
 #include "tests/support/test_data.h"
+#include "core/util/halide_names.h"
 
 #include "core/model/cost_model.h"
 #include "core/search/featurizer.h"
@@ -132,10 +133,7 @@ std::map<Feature, int> &knownSeen() {
 }
 
 std::string stageNameOf(const SearchDag &d, size_t slot) {
-    std::string n = d.dag().stage(d.costStages()[slot]).name;
-    if (const size_t dollar = n.find('$'); dollar != std::string::npos)
-        n.erase(dollar, n.rfind("_s") - dollar);
-    return n;
+    return withoutUniqueSuffixes(d.dag().stage(d.costStages()[slot]).name);
 }
 
 // Compares every feature of every stage; returns the number of unexplained mismatches.
@@ -391,7 +389,8 @@ private Q_SLOTS:
         QCOMPARE(bx->location, ComputeLocation::BlockLevel);
         QCOMPARE(bx->consumer, p.node("output"));
         QCOMPARE(bx->storedAtRoot, true);
-        QCOMPARE(bx->memory(), MemoryType::Global);
+        QCOMPARE(bx->featureMemory(), MemoryType::Global); // featurized at its root site
+        QCOMPARE(bx->storageMemory(), MemoryType::Shared); // stored in shared memory by the schedule
         QCOMPARE(bx->stages[0].threads, (std::vector<int64_t>{16, 1}));
         QCOMPARE(bx->stages[0].serial, (std::vector<int64_t>{1, 6}));
         // The block computes blur_x over 16 x (4 + 2) points, as the dump's realize line says.
@@ -416,7 +415,7 @@ private Q_SLOTS:
         QVERIFY2(r.state.has_value(), r.error.c_str());
         const FuncSchedule *bx = r.state->scheduleOf(p.node("blur_x"));
         QCOMPARE(bx->storedAtRoot, false);
-        QCOMPARE(bx->memory(), MemoryType::Shared);
+        QCOMPARE(bx->featureMemory(), MemoryType::Shared);
         QCOMPARE(r.state->sharedBytesPerBlock(p.node("output")), int64_t(16 * 6 * 4));
     }
 
@@ -450,7 +449,8 @@ private Q_SLOTS:
         QVERIFY(fs);
         QCOMPARE(fs->location, ComputeLocation::ThreadLevel);
         QCOMPARE(fs->storedAtRoot, true);
-        QCOMPARE(fs->memory(), MemoryType::Global);
+        QCOMPARE(fs->featureMemory(), MemoryType::Global);
+        QCOMPARE(fs->storageMemory(), MemoryType::Register);
         // Halide's representative thread is the middle one (c = 1): it reads channels 1 .. 3.
         const Region region = s.computedRegion(p.node("f"));
         QCOMPARE(region.size(), size_t(3));
@@ -527,7 +527,7 @@ private Q_SLOTS:
         const FuncSchedule *fs = r.state->scheduleOf(p.node("f"));
         QCOMPARE(fs->location, ComputeLocation::ThreadLevel);
         QCOMPARE(fs->storedAtRoot, false);
-        QCOMPARE(fs->memory(), MemoryType::Register);
+        QCOMPARE(fs->featureMemory(), MemoryType::Register);
         const std::vector<ScheduleFeatures> feats = computeFeatures(*r.state, FeatureParams{});
         QCOMPARE(feats.at(static_cast<size_t>(p.searchDag->stageSlot(p.node("f"), 0)))[Feature::UnrolledLoopExtent], 3.0);
     }
@@ -697,7 +697,7 @@ private Q_SLOTS:
         const test::ProcessResult t = test::runProcess(test::cliPath(), {"state", "--app", "box_blur", "--loop-nest", dump.string()});
         QVERIFY2(t.exitCode == 0, t.err.c_str());
         QVERIFY(t.out.find("loop nest:") != std::string::npos);
-        QVERIFY(t.out.find("blur_x_s0 at output.block in global memory") != std::string::npos);
+        QVERIFY(t.out.find("blur_x_s0 at output.block in shared memory") != std::string::npos);
         QVERIFY(t.out.find("working_set_at_thread") != std::string::npos);
         std::filesystem::remove_all(dir);
     }

@@ -4,6 +4,7 @@
 
 #include "tests/search/search_test_support.h"
 #include "tests/support/test_data.h"
+#include "core/util/halide_names.h"
 
 #include "core/search/featurizer.h"
 #include "core/search/loop_nest_parser.h"
@@ -216,9 +217,7 @@ private Q_SLOTS:
         QStringList table;
         for (size_t slot = 0; slot < f.size(); slot++) {
             // Halide renames repeated Func names in one process ("output$2"): compare without the suffix.
-            std::string stageName = d.dag().stage(d.costStages()[slot]).name;
-            if (const size_t dollar = stageName.find('$'); dollar != std::string::npos)
-                stageName.erase(dollar, stageName.rfind("_s") - dollar);
+            const std::string stageName = withoutUniqueSuffixes(d.dag().stage(d.costStages()[slot]).name);
             QCOMPARE(QString::fromStdString(golden[slot].func + "_s" + std::to_string(golden[slot].definition)),
                      QString::fromStdString(stageName));
             for (int i = 0; i < kScheduleFeatureCount; i++) {

@@ -5,7 +5,7 @@
 // are quick; the cost terms of the fixture use the shipped baseline.weights.
 
 #include "core/samples/training_loop.h"
-#include "core/search/search_session.h"
+#include "core/session/search_session.h"
 #include "core/search/search_trace.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
@@ -368,8 +368,8 @@ void TestUiSearch::measureWinnerOnOpenCl()
 
 void TestUiSearch::liveSearchGrowsAndFinishes()
 {
-    search::SessionOptions o;
-    o.app = "box_blur";
+    session::SearchRequest o;
+    o.pipeline.app = "box_blur";
     o.weightsPath = m_randomWeights.toStdString();
     o.beamSize = 2;
     o.passes = 2;
@@ -394,22 +394,39 @@ void TestUiSearch::liveSearchGrowsAndFinishes()
         QVERIFY(row.beamCount <= 2);
     // The winner is selected and its cost terms (random weights here) sum to its stage costs.
     QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
-    m_ws->selectState(d.winner());
     const auto *w = d.node(d.winner());
-    QHorizontalStackedBarSeries *series = m_ws->detailPanel()->breakdownSeries();
-    QVERIFY(series);
-    for (size_t s = 0; s < w->stageCosts.size(); ++s) {
-        double sum = 0;
-        for (QBarSet *set : series->barSets()) // the chart lists stages bottom-up
-            sum += set->at(qsizetype(w->stageCosts.size() - 1 - s));
-        QVERIFY(std::abs(sum - w->stageCosts[s]) <= 1e-4 * std::abs(w->stageCosts[s]) + 1e-12);
-    }
+    const auto termsSumToStageCosts = [&] {
+        m_ws->selectState(d.winner());
+        QHorizontalStackedBarSeries *series = m_ws->detailPanel()->breakdownSeries();
+        if (!series)
+            return false;
+        for (size_t s = 0; s < w->stageCosts.size(); ++s) {
+            double sum = 0;
+            for (QBarSet *set : series->barSets()) // the chart lists stages bottom-up
+                sum += set->at(qsizetype(w->stageCosts.size() - 1 - s));
+            if (std::abs(sum - w->stageCosts[s]) > 1e-4 * std::abs(w->stageCosts[s]) + 1e-12)
+                return false;
+        }
+        return true;
+    };
+    QVERIFY(termsSumToStageCosts());
+    // Another weights file chosen afterwards is for the next search: the cost
+    // terms of this tree still come from the model this search ran with (with
+    // the shipped baseline they would not sum to the random weights' costs).
+    const QString previous = QString::fromStdString(m_ws->optionsFromControls().weightsPath);
+    const std::string other = (test::sourceDir() / "weights/anderson2021/gpu.weights").string();
+    m_ws->setWeightsPath(QString::fromStdString(other));
+    QCOMPARE(m_ws->optionsFromControls().weightsPath, other);
+    QVERIFY(other != o.weightsPath);
+    QVERIFY(!m_ws->breakdownPending());
+    QVERIFY(termsSumToStageCosts());
+    m_ws->setWeightsPath(previous);
 }
 
 void TestUiSearch::cancelStopsTheSearch()
 {
-    search::SessionOptions o;
-    o.app = "box_blur";
+    session::SearchRequest o;
+    o.pipeline.app = "box_blur";
     o.weightsPath = m_randomWeights.toStdString();
     o.beamSize = 64;
     o.passes = 20;
@@ -426,12 +443,12 @@ void TestUiSearch::cancelStopsTheSearch()
 
 void TestUiSearch::staleSearchNeverPaints()
 {
-    search::SessionOptions a;
-    a.app = "box_blur";
+    session::SearchRequest a;
+    a.pipeline.app = "box_blur";
     a.weightsPath = m_randomWeights.toStdString();
     a.beamSize = 16;
     a.passes = 5;
-    search::SessionOptions b = a;
+    session::SearchRequest b = a;
     b.beamSize = 1;
     b.passes = 1;
     QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);

@@ -3,6 +3,7 @@
 #include "core/autotune/slurm.h"
 #include "ui/autotune/autotune_charts.h"
 #include "ui/autotune/autotune_failures_model.h"
+#include "ui/common/form_beside_results.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/relay_progress.h"
 #include "ui/common/resources.h"
@@ -62,16 +63,7 @@ AutotuneWorkspace::AutotuneWorkspace(AppSettings &settings, QWidget *parent) : W
 {
     initResources();
     setObjectName(kWorkspaceId);
-    m_splitter = new QSplitter(Qt::Horizontal, this);
-    m_splitter->addWidget(buildForm());
-    m_splitter->addWidget(buildResults());
-    m_splitter->setStretchFactor(0, 0);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({360, 1100});
-    m_splitter->setChildrenCollapsible(false);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_splitter);
+    m_splitter = placeFormBesideResults(this, buildForm(), buildResults(), 360);
     setOutputFolder(defaultFolder());
     refreshViews();
     updateButtons();
@@ -86,11 +78,9 @@ AutotuneWorkspace::~AutotuneWorkspace()
 
 QWidget *AutotuneWorkspace::buildForm()
 {
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *form = new QWidget(scroll);
-    auto *layout = new QVBoxLayout(form);
+    const ScrollForm scrollForm = makeScrollForm(this);
+    QWidget *form = scrollForm.form;
+    QVBoxLayout *layout = scrollForm.layout;
 
     auto *outBox = new QGroupBox(tr("Output folder"), form);
     auto *outLayout = new QHBoxLayout(outBox);
@@ -187,11 +177,7 @@ QWidget *AutotuneWorkspace::buildForm()
     buttons->addWidget(m_start);
     buttons->addWidget(m_cancel);
     layout->addLayout(buttons);
-    layout->addStretch(1);
-    scroll->setWidget(form);
-    scroll->setMinimumWidth(form->sizeHint().width() + 12);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    return scroll;
+    return finishScrollForm(scrollForm);
 }
 
 QWidget *AutotuneWorkspace::buildResults()

@@ -1,5 +1,6 @@
 #include "ui/predictions/predictions_workspace.h"
 
+#include "ui/common/form_beside_results.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/relay_progress.h"
 #include "ui/common/resources.h"
@@ -43,16 +44,7 @@ PredictionsWorkspace::PredictionsWorkspace(AppSettings &settings, QWidget *paren
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(300);
     connect(&m_debounce, &QTimer::timeout, this, &PredictionsWorkspace::evaluate);
-    m_splitter = new QSplitter(Qt::Horizontal, this);
-    m_splitter->addWidget(buildForm());
-    m_splitter->addWidget(buildResults());
-    m_splitter->setStretchFactor(0, 0);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({340, 1140});
-    m_splitter->setChildrenCollapsible(false);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_splitter);
+    m_splitter = placeFormBesideResults(this, buildForm(), buildResults(), 340);
 }
 
 PredictionsWorkspace::~PredictionsWorkspace()
@@ -63,12 +55,9 @@ PredictionsWorkspace::~PredictionsWorkspace()
 
 QWidget *PredictionsWorkspace::buildForm()
 {
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *form = new QWidget(scroll);
-    auto *layout = new QVBoxLayout(form);
-    layout->setContentsMargins(6, 6, 6, 6);
+    const ScrollForm scrollForm = makeScrollForm(this);
+    QWidget *form = scrollForm.form;
+    QVBoxLayout *layout = scrollForm.layout;
 
     auto *samplesBox = new QGroupBox(tr("Samples"), form);
     auto *samplesLayout = new QVBoxLayout(samplesBox);
@@ -107,7 +96,6 @@ QWidget *PredictionsWorkspace::buildForm()
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_status);
-    layout->addStretch(1);
 
     connect(m_weightsA, &WeightsComboBox::pathChanged, this, &PredictionsWorkspace::scheduleEvaluation);
     connect(m_weightsB, &WeightsComboBox::pathChanged, this, [this] {
@@ -121,10 +109,7 @@ QWidget *PredictionsWorkspace::buildForm()
         scheduleEvaluation();
     });
     connect(m_cores, &QSpinBox::valueChanged, this, &PredictionsWorkspace::scheduleEvaluation);
-    scroll->setWidget(form);
-    scroll->setMinimumWidth(form->sizeHint().width() + 12);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    return scroll;
+    return finishScrollForm(scrollForm);
 }
 
 QWidget *PredictionsWorkspace::buildResults()

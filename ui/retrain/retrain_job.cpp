@@ -1,15 +1,13 @@
 #include "ui/retrain/retrain_job.h"
 
-#include "core/model/cost_model.h"
 #include "core/samples/checkpoint.h"
-#include "core/samples/training_loop.h"
+#include "core/samples/retrain.h"
 #include "core/util/progress.h"
 #include "core/weights/weights.h"
 
 #include <QDir>
 #include <QFileInfo>
 
-#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -86,18 +84,7 @@ RetrainOutcome runRetrain(const RetrainRequest &request, Progress *progress,
 {
     RetrainOutcome outcome;
     const fs::path out = toPath(request.output);
-    const fs::path checkpoint = checkpointPathFor(out);
-    outcome.checkpoint = fromStd(checkpoint.string());
-    if (request.output.isEmpty()) {
-        outcome.error = QStringLiteral("no output file chosen");
-        return outcome;
-    }
-    std::error_code ec;
-    if (fs::exists(out, ec) && !request.replaceOutput) {
-        outcome.error = QStringLiteral("%1: already exists (confirm replacing it, or choose another output)")
-                            .arg(request.output);
-        return outcome;
-    }
+    outcome.checkpoint = fromStd(checkpointPathFor(out).string());
 
     // Initial weights: a file, or Halide's seeded random initialiser; never made up silently.
     weights::Weights initial;
@@ -108,18 +95,13 @@ RetrainOutcome runRetrain(const RetrainRequest &request, Progress *progress,
             outcome.error = QStringLiteral("no initial weights chosen");
             return outcome;
         }
-        auto loaded = weights::loadWeights(toPath(request.initialWeights));
-        if (!loaded.ok()) {
-            const auto *first = loaded.firstError();
-            outcome.error = first ? fromStd(first->format())
-                                  : QStringLiteral("%1: cannot load weights").arg(request.initialWeights);
+        std::string error;
+        auto loaded = loadStartingWeights(toPath(request.initialWeights), error);
+        if (!loaded) {
+            outcome.error = fromStd(error);
             return outcome;
         }
-        if (const auto why = model::checkWeights(*loaded.weights); !why.empty()) {
-            outcome.error = QStringLiteral("%1: %2").arg(request.initialWeights, fromStd(why));
-            return outcome;
-        }
-        initial = std::move(*loaded.weights);
+        initial = std::move(*loaded);
     }
 
     std::vector<fs::path> roots;
@@ -142,76 +124,41 @@ RetrainOutcome runRetrain(const RetrainRequest &request, Progress *progress,
         outcome.cancelled = true;
         return outcome;
     }
-    const Dataset &dataset = loaded.dataset;
-    outcome.skippedSamples = dataset.skipped.size();
-    if (dataset.pipelines.empty()) {
-        outcome.error = QStringLiteral("no usable sample in %1 file(s) read").arg(dataset.filesRead);
-        return outcome;
-    }
+    outcome.skippedSamples = loaded.dataset.skipped.size();
 
-    Split split;
-    if (!request.holdOutApp.isEmpty()) {
-        const auto apps = dataset.apps();
-        if (std::find(apps.begin(), apps.end(), request.holdOutApp.toStdString()) == apps.end()) {
-            outcome.error = QStringLiteral("held-out app %1: no sample of that app").arg(request.holdOutApp);
-            return outcome;
-        }
-        split = holdOutApp(dataset, request.holdOutApp.toStdString());
-    } else {
-        split = splitLikeHalide(dataset);
-    }
-    TrainingOptions options;
-    options.epochs = request.epochs;
-    options.learningRate = request.learningRate;
-    options.seed = request.seed;
-    options.numCores = request.numCores;
-    options.batches.minSize = static_cast<size_t>(request.minBatch);
-    options.checkpointPath = checkpoint;
-    options.resume = request.resume;
-    options.onEpoch = onEpoch;
-    if (makeBatches(split.training, options.batches).empty()) {
-        size_t largest = 0;
-        for (const auto &p : split.training)
-            largest = std::max(largest, p.schedules.size());
-        outcome.error = QStringLiteral("no training batch: %1 training pipeline(s), the largest with %2 distinct "
-                                       "schedule(s); a batch needs at least %3")
-                            .arg(split.training.size())
-                            .arg(largest)
-                            .arg(request.minBatch);
+    RetrainSettings settings;
+    settings.training.epochs = request.epochs;
+    settings.training.learningRate = request.learningRate;
+    settings.training.seed = request.seed;
+    settings.training.numCores = request.numCores;
+    settings.training.batches.minSize = static_cast<size_t>(request.minBatch);
+    settings.training.resume = request.resume;
+    settings.training.onEpoch = onEpoch;
+    if (!request.holdOutApp.isEmpty())
+        settings.holdOut = request.holdOutApp.toStdString();
+    settings.splitMode = request.partitionSchedules ? SplitMode::BySchedule : SplitMode::ByPipeline;
+    settings.output = out;
+    settings.replace = request.replaceOutput || request.startOver;
+    const PlanResult planned = planRetrain(loaded.dataset, settings);
+    if (planned.refusal) {
+        outcome.error = fromStd(planned.refusal->message);
+        outcome.refusedOption = fromStd(planned.refusal->option);
         return outcome;
     }
-    outcome.trainingPipelines = split.training.size();
-    outcome.validationPipelines = split.validation.size();
-    for (const auto &p : split.training)
-        outcome.trainingSchedules += p.schedules.size();
-    for (const auto &p : split.validation)
-        outcome.validationSchedules += p.schedules.size();
+    const RetrainPlan &plan = *planned.plan;
+    outcome.trainingPipelines = plan.split.training.size();
+    outcome.validationPipelines = plan.split.validation.size();
+    outcome.trainingSchedules = plan.trainingSchedules;
+    outcome.validationSchedules = plan.validationSchedules;
     if (onLoaded)
-        onLoaded(QStringLiteral("training on %1 pipelines (%2 schedules), validating on %3 (%4)%5")
-                     .arg(outcome.trainingPipelines)
-                     .arg(outcome.trainingSchedules)
-                     .arg(outcome.validationPipelines)
-                     .arg(outcome.validationSchedules)
-                     .arg(split.swapped ? QStringLiteral(" — swapped: every pipeline hashed to validation")
-                                        : QString()));
-    if (!request.resume)
-        fs::remove(checkpoint, ec); // a fresh start must not pick up an older run
-    // The output's folder (e.g. the library's "trained" folder on first use) also holds the checkpoint.
-    if (!out.parent_path().empty() && !fs::is_directory(out.parent_path(), ec)) {
-        fs::create_directories(out.parent_path(), ec);
-        if (ec) {
-            outcome.error = QStringLiteral("%1: cannot create: %2")
-                                .arg(QString::fromStdString(out.parent_path().string()), fromStd(ec.message()));
-            return outcome;
-        }
-    }
+        onLoaded(fromStd(plan.describe()));
 
     PhaseProgress training(progress, kLoadingShare, 1.0);
-    auto run = trainModel(initial, split.training, split.validation, options, &training);
-    outcome.history = run.history;
+    RetrainResult run = runRetrainPlan(plan, initial, &training);
+    outcome.history = std::move(run.history);
     outcome.epochsCompleted = run.epochsCompleted;
     outcome.resumedEpochs = run.resumedEpochs;
-    if (!run.ok()) {
+    if (!run.error.empty()) {
         outcome.error = fromStd(run.error);
         return outcome;
     }
@@ -219,17 +166,6 @@ RetrainOutcome runRetrain(const RetrainRequest &request, Progress *progress,
         outcome.cancelled = true;
         return outcome;
     }
-    // The output carries the feature versions it was trained for (as the CLI's).
-    weights::Weights trained = std::move(run.state.weights);
-    trained.pipelineFeaturesVersion = weights::kAnderson2021PipelineVersion;
-    trained.scheduleFeaturesVersion = weights::kAnderson2021ScheduleVersion;
-    const auto written =
-        weights::saveWeightsFile(trained, out, request.replaceOutput ? Overwrite::Replace : Overwrite::Refuse);
-    if (!written.ok) {
-        outcome.error = fromStd(written.error);
-        return outcome;
-    }
-    fs::remove(checkpoint, ec); // the output now holds what the checkpoint protected
     outcome.ok = true;
     outcome.output = request.output;
     return outcome;

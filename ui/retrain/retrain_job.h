@@ -1,9 +1,9 @@
 #pragma once
-// One training run as the Retrain workspace asks for it, done with the same
-// core calls as `beamscope-cli retrain` (load weights or randomWeights, load
-// samples, holdOutApp / splitLikeHalide, trainModel with a checkpoint next to
-// the output, saveWeightsFile). Plain blocking code: the workspace runs it on
-// a worker thread; tests may call it directly.
+// One training run as the Retrain workspace asks for it: the samples loaded
+// with the first slice of the progress bar, then core/samples/retrain.h's plan
+// and run, the very code `beamscope-cli retrain` calls, so the two refuse,
+// split, checkpoint and write alike. Plain blocking code: the workspace runs
+// it on a worker thread; tests may call it directly.
 
 #include "core/samples/dataset.h"
 #include "core/samples/epoch_record.h"
@@ -32,14 +32,17 @@ struct RetrainRequest {
     int numCores = 80;
     int minBatch = 9;                    // Halide trains on batches of more than 8
     QString output;                      // the .weights file to write
+    bool partitionSchedules = false;     // Halide's --partition_schedules (the hash split only)
     bool replaceOutput = false;          // the user confirmed replacing an existing output
     bool resume = false;                 // continue from the output's checkpoint
+    bool startOver = false;              // the user chose to drop an earlier run's checkpoint
 };
 
 struct RetrainOutcome {
     bool ok = false;
     bool cancelled = false;
     QString error;                      // why nothing (more) was done
+    QString refusedOption;              // the setting a refusal names ("resume", "force", "hold-out", ...)
     QString output;                     // written file (ok only)
     QString checkpoint;                 // where the checkpoint is kept (cancelled runs)
     int epochsCompleted = 0;

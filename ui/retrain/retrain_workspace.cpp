@@ -1,5 +1,6 @@
 #include "ui/retrain/retrain_workspace.h"
 
+#include "ui/common/form_beside_results.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/relay_progress.h"
 #include "ui/common/sample_folder_list.h"
@@ -56,16 +57,7 @@ RetrainWorkspace::RetrainWorkspace(AppSettings &settings, QWidget *parent) : Wor
 {
     initResources();
     setObjectName(kWorkspaceId);
-    m_splitter = new QSplitter(Qt::Horizontal, this);
-    m_splitter->addWidget(buildForm());
-    m_splitter->addWidget(buildResults());
-    m_splitter->setStretchFactor(0, 0);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({380, 1100});
-    m_splitter->setChildrenCollapsible(false);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_splitter);
+    m_splitter = placeFormBesideResults(this, buildForm(), buildResults(), 380);
     setOutput(defaultOutput());
     m_outputEdited = false;
     updateFolders();
@@ -81,12 +73,9 @@ RetrainWorkspace::~RetrainWorkspace()
 
 QWidget *RetrainWorkspace::buildForm()
 {
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *form = new QWidget(scroll);
-    auto *layout = new QVBoxLayout(form);
-    layout->setContentsMargins(6, 6, 6, 6);
+    const ScrollForm scrollForm = makeScrollForm(this);
+    QWidget *form = scrollForm.form;
+    QVBoxLayout *layout = scrollForm.layout;
 
     auto *samplesBox = new QGroupBox(tr("Samples"), form);
     auto *samplesLayout = new QVBoxLayout(samplesBox);
@@ -111,6 +100,12 @@ QWidget *RetrainWorkspace::buildForm()
     m_holdOut->addItem(tr("none (Halide's hash split)"), QString());
     m_holdOut->setToolTip(tr("Validate on one app's pipelines and train on the rest"));
     trainingForm->addRow(tr("Held-out app:"), m_holdOut);
+    m_partition = new QCheckBox(tr("Split by schedule"), trainingBox);
+    m_partition->setToolTip(tr("Halide's --partition_schedules: every pipeline's schedules are split between "
+                               "training and validation, instead of whole pipelines (the hash split only)"));
+    trainingForm->addRow(QString(), m_partition);
+    connect(m_holdOut, &QComboBox::currentIndexChanged, this,
+            [this] { m_partition->setEnabled(m_holdOut->currentData().toString().isEmpty()); });
     m_epochs = new QSpinBox(trainingBox);
     m_epochs->setRange(1, 1000000);
     m_epochs->setValue(10);
@@ -159,11 +154,7 @@ QWidget *RetrainWorkspace::buildForm()
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_resume);
     layout->addLayout(buttons);
-    layout->addStretch(1);
-    scroll->setWidget(form);
-    scroll->setMinimumWidth(form->sizeHint().width() + 12);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    return scroll;
+    return finishScrollForm(scrollForm);
 }
 
 QWidget *RetrainWorkspace::buildResults()
@@ -328,6 +319,7 @@ RetrainRequest RetrainWorkspace::request() const
     r.randomInit = m_initial->specialValue() == kRandomInit;
     r.initialWeights = r.randomInit ? QString() : m_initial->path();
     r.holdOutApp = m_holdOut->currentData().toString();
+    r.partitionSchedules = r.holdOutApp.isEmpty() && m_partition->isChecked();
     r.epochs = m_epochs->value();
     r.learningRate = static_cast<float>(m_rate->value());
     r.seed = static_cast<uint32_t>(m_seed->value());
@@ -340,20 +332,41 @@ void RetrainWorkspace::start()
 {
     if (m_running)
         return;
-    if (QFileInfo::exists(output())) {
+    RetrainRequest r = request();
+    // An earlier run of this output left its checkpoint: never drop it unasked.
+    if (QFileInfo::exists(checkpointFor(r.output))) {
+        QMessageBox box(QMessageBox::Question, tr("Earlier run found"),
+                        tr("A checkpoint of an earlier run of %1 exists. Resume it, or start over from the "
+                           "first epoch?")
+                            .arg(r.output),
+                        QMessageBox::Cancel, this);
+        QPushButton *resume = box.addButton(tr("Resume"), QMessageBox::AcceptRole);
+        QPushButton *over = box.addButton(tr("Start over"), QMessageBox::DestructiveRole);
+        box.setDefaultButton(resume);
+        box.exec();
+        if (box.clickedButton() == resume)
+            r.resume = true;
+        else if (box.clickedButton() == over)
+            r.startOver = true;
+        else
+            return;
+    }
+    if (!r.resume && QFileInfo::exists(r.output)) {
         const auto answer = QMessageBox::question(
-            this, tr("Replace weights?"), tr("%1 already exists. Replace it when training finishes?").arg(output()));
+            this, tr("Replace weights?"), tr("%1 already exists. Replace it when training finishes?").arg(r.output));
         if (answer != QMessageBox::Yes)
             return;
     }
-    launch(false);
+    launch(r);
 }
 
 void RetrainWorkspace::resume()
 {
     if (m_running || !canResume())
         return;
-    launch(true);
+    RetrainRequest r = *m_cancelledRequest;
+    r.resume = true;
+    launch(r);
 }
 
 bool RetrainWorkspace::canResume() const
@@ -370,10 +383,9 @@ void RetrainWorkspace::cancel()
     }
 }
 
-void RetrainWorkspace::launch(bool resume)
+void RetrainWorkspace::launch(RetrainRequest r)
 {
-    RetrainRequest r = resume ? *m_cancelledRequest : request();
-    r.resume = resume;
+    const bool resume = r.resume;
     r.replaceOutput = QFileInfo::exists(r.output); // confirmed in start()
     const quint64 generation = ++m_generation;
     m_running = true;

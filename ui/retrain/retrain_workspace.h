@@ -71,7 +71,7 @@ public:
     // The request the form describes now (what Start runs).
     RetrainRequest request() const;
 
-    void start();  // asks before replacing an existing output
+    void start();  // asks before replacing an existing output, and what to do with an earlier run's checkpoint
     void cancel(); // stops at the next batch; the checkpoint keeps finished epochs
     void resume(); // continues a cancelled run from its checkpoint
     bool isRunning() const { return m_running; }
@@ -101,7 +101,7 @@ Q_SIGNALS:
 private:
     QWidget *buildForm();
     QWidget *buildResults();
-    void launch(bool resume);
+    void launch(RetrainRequest request);
     void onReport(double fraction, const QString &message);
     void onEpoch(const samples::EpochRecord &record);
     void onFinished(const RetrainOutcome &outcome);
@@ -125,6 +125,7 @@ private:
     QLabel *m_foldersNote = nullptr;
     WeightsComboBox *m_initial = nullptr;
     QComboBox *m_holdOut = nullptr;
+    QCheckBox *m_partition = nullptr;
     QSpinBox *m_epochs = nullptr;
     QDoubleSpinBox *m_rate = nullptr;
     QSpinBox *m_seed = nullptr;

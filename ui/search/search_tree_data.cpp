@@ -156,6 +156,11 @@ double SearchTreeData::relativeCost(int64_t id) const
     return n->cost / r.minCost;
 }
 
+std::vector<Json> SearchTreeData::decisionsTo(int64_t id) const
+{
+    return search::decisionPath(node(id), [this](int64_t parent) { return node(parent); });
+}
+
 std::vector<int64_t> SearchTreeData::pathTo(int64_t id) const
 {
     std::vector<int64_t> path;

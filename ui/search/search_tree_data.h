@@ -50,7 +50,7 @@ public:
     const Row *row(int pass, int depth) const;
     const QString &pipeline() const { return m_pipeline; }
     const std::vector<std::string> &stageNames() const { return m_stageNames; }
-    const Json &params() const { return m_params; }
+    const search::TraceParams &params() const { return m_params; }
     const search::TraceSummary &summary() const { return m_summary; }
     bool hasSummary() const { return m_hasSummary; }
     int passCount() const { return m_passCount; }
@@ -72,6 +72,8 @@ public:
 
     // Root-first path of ids ending at id.
     std::vector<int64_t> pathTo(int64_t id) const;
+    // The decisions on that path, root first (search::decisionPath).
+    std::vector<Json> decisionsTo(int64_t id) const;
     // Marks of the winner's path (empty before the summary names a winner).
     const std::vector<bool> &onWinnerPath() const { return m_onWinnerPath; }
     int64_t winner() const { return m_hasSummary ? m_summary.bestId : -1; }
@@ -92,7 +94,7 @@ private:
 
     QString m_pipeline;
     std::vector<std::string> m_stageNames;
-    Json m_params = Json::object();
+    search::TraceParams m_params;
     search::TraceSummary m_summary;
     bool m_hasSummary = false;
     std::vector<search::TraceNode> m_nodes;

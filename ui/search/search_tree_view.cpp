@@ -137,10 +137,25 @@ void SearchTreeView::paintEvent(QPaintEvent *)
         m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
         return;
     }
-    const SearchTreeData &d = *m_data;
     const QRect plot(kLeft, kTop, width() - kLeft - kRight, height() - kTop - kBottom);
     const double rowPx = SearchTreeData::kRowHeight * m_sy;
+    paintBands(p, plot, rowPx);
+    p.setClipRect(plot);
+    const std::vector<Marker> markers = paintRowsAndCollectMarkers(p, plot, rowPx);
+    const bool smooth = paintBeamEdges(p, markers);
+    const double markerR = std::clamp(rowPx * 0.18, 1.5, 5.0);
+    paintMarkers(p, markers, markerR, smooth);
+    m_lastMarkers = static_cast<int64_t>(markers.size());
+    paintRings(p, markerR);
+    p.setClipping(false);
+    paintLegend(p);
+    m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
+}
 
+// Pass bands with their labels, and the depth labels.
+void SearchTreeView::paintBands(QPainter &p, const QRect &plot, double rowPx) const
+{
+    const SearchTreeData &d = *m_data;
     // Band backgrounds and labels.
     p.setRenderHint(QPainter::Antialiasing, false);
     for (int pass = 0; pass < d.passCount(); ++pass) {
@@ -161,8 +176,13 @@ void SearchTreeView::paintEvent(QPaintEvent *)
         if (y >= plot.top() && y <= plot.bottom())
             p.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter, tr("depth %1").arg(depth));
     }
-    p.setClipRect(plot);
+}
 
+// Each visible row: a marker per state where they fit, else a strip of the
+// cheapest state per pixel column (beam survivors still become markers).
+std::vector<SearchTreeView::Marker> SearchTreeView::paintRowsAndCollectMarkers(QPainter &p, const QRect &plot, double rowPx)
+{
+    const SearchTreeData &d = *m_data;
     const bool filtering = d.hasFuncFilter();
     const auto &onPath = d.onWinnerPath();
     const auto &match = d.funcMatches();
@@ -174,14 +194,6 @@ void SearchTreeView::paintEvent(QPaintEvent *)
     std::vector<double> best;        // per screen column: lowest relative cost
     std::vector<uint8_t> columnMatch;
     std::vector<QRgb> colours;
-    const double markerR = std::clamp(rowPx * 0.18, 1.5, 5.0);
-
-    struct Marker {
-        QPointF at;
-        double rel;
-        bool beam, match;
-        int64_t id;
-    };
     std::vector<Marker> markers;
     for (const SearchTreeData::Row &row : d.rows()) {
         const double yTop = worldToScreen({0, SearchTreeData::rowTop(row.depth)}).y();
@@ -250,7 +262,14 @@ void SearchTreeView::paintEvent(QPaintEvent *)
     }
     if (stripUsed)
         p.drawImage(0, 0, m_strip);
+    return markers;
+}
 
+// Beam edges; returns whether the markers are few enough to draw antialiased.
+bool SearchTreeView::paintBeamEdges(QPainter &p, const std::vector<Marker> &markers) const
+{
+    const SearchTreeData &d = *m_data;
+    const auto &onPath = d.onWinnerPath();
     // Beam edges: each drawn survivor to its parent (line lists, not a path: a
     // path of thousands of segments is slow to stroke).
     std::vector<QLineF> edges, pathEdges;
@@ -271,7 +290,13 @@ void SearchTreeView::paintEvent(QPaintEvent *)
     p.setPen(QPen(QColor(20, 20, 20), 2.5));
     p.drawLines(pathEdges.data(), static_cast<int>(pathEdges.size()));
     p.setRenderHint(QPainter::Antialiasing, smooth);
+    return smooth;
+}
 
+void SearchTreeView::paintMarkers(QPainter &p, const std::vector<Marker> &markers, double markerR, bool smooth) const
+{
+    const SearchTreeData &d = *m_data;
+    const auto &onPath = d.onWinnerPath();
     // Pruned markers first (small, translucent), then survivors (outlined, larger).
     p.setPen(Qt::NoPen);
     for (const Marker &m : markers) {
@@ -311,8 +336,12 @@ void SearchTreeView::paintEvent(QPaintEvent *)
     for (const Marker &m : markers)
         if (m.match)
             p.drawEllipse(m.at, markerR * 2.2, markerR * 2.2);
-    m_lastMarkers = static_cast<int64_t>(markers.size());
+}
 
+// The winner, the selection (A) and the comparison (B).
+void SearchTreeView::paintRings(QPainter &p, double markerR) const
+{
+    const SearchTreeData &d = *m_data;
     // Winner, selection, comparison.
     const auto ring = [&](int64_t id, QColor color, const QString &label) {
         if (!d.node(id))
@@ -325,9 +354,6 @@ void SearchTreeView::paintEvent(QPaintEvent *)
     ring(d.winner(), QColor(0, 0, 0), tr("winner"));
     ring(m_compared, kComparedColor, tr("B"));
     ring(m_selected, kSelectedColor, tr("A"));
-    p.setClipping(false);
-    paintLegend(p);
-    m_lastPaintMs = double(timer.nsecsElapsed()) / 1e6;
 }
 
 void SearchTreeView::paintLegend(QPainter &p)

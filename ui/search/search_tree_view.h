@@ -15,9 +15,11 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPointF>
+#include <QRect>
 #include <QWidget>
 
 #include <cstdint>
+#include <vector>
 
 namespace beamscope::ui {
 
@@ -68,6 +70,17 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    struct Marker {
+        QPointF at;
+        double rel;
+        bool beam, match;
+        int64_t id;
+    };
+    void paintBands(class QPainter &p, const QRect &plot, double rowPx) const;
+    std::vector<Marker> paintRowsAndCollectMarkers(class QPainter &p, const QRect &plot, double rowPx);
+    bool paintBeamEdges(class QPainter &p, const std::vector<Marker> &markers) const;
+    void paintMarkers(class QPainter &p, const std::vector<Marker> &markers, double markerR, bool smooth) const;
+    void paintRings(class QPainter &p, double markerR) const;
     void paintLegend(class QPainter &p);
     int64_t nodeAt(QPointF screen) const;
 

@@ -1,5 +1,6 @@
 #include "ui/search/search_workspace.h"
 
+#include "core/gpu/device_facts.h"
 #include "core/util/atomic_file.h"
 #include "core/weights/shipped_weights.h"
 #include "ui/common/app_settings.h"
@@ -172,7 +173,7 @@ void SearchWorkspace::buildControls(QWidget *box)
     auto *what = new QGroupBox(tr("Search"), box);
     auto *form = new QFormLayout(what);
     m_app = new QComboBox(what);
-    for (const search::SessionApp &a : search::sessionApps()) {
+    for (const session::AppChoice &a : session::builtinApps()) {
         m_app->addItem(QString::fromStdString(a.name), QString::fromStdString(a.name));
         m_app->setItemData(m_app->count() - 1, QString::fromStdString(a.description), Qt::ToolTipRole);
     }
@@ -188,7 +189,7 @@ void SearchWorkspace::buildControls(QWidget *box)
     m_weightsNote->setFont(noteFont);
     form->addRow(QString(), m_weightsNote);
     m_profile = new QComboBox(what);
-    for (const std::string &p : search::sessionProfiles())
+    for (const std::string &p : session::profileChoices())
         m_profile->addItem(QString::fromStdString(p));
     m_profile->setCurrentIndex(std::max(0, m_profile->findText(QStringLiteral("v100"), Qt::MatchFixedString)));
     m_profile->setToolTip(tr("Device limits the search respects (V100 is what Halide's weights were trained on)"));
@@ -253,19 +254,21 @@ void SearchWorkspace::buildControls(QWidget *box)
     v->addWidget(m_status);
     v->addStretch(1);
     connect(m_app, &QComboBox::currentIndexChanged, this, &SearchWorkspace::updateWeightsNote);
-    connect(m_weights, &WeightsComboBox::pathChanged, this, [this](const QString &path) {
+    connect(m_weights, &WeightsComboBox::pathChanged, this, [this] {
         updateWeightsNote();
-        if (!m_data.pipeline().isEmpty() && !m_searching)
-            requestBreakdownContext(m_data.pipeline(), path);
+        // A searched tree keeps its search's model; an opened trace whose own
+        // weights are not here takes the weights chosen.
+        if (m_treeFromFile && !m_searching)
+            openSessionForTrace();
     });
     connect(m_start, &QPushButton::clicked, this, qOverload<>(&SearchWorkspace::startSearch));
     connect(m_cancel, &QPushButton::clicked, this, &SearchWorkspace::cancelSearch);
 }
 
-search::SessionOptions SearchWorkspace::optionsFromControls() const
+session::SearchRequest SearchWorkspace::optionsFromControls() const
 {
-    search::SessionOptions o;
-    o.app = m_app->currentData().toString().toStdString();
+    session::SearchRequest o;
+    o.pipeline.app = m_app->currentData().toString().toStdString();
     o.weightsPath = m_weights->path().toStdString();
     o.profile = m_profile->currentText().toStdString();
     o.beamSize = m_beam->value();
@@ -322,13 +325,11 @@ bool SearchWorkspace::continueFrom(qint64 id)
     if (!n || m_data.pipeline().isEmpty())
         return false;
     // The path's decisions, root first, taken before the new search resets the tree.
-    std::vector<Json> decisions;
-    for (const search::TraceNode *q = n; q; q = m_data.node(q->parent))
-        decisions.insert(decisions.begin(), q->detail);
+    const std::vector<Json> decisions = m_data.decisionsTo(id);
     const QString pipeline = m_data.pipeline();
     const auto start = [this, decisions, pipeline, id] {
-        search::SessionOptions o = optionsFromControls();
-        o.app = pipeline.toStdString();
+        session::SearchRequest o = optionsFromControls();
+        o.pipeline.app = pipeline.toStdString();
         o.startDecisions = decisions;
         startSearch(o);
         m_status->setText(tr("Continuing from state #%1 (%2 decisions fixed)…").arg(id).arg(decisions.size()));
@@ -340,7 +341,7 @@ bool SearchWorkspace::continueFrom(qint64 id)
     return true;
 }
 
-void SearchWorkspace::startSearch(const search::SessionOptions &options)
+void SearchWorkspace::startSearch(const session::SearchRequest &options)
 {
     if (m_progress)
         m_progress->cancel(); // the old search stops at its next depth; its posts are stale from here on
@@ -352,11 +353,13 @@ void SearchWorkspace::startSearch(const search::SessionOptions &options)
     m_lastTrace.reset();
     m_saveAction->setEnabled(false);
     m_tracePath.clear();
+    m_treeFromFile = false;
+    m_sessionJob.cancel();
+    setSession(nullptr, tr("The cost terms come with the search's model…"));
     setSearching(true);
-    m_status->setText(tr("Building %1…").arg(QString::fromStdString(options.app)));
+    m_status->setText(tr("Building %1…").arg(QString::fromStdString(options.pipeline.app)));
     m_progressBar->setValue(0);
     refreshCounts();
-    requestBreakdownContext(QString::fromStdString(options.app), QString::fromStdString(options.weightsPath));
 
     QPointer<QObject> guard(this);
     auto isCurrent = [this, guard, generation] { return guard && m_generation == generation; };
@@ -366,7 +369,7 @@ void SearchWorkspace::startSearch(const search::SessionOptions &options)
     });
     auto progress = m_progress;
     auto future = QtConcurrent::run([this, guard, generation, options, progress] {
-        const search::NodeBatchSink sink = [this, guard, generation](const search::SearchTrace &trace, size_t first,
+        const session::NodeBatchSink sink = [this, guard, generation](const search::SearchTrace &trace, size_t first,
                                                                      size_t count) {
             auto batch = std::make_shared<Batch>();
             batch->header.pipeline = trace.pipeline;
@@ -376,7 +379,18 @@ void SearchWorkspace::startSearch(const search::SessionOptions &options)
                                 trace.nodes().begin() + static_cast<std::ptrdiff_t>(first + count));
             postToGui(guard, [this, generation, batch] { onBatch(generation, batch); });
         };
-        auto outcome = std::make_shared<search::SessionOutcome>(search::runSearchSession(options, progress.get(), sink));
+        // One session builds the pipeline and the model once: the GUI gets it
+        // before the first batch, so cost terms, export and measuring use the
+        // search's own model and DAG.
+        auto outcome = std::make_shared<session::SearchOutcome>();
+        std::shared_ptr<session::SearchSession> search = session::SearchSession::open(options, &outcome->error);
+        if (search) {
+            postToGui(guard, [this, generation, search] {
+                if (generation == m_generation)
+                    setSession(search, QString());
+            });
+            *outcome = search->run(progress.get(), sink);
+        }
         postToGui(guard, [this, generation, outcome] { onFinished(generation, outcome); });
     });
     Q_UNUSED(future);
@@ -397,7 +411,7 @@ void SearchWorkspace::onBatch(quint64 generation, const std::shared_ptr<Batch> &
     Q_EMIT nodesAdded(count);
 }
 
-void SearchWorkspace::onFinished(quint64 generation, const std::shared_ptr<search::SessionOutcome> &outcome)
+void SearchWorkspace::onFinished(quint64 generation, const std::shared_ptr<session::SearchOutcome> &outcome)
 {
     if (generation != m_generation)
         return;
@@ -515,11 +529,8 @@ void SearchWorkspace::openTrace(const QString &path)
             m_status->setText(tr("Opened %1.").arg(QFileInfo(path).fileName()));
             m_progressBar->setValue(0);
             refreshCounts();
-            // The breakdown uses the trace's own weights when that file is here.
-            QString weights = m_weights->path();
-            if (const Json *w = m_data.params().find("weights"); w && QFileInfo::exists(QString::fromStdString(w->toString())))
-                weights = QString::fromStdString(w->toString());
-            requestBreakdownContext(m_data.pipeline(), weights);
+            m_treeFromFile = true;
+            openSessionForTrace();
             if (m_data.winner() >= 0)
                 selectState(m_data.winner());
             Q_EMIT fileOpened(path);
@@ -532,51 +543,59 @@ void SearchWorkspace::openTrace(const QString &path)
 void SearchWorkspace::showTraceParamsInControls()
 {
     setApp(m_data.pipeline());
-    const Json &p = m_data.params();
-    const auto number = [&p](const char *key, QSpinBox *box) {
-        if (const Json *v = p.find(key); v && v->isNumber())
-            box->setValue(int(v->toInt()));
-    };
-    number("beam_size", m_beam);
-    number("num_passes", m_passes);
-    number("random_dropout", m_dropout);
-    number("random_dropout_seed", m_seed);
-    if (const Json *o = p.find("search_space_options"); o && o->isString() && o->toString().size() == 4) {
+    const search::TraceParams &p = m_data.params();
+    if (p.beamSize > 0)
+        m_beam->setValue(p.beamSize);
+    if (p.numPasses > 0)
+        m_passes->setValue(p.numPasses); // the passes asked for (the pre-pass is one of them)
+    m_dropout->setValue(p.randomDropout);
+    m_seed->setValue(int(p.randomDropoutSeed));
+    if (p.searchSpaceOptions.size() == 4) {
         QCheckBox *const boxes[] = {m_optRoot, m_optInline, m_optBlock, m_optThread};
         for (size_t i = 0; i < 4; ++i)
-            boxes[i]->setChecked(o->toString()[i] == '1');
+            boxes[i]->setChecked(p.searchSpaceOptions[i] == '1');
     }
-    const auto flag = [&p](const char *key, QCheckBox *box) {
-        if (const Json *v = p.find(key); v && v->isBool())
-            box->setChecked(v->toBool());
-    };
-    flag("disable_subtiling", m_noSubtiling);
-    flag("randomize_tilings", m_randomTilings);
-    flag("freeze_inline_compute_root", m_freeze);
+    m_noSubtiling->setChecked(p.disableSubtiling);
+    m_randomTilings->setChecked(p.randomizeTilings);
+    m_freeze->setChecked(p.freezeInlineComputeRoot);
 }
 
-void SearchWorkspace::requestBreakdownContext(const QString &pipeline, const QString &weightsPath)
+void SearchWorkspace::setSession(std::shared_ptr<session::SearchSession> session, const QString &why)
 {
-    const QString key = pipeline + QLatin1Char('\n') + weightsPath;
-    if (key == m_breakdownKey && !m_breakdownJob.pending())
-        return;
-    m_breakdownKey = key;
-    m_panel->setBreakdownContext(nullptr, tr("Computing the cost terms…"));
-    struct Built {
-        std::shared_ptr<const search::BreakdownContext> context;
+    m_session = session;
+    m_panel->setSession(std::move(session), why);
+    if (m_session)
+        Q_EMIT breakdownReady();
+}
+
+// An opened trace gets a session on its own pipeline and, when that file is
+// here, its own weights (else the weights chosen); built off the GUI thread.
+void SearchWorkspace::openSessionForTrace()
+{
+    session::SearchRequest request = optionsFromControls();
+    request.pipeline.app = m_data.pipeline().toStdString();
+    const search::TraceParams &params = m_data.params();
+    if (!params.weights.empty() && QFileInfo::exists(QString::fromStdString(params.weights)))
+        request.weightsPath = params.weights;
+    // The profile only sizes a new run; the trace's may be a device not here.
+    if (gpu::findProfile(params.profile))
+        request.profile = params.profile;
+    setSession(nullptr, tr("Computing the cost terms…"));
+    struct Opened {
+        std::shared_ptr<session::SearchSession> session;
         std::string error;
     };
-    m_breakdownJob.start(
+    m_sessionJob.start(
         this,
-        [pipeline, weightsPath] {
-            auto b = std::make_shared<Built>();
-            b->context = search::BreakdownContext::create(pipeline.toStdString(), weightsPath.toStdString(), &b->error);
-            return b;
+        [request] {
+            auto o = std::make_shared<Opened>();
+            o->session = session::SearchSession::open(request, &o->error);
+            return o;
         },
-        [this](std::shared_ptr<Built> b) {
-            m_panel->setBreakdownContext(b->context, b->context ? QString()
-                                                                : tr("No cost terms: %1").arg(QString::fromStdString(b->error)));
-            Q_EMIT breakdownReady();
+        [this](std::shared_ptr<Opened> o) {
+            setSession(o->session, o->session ? QString() : tr("No cost terms: %1").arg(QString::fromStdString(o->error)));
+            if (!o->session)
+                Q_EMIT breakdownReady();
         });
 }
 
@@ -618,13 +637,21 @@ void SearchWorkspace::measureState(qint64 id)
     const search::TraceNode *n = m_data.node(id);
     if (!n)
         return;
-    std::vector<Json> decisions;
-    for (int64_t p : m_data.pathTo(id))
-        decisions.push_back(m_data.node(p)->detail);
+    if (m_sessionJob.pending()) { // an opened trace's session is still being built
+        m_panel->setMeasurement(tr("Building %1 to measure #%2…").arg(m_data.pipeline()).arg(id));
+        connect(this, &SearchWorkspace::breakdownReady, this, [this, id] { measureState(id); }, Qt::SingleShotConnection);
+        return;
+    }
+    const std::vector<Json> decisions = m_data.decisionsTo(id);
     const quint64 generation = ++m_measureGeneration;
     QPointer<QObject> guard(this);
     const QString target = m_measureTarget->currentText();
     const double predicted = n->cost;
+    if (!m_session) {
+        m_panel->setMeasurement(tr("Not measured: %1 could not be built for this trace.").arg(m_data.pipeline()));
+        Q_EMIT measured(false, 0);
+        return;
+    }
     auto isCurrent = [this, guard, generation] { return guard && m_measureGeneration == generation; };
     m_measureProgress = std::make_shared<RelayProgress>(this, isCurrent, [this](double fraction, const QString &message) {
         m_panel->setMeasurement(tr("Measuring (%1%): %2").arg(int(fraction * 100)).arg(message));
@@ -632,10 +659,9 @@ void SearchWorkspace::measureState(qint64 id)
     m_panel->measureButton()->setText(tr("Cancel measurement"));
     m_panel->setMeasurement(tr("Compiling #%1 for %2…").arg(id).arg(target));
     auto progress = m_measureProgress;
-    auto future = QtConcurrent::run([this, guard, generation, pipeline = m_data.pipeline().toStdString(), decisions,
-                                     target, progress, predicted, id] {
-        auto m = std::make_shared<search::StateMeasurement>(
-            search::measureState(pipeline, decisions, target.toStdString(), progress.get()));
+    auto future = QtConcurrent::run([this, guard, generation, search = m_session, decisions, target, progress,
+                                     predicted, id] {
+        auto m = std::make_shared<session::StateMeasurement>(search->measure(decisions, target.toStdString(), progress.get()));
         const bool cancelled = progress->cancelled();
         postToGui(guard, [this, generation, m, cancelled, predicted, id, target] {
             if (generation != m_measureGeneration)
@@ -688,9 +714,12 @@ void SearchWorkspace::exportScheduleTo(qint64 id, const QString &path)
     const search::TraceNode *n = m_data.node(id);
     if (!n)
         return;
-    std::vector<Json> decisions;
-    for (int64_t p : m_data.pathTo(id))
-        decisions.push_back(m_data.node(p)->detail);
+    if (m_sessionJob.pending()) { // the schedule comes from the session's DAG, still being built
+        connect(this, &SearchWorkspace::breakdownReady, this, [this, id, path] { exportScheduleTo(id, path); },
+                Qt::SingleShotConnection);
+        return;
+    }
+    const std::vector<Json> decisions = m_data.decisionsTo(id);
     // A pruned state has no loop nest in the trace; its nearest ancestor's is the fallback text.
     const search::TraceNode *withNest = n;
     while (withNest && withNest->loopNest.empty())
@@ -704,10 +733,9 @@ void SearchWorkspace::exportScheduleTo(qint64 id, const QString &path)
     m_status->setText(tr("Emitting the schedule of #%1…").arg(id));
     m_exportJob.start(
         this,
-        [pipeline = m_data.pipeline().toStdString(), decisions, costs = n->stageCosts, cost = n->cost, fallback, heading,
-         pathText, path] {
-            std::string error;
-            const auto source = search::emitStateSource(pipeline, decisions, costs, cost, &error);
+        [search = m_session, decisions, costs = n->stageCosts, cost = n->cost, fallback, heading, pathText, path] {
+            std::string error = "the trace's pipeline could not be built (see the cost terms' note)";
+            const auto source = search ? search->emit(decisions, costs, cost, &error) : std::nullopt;
             std::string text;
             if (source) {
                 text = *source;

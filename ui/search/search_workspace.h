@@ -9,7 +9,7 @@
 // decision depth) through queued calls that carry the search's generation, so
 // a search that was replaced or cancelled never paints into the current tree.
 
-#include "core/search/search_session.h"
+#include "core/session/search_session.h"
 #include "ui/common/latest_job.h"
 #include "ui/mainwindow/workspace.h"
 #include "ui/search/search_tree_data.h"
@@ -46,12 +46,12 @@ public:
     void restoreLayout() override;
 
     // The search the controls describe (app, weights, beam, ...).
-    search::SessionOptions optionsFromControls() const;
+    session::SearchRequest optionsFromControls() const;
     void setApp(const QString &name);
     void setWeightsPath(const QString &path);
     void setBeamSize(int beam);
     void setPasses(int passes);
-    void startSearch(const search::SessionOptions &options);
+    void startSearch(const session::SearchRequest &options);
     void startSearch(); // from the controls
     void cancelSearch();
     // Starts a new search from a recorded state (its decisions fixed, the rest
@@ -81,7 +81,10 @@ public:
     StateDetailPanel *detailPanel() const { return m_panel; }
     QLabel *countsLabel() const { return m_counts; }
     QLabel *matchLabel() const { return m_matchLabel; }
-    bool breakdownPending() const { return m_breakdownJob.pending(); }
+    // The session of the tree shown (its model gives the cost terms; it emits and
+    // measures states): the search's own, or, for an opened trace, one opened on
+    // the trace's pipeline and weights. Pending while it is being built.
+    bool breakdownPending() const { return m_sessionJob.pending(); }
     bool weightsScanPending() const;
     // The line under the weights saying what the chosen shipped file is for this app ("" if none).
     QString weightsNote() const;
@@ -100,10 +103,11 @@ private:
     struct Batch;
     void buildControls(QWidget *box);
     void onBatch(quint64 generation, const std::shared_ptr<Batch> &batch);
-    void onFinished(quint64 generation, const std::shared_ptr<search::SessionOutcome> &outcome);
+    void onFinished(quint64 generation, const std::shared_ptr<session::SearchOutcome> &outcome);
     void setSearching(bool on);
     void refreshCounts();
-    void requestBreakdownContext(const QString &pipeline, const QString &weightsPath);
+    void setSession(std::shared_ptr<session::SearchSession> session, const QString &why);
+    void openSessionForTrace();
     void exportSchedule(qint64 id);
     void saveTrace();
     void showTraceParamsInControls();
@@ -120,9 +124,10 @@ private:
     bool m_pickCompare = false;
     std::shared_ptr<RelayProgress> m_progress;
     LatestJob m_loadJob;
-    LatestJob m_breakdownJob;
+    LatestJob m_sessionJob;
     LatestJob m_exportJob;
-    QString m_breakdownKey;
+    std::shared_ptr<session::SearchSession> m_session;
+    bool m_treeFromFile = false; // the tree is an opened trace (its session follows the weights chosen)
 
     QSplitter *m_splitter = nullptr;
     QComboBox *m_app = nullptr;

@@ -1,5 +1,8 @@
 #include "ui/search/state_detail_panel.h"
 
+#include "core/search/nest_lines.h"
+#include "core/util/halide_names.h"
+
 #include "ui/common/number_format.h"
 #include "ui/search/feature_table_model.h"
 #include "ui/search/search_tree_data.h"
@@ -46,16 +49,7 @@ QString displayDecision(const std::string &decision)
 
 QString displayStageName(const std::string &name)
 {
-    // Halide names the Funcs of a second build of a pipeline in one process
-    // "blury$1"; the suffix says nothing to the reader.
-    QString s = QString::fromStdString(name);
-    const qsizetype dollar = s.indexOf(QLatin1Char('$'));
-    if (dollar < 0)
-        return s;
-    qsizetype end = dollar + 1;
-    while (end < s.size() && s[end].isDigit())
-        ++end;
-    return s.remove(dollar, end - dollar);
+    return QString::fromStdString(withoutUniqueSuffixes(name));
 }
 
 namespace {
@@ -212,10 +206,10 @@ void StateDetailPanel::setData(const SearchTreeData *data)
     showState(-1);
 }
 
-void StateDetailPanel::setBreakdownContext(std::shared_ptr<const search::BreakdownContext> context, const QString &status)
+void StateDetailPanel::setSession(std::shared_ptr<const session::SearchSession> session, const QString &status)
 {
-    m_context = std::move(context);
-    m_contextStatus = status;
+    m_session = std::move(session);
+    m_sessionStatus = status;
     refreshCosts();
 }
 
@@ -415,15 +409,15 @@ void StateDetailPanel::refreshCosts()
                              .arg(formatNumber(na->cost, 6))
                              .arg(na->stageCosts.size())
                              .arg(formatNumber(stageSum, 6));
-    if (na->features.empty() || !m_context) {
+    if (na->features.empty() || !m_session) {
         if (!na->features.empty())
-            note += QLatin1Char(' ') + (m_contextStatus.isEmpty() ? tr("Cost terms need weights and the pipeline.") : m_contextStatus);
+            note += QLatin1Char(' ') + (m_sessionStatus.isEmpty() ? tr("Cost terms need weights and the pipeline.") : m_sessionStatus);
         m_costNote->setText(note);
         return;
     }
-    const int cores = m_data->params().find("parallelism") ? int(m_data->params().find("parallelism")->toInt(80)) : 80;
-    const std::vector<search::StageTerms> terms = m_context->breakdown(na->features, cores);
-    const std::vector<std::string> termNames = search::BreakdownContext::termNames();
+    const int cores = m_data->params().parallelism;
+    const std::vector<session::StageTerms> terms = m_session->breakdown(na->features, cores);
+    const std::vector<std::string> termNames = session::SearchSession::termNames();
     if (terms.empty()) {
         m_costNote->setText(note);
         return;
@@ -432,7 +426,7 @@ void StateDetailPanel::refreshCosts()
     // state's cost) get their own colour, the rest share "other terms".
     std::vector<double> perTerm(termNames.size(), 0.0);
     double total = 0;
-    for (const search::StageTerms &s : terms)
+    for (const session::StageTerms &s : terms)
         for (size_t t = 0; t < s.terms.size(); ++t) {
             perTerm[t] += s.terms[t];
             total += s.terms[t];
@@ -450,10 +444,10 @@ void StateDetailPanel::refreshCosts()
     int colour = 0;
     // Horizontal bar charts put the first category at the bottom: stages go in
     // reversed, so the chart reads top-down like the table.
-    const std::vector<search::StageTerms> reversed(terms.rbegin(), terms.rend());
+    const std::vector<session::StageTerms> reversed(terms.rbegin(), terms.rend());
     for (size_t t : shown) {
         auto *set = new QBarSet(QString::fromStdString(termNames[t]));
-        for (const search::StageTerms &s : reversed)
+        for (const session::StageTerms &s : reversed)
             set->append(s.terms[t]);
         set->setColor(termColors[colour++ % 9]);
         m_breakdownSeries->append(set);
@@ -461,7 +455,7 @@ void StateDetailPanel::refreshCosts()
     }
     auto *other = new QBarSet(tr("other terms"));
     bool anyOther = false;
-    for (const search::StageTerms &s : reversed) {
+    for (const session::StageTerms &s : reversed) {
         double v = 0;
         for (size_t t = 0; t < s.terms.size(); ++t)
             if (!isShown[t])
@@ -484,7 +478,7 @@ void StateDetailPanel::refreshCosts()
     const std::vector<std::string> &traceStages = m_data->stageNames();
     const bool sameStages = traceStages.size() == terms.size();
     for (size_t i = 0; i < reversed.size(); ++i) {
-        const search::StageTerms &s = reversed[i];
+        const session::StageTerms &s = reversed[i];
         categories << displayStageName(sameStages ? traceStages[terms.size() - 1 - i] : s.stage);
         double positive = 0;
         for (float v : s.terms)
@@ -502,46 +496,45 @@ void StateDetailPanel::refreshCosts()
     m_breakdownSeries->attachAxis(y);
     m_breakdownSeries->attachAxis(x);
     double termSum = 0;
-    for (const search::StageTerms &s : terms)
+    for (const session::StageTerms &s : terms)
         termSum += s.stageCost;
     note += tr(" Terms recomputed with %1 for %2 sum to %3.")
-                .arg(QString::fromStdString(std::filesystem::path(m_context->weightsPath()).filename().string()),
-                     QString::fromStdString(m_context->pipeline()), formatNumber(termSum, 6));
+                .arg(QString::fromStdString(std::filesystem::path(m_session->request().weightsPath).filename().string()),
+                     QString::fromStdString(m_session->pipelineName()), formatNumber(termSum, 6));
     m_costNote->setText(note);
 }
 
 QString StateDetailPanel::loopNestHtml(const std::string &nest)
 {
     // Colour by loop kind and memory type, so the GPU mapping reads at a glance.
+    using Line = search::NestLine;
     QString html = QStringLiteral("<pre style=\"font-family: monospace\">");
-    std::istringstream in(nest);
-    std::string line;
-    const auto span = [](const QString &text, const char *color, bool bold = false) {
+    const auto span = [](const Line &l, const char *color, bool bold = false) {
+        const QString text = QString(l.indent, QLatin1Char(' ')) + QString::fromStdString(l.text);
         return QStringLiteral("<span style=\"color:%1;%2\">%3</span>")
             .arg(QLatin1String(color), bold ? QStringLiteral("font-weight:bold") : QString(), text.toHtmlEscaped());
     };
-    while (std::getline(in, line)) {
-        const QString l = QString::fromStdString(line);
+    for (const Line &l : search::readNestLines(nest)) {
         QString out;
-        if (l.contains(QLatin1String("gpu_block")))
-            out = span(l, "#1f4fbf", true);
-        else if (l.contains(QLatin1String("gpu_thread")))
-            out = span(l, "#1a8a3a", true);
-        else if (l.contains(QLatin1String("unrolled")))
-            out = span(l, "#b05a00");
-        else if (l.contains(QLatin1String("vectorized")))
-            out = span(l, "#8a2be2");
-        else if (l.trimmed().startsWith(QLatin1String("realize:"))) {
-            const char *color = l.contains(QLatin1String("shared memory"))     ? "#b0007a"
-                                : l.contains(QLatin1String("register memory")) ? "#007a7a"
-                                                                               : "#222222";
-            out = span(l, color, true);
-        } else if (l.trimmed().startsWith(QLatin1String("inline:")) || l.trimmed().startsWith(QLatin1String("unscheduled:")))
-            out = span(l, "#888888");
-        else if (l.contains(QLatin1String(" serial")))
-            out = span(l, "#444444");
-        else
-            out = span(l, "#555555");
+        switch (l.kind) {
+        case Line::Kind::Loop:
+            out = l.loop == Line::LoopKind::GpuBlock    ? span(l, "#1f4fbf", true)
+                  : l.loop == Line::LoopKind::GpuThread ? span(l, "#1a8a3a", true)
+                  : l.loop == Line::LoopKind::Unrolled  ? span(l, "#b05a00")
+                  : l.loop == Line::LoopKind::Vectorized ? span(l, "#8a2be2")
+                                                        : span(l, "#444444");
+            break;
+        case Line::Kind::Realize:
+            out = span(l, l.memory == Line::Memory::Shared     ? "#b0007a"
+                          : l.memory == Line::Memory::Register ? "#007a7a"
+                                                               : "#222222",
+                       true);
+            break;
+        case Line::Kind::Inline:
+        case Line::Kind::Unscheduled: out = span(l, "#888888"); break;
+        case Line::Kind::Body:
+        case Line::Kind::Other: out = span(l, "#555555"); break;
+        }
         html += out + QLatin1Char('\n');
     }
     html += QStringLiteral("</pre><p style=\"color:#666\">Legend: <span style=\"color:#1f4fbf\"><b>gpu_block</b></span> · "

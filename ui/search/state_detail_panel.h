@@ -9,7 +9,7 @@
 // trace (the recorder keeps traces bounded that way); for a pruned state the
 // panel says so and shows what the trace holds (decision, cost, path).
 
-#include "core/search/search_session.h"
+#include "core/session/search_session.h"
 
 #include <QWidget>
 
@@ -47,7 +47,8 @@ public:
 
     void setData(const SearchTreeData *data);
     // The cost breakdown needs the pipeline and the weights (built off the GUI thread).
-    void setBreakdownContext(std::shared_ptr<const search::BreakdownContext> context, const QString &status);
+    // The session whose model gives the cost terms (the search's own), or null with why not.
+    void setSession(std::shared_ptr<const session::SearchSession> session, const QString &status);
     void showState(int64_t a, int64_t b = -1);
     int64_t stateA() const { return m_a; }
     int64_t stateB() const { return m_b; }
@@ -86,8 +87,8 @@ private:
     static QString loopNestHtml(const std::string &nest);
 
     const SearchTreeData *m_data = nullptr;
-    std::shared_ptr<const search::BreakdownContext> m_context;
-    QString m_contextStatus;
+    std::shared_ptr<const session::SearchSession> m_session;
+    QString m_sessionStatus;
     int64_t m_a = -1, m_b = -1;
     int m_stage = 0;
 

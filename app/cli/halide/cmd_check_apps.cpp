@@ -141,7 +141,7 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
         chooseWeights(args.value("weights"), args.value("weights-dir"), why);
     if (weightsPath.empty())
         return fail(why);
-    const std::unique_ptr<model::CostModel> model = loadCostModel(weightsPath, why);
+    const std::unique_ptr<model::CostModel> model = model::loadCostModel(weightsPath, why);
     if (!model)
         return fail(why);
 

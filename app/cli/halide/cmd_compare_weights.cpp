@@ -8,8 +8,8 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
-#include "app/cli/halide/profile_choice.h"
 #include "app/cli/text_table.h"
+#include "core/gpu/device_facts.h"
 #include "core/bench/targets.h"
 #include "core/autotune/measure_pick.h"
 #include "core/samples/dataset.h"
@@ -108,9 +108,9 @@ int runCompareWeights(const std::vector<std::string> &args)
         po.target = *target;
         std::string why;
         const std::string profile = a.value("profile").value_or(*target == bench::TargetKind::Cuda ? "local" : "v100");
-        const auto facts = chooseProfile(profile, why);
+        const auto facts = gpu::resolveProfile(profile, why);
         if (!facts) {
-            std::cerr << "beamscope-cli compare-weights: " << why << "\n";
+            std::cerr << "beamscope-cli compare-weights: --profile " << why << "\n";
             return kFailure;
         }
         po.device = *facts;

@@ -71,7 +71,7 @@ int runState(const std::vector<std::string> &rawArgs) {
                 return fail(why);
             weightsNote = "no weights (" + why + "): predicted cost not computed";
         } else {
-            model = loadCostModel(weightsPath, why);
+            model = model::loadCostModel(weightsPath, why);
             if (!model)
                 return fail(why);
             weightsNote = weightsPath.string();

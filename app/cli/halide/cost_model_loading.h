@@ -1,9 +1,8 @@
 #pragma once
-// The cost model a search command runs with, loaded from a weights file or
-// legacy directory; one place for the errors autoschedule, state and
-// check-apps report about weights.
+// The weights a search command runs with, from --weights / --weights-dir;
+// loading them is core/model/cost_model_file.h.
 
-#include "core/model/cost_model.h"
+#include "core/model/cost_model_file.h"
 
 #include <filesystem>
 #include <memory>
@@ -18,10 +17,5 @@ namespace beamscope::cli {
 // Empty with `error` set when nothing fits (core/weights/shipped_weights.h).
 std::filesystem::path chooseWeights(const std::optional<std::string> &weights,
                                     const std::optional<std::string> &weightsDir, std::string &error);
-
-// Null with `error` set (naming the file, and the offset or field where the
-// weights reader found one) when the weights do not load or are not the
-// Anderson2021 network.
-std::unique_ptr<model::CostModel> loadCostModel(const std::filesystem::path &weightsPath, std::string &error);
 
 } // namespace beamscope::cli
