@@ -32,6 +32,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <iostream>
+#include <memory>
 
 namespace beamscope::cli {
 
@@ -49,29 +50,26 @@ int fail(const std::string &message) {
     return kFailure;
 }
 
-int runAutoschedule(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json", "force", "quiet", "freeze-inline-compute-root", "no-subtiling", "randomize-tilings"},
-                   {"app", "generator", "name", "param", "weights", "weights-dir", "beam", "passes", "seed", "dropout",
-                    "options", "profile", "trace", "schedule-out", "continue-from", "state", "partial-schedule"});
-    if (!args.ok())
-        return usageError("", "autoschedule", args.error());
-    if (!args.positional().empty())
-        return usageError("", "autoschedule", "unexpected argument '" + args.positional().front() + "'");
-    auto app = args.value("app");
-    const auto library = args.value("generator");
+struct AutoscheduleOptions {
+    PipelineOptions pipeline;
+    WeightsOptions weights;
+    search::AutoscheduleParams params;
+    std::string profile = "v100";
+    std::optional<std::string> searchOptions, trace, scheduleOut, continueFrom, partialSchedule;
+    int64_t state = -1;
+    bool force = false, quiet = false, json = false;
+};
+
+int runAutoschedule(AutoscheduleOptions &o) {
+    search::AutoscheduleParams &params = o.params;
+    std::optional<std::string> app = o.pipeline.app;
+    const std::optional<std::string> &library = o.pipeline.generator;
     // Continue from a recorded state: its decisions (the path's "detail"
     // objects, root first) are fixed; the pipeline defaults to the trace's.
-    const auto continueFrom = args.value("continue-from");
-    if (continueFrom.has_value() != args.value("state").has_value())
-        return usageError("", "autoschedule", "--continue-from TRACE and --state ID go together");
-    std::vector<Json> startDecisions;
-    const auto partialSchedule = args.value("partial-schedule");
-    if (partialSchedule && continueFrom)
-        return usageError("", "autoschedule", "give --continue-from or --partial-schedule, not both");
+    const std::optional<std::string> &continueFrom = o.continueFrom;
+    const std::optional<std::string> &partialSchedule = o.partialSchedule;
     if (continueFrom) {
-        const int64_t id = args.integer("state", -1);
-        if (!args.ok())
-            return usageError("", "autoschedule", args.error());
+        const int64_t id = o.state;
         std::string error;
         const auto recorded = search::SearchTrace::read(*continueFrom, &error);
         if (!recorded)
@@ -81,9 +79,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             return fail(*continueFrom + ": --state " + std::to_string(id) + ": no such state (the trace has ids 0 to " +
                         std::to_string(static_cast<int64_t>(recorded->nodes().size()) - 1) + ")");
         for (const search::TraceNode *n = node; n; n = recorded->find(n->parent))
-            startDecisions.insert(startDecisions.begin(), n->detail);
-        if (library)
-            return usageError("", "autoschedule", "--continue-from works on built-in pipelines (--app), not generators");
+            params.startDecisions.insert(params.startDecisions.begin(), n->detail);
         if (!app)
             app = recorded->pipeline;
         else if (*app != recorded->pipeline)
@@ -91,32 +87,12 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
                         recorded->pipeline + "'");
     }
     if (!app.has_value() && !library.has_value())
-        return usageError("", "autoschedule", "give exactly one of --app NAME or --generator LIB.so");
-    if (const std::string problem = pipelineChoiceProblem(args); !continueFrom && !problem.empty())
-        return usageError("", "autoschedule", problem);
-
-    search::AutoscheduleParams params;
-    params.beamSize = static_cast<int>(args.integer("beam", 32));
-    params.numPasses = static_cast<int>(args.integer("passes", 0));
-    params.randomDropoutSeed = static_cast<uint64_t>(args.integer("seed", 0));
-    params.randomDropout = static_cast<int>(args.integer("dropout", 100));
-    params.freezeInlineComputeRoot = args.flag("freeze-inline-compute-root");
-    params.disableSubtiling = args.flag("no-subtiling");
-    params.randomizeTilings = args.flag("randomize-tilings");
-    params.startDecisions = startDecisions;
-    if (!args.ok())
-        return usageError("", "autoschedule", args.error());
-    if (params.beamSize < 1 || params.beamSize > 100000)
-        return usageError("", "autoschedule", "--beam: expected 1..100000, found " + std::to_string(params.beamSize));
-    if (params.numPasses < 0 || params.numPasses > 100)
-        return usageError("", "autoschedule", "--passes: expected 0..100");
-    if (params.randomDropout < 1 || params.randomDropout > 100)
-        return usageError("", "autoschedule", "--dropout: expected a percentage 1..100 of children kept");
-    if (auto o = args.value("options"); o && !params.options.parse(*o))
-        return usageError("", "autoschedule", "--options: expected four 0/1 flags such as 1111, found '" + *o + "'");
+        return usageError("", "autoschedule", pipelineChoiceProblem(o.pipeline));
+    if (o.searchOptions)
+        params.options.parse(*o.searchOptions); // checked while parsing the command line
 
     // Device profile -> search limits.
-    const std::string profile = args.value("profile").value_or("v100");
+    const std::string &profile = o.profile;
     std::string profileError;
     const std::optional<gpu::DeviceFacts> facts = chooseProfile(profile, profileError);
     if (!facts)
@@ -124,16 +100,16 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     params.device = search::featureParamsFor(*facts);
 
     std::string why;
-    const std::filesystem::path weightsPath = chooseWeights(args.value("weights"), args.value("weights-dir"), why);
+    const std::filesystem::path weightsPath = chooseWeights(o.weights.weights, o.weights.weightsDir, why);
     if (weightsPath.empty())
         return fail(why);
     const std::unique_ptr<model::CostModel> model = loadCostModel(weightsPath, why);
     if (!model)
         return fail(why);
 
-    const auto tracePath = args.value("trace");
-    const auto scheduleOut = args.value("schedule-out");
-    const bool force = args.flag("force");
+    const std::optional<std::string> &tracePath = o.trace;
+    const std::optional<std::string> &scheduleOut = o.scheduleOut;
+    const bool force = o.force;
     for (const auto &p : {tracePath, scheduleOut})
         if (p && !force && std::filesystem::exists(*p))
             return fail(*p + ": exists (use --force to replace it)");
@@ -141,7 +117,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     try {
         // Without --app, --continue-from's trace names the pipeline.
         pipelines::PipelineInstance instance =
-            app && !args.value("app") ? buildBuiltinPipeline(*app) : buildChosenPipeline(args);
+            app && !o.pipeline.app ? buildBuiltinPipeline(*app) : buildChosenPipeline(o.pipeline);
         if (partialSchedule) {
             // Halide's partial_schedule_path: a loop-nest dump (or a whole log) whose
             // Funcs, a prefix of the scheduling order, keep the dump's decisions.
@@ -159,7 +135,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
         std::optional<search::SearchTrace> trace;
         if (tracePath)
             trace.emplace(params.traceCap);
-        StderrProgress progress("", args.flag("json") || args.flag("quiet"), StderrProgress::Style::SameLine);
+        StderrProgress progress("", o.json || o.quiet, StderrProgress::Style::SameLine);
         search::AutoscheduleOutcome out =
             search::autoschedule(instance.name, instance.outputs, *model, params, trace ? &*trace : nullptr, &progress);
         const search::SearchResult &r = out.result;
@@ -186,7 +162,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             if (!w.ok)
                 return fail(w.error);
         }
-        if (args.flag("json")) {
+        if (o.json) {
             Json j = Json::object();
             j["pipeline"] = instance.name;
             j["predicted_cost"] = r.cost;
@@ -245,9 +221,45 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     }
 }
 
+CommandRun defineAutoschedule(CLI::App &app) {
+    auto o = std::make_shared<AutoscheduleOptions>();
+    search::AutoscheduleParams &p = o->params;
+    const PipelineOptionHandles pipeline = addPipelineOptions(app, o->pipeline);
+    addWeightsOptions(app, o->weights);
+    addInteger(app, "--beam", p.beamSize, "the beam size", 1, 100000);
+    addInteger(app, "--passes", p.numPasses, "coarse-to-fine passes (0: 1 for beam 1, else 5, as Halide)", 0, 100);
+    addInteger(app, "--seed", p.randomDropoutSeed, "the seed of the random dropout");
+    addInteger(app, "--dropout", p.randomDropout, "the percentage of children kept per decision", 1, 100);
+    addText(app, "--options", o->searchOptions,
+            "Halide's search_space_options: compute_root, inline, compute at block, at thread (1111)")
+        ->check(CLI::Validator(
+            [](std::string &flags) -> std::string {
+                search::SearchOptions parsed;
+                return parsed.parse(flags) ? "" : "expected four 0/1 flags such as 1111, found '" + flags + "'";
+            },
+            "four 0/1 flags"));
+    addText(app, "--profile", o->profile, "the GPU the search sizes schedules for: local, or a reference profile");
+    addText(app, "--trace", o->trace, "record the search tree in this file (JSON lines)");
+    addText(app, "--schedule-out", o->scheduleOut, "write the schedule's Halide source to this file");
+    CLI::Option *from = addText(app, "--continue-from", o->continueFrom, "search on from a state of this trace");
+    CLI::Option *state = addInteger(app, "--state", o->state, "--continue-from: the id of the state");
+    CLI::Option *partial = addText(app, "--partial-schedule", o->partialSchedule,
+                                   "keep the decisions of this loop-nest dump (Halide's partial_schedule_path)");
+    from->needs(state)->excludes(partial)->excludes(pipeline.generator);
+    state->needs(from);
+    addFlag(app, "--freeze-inline-compute-root", p.freezeInlineComputeRoot,
+            "a pre-pass fixes the inline / compute_root choice of the cheapest Funcs (HL_FREEZE_INLINE_COMPUTE_ROOT)");
+    addFlag(app, "--no-subtiling", p.disableSubtiling, "serial tiles of 1 only");
+    addFlag(app, "--randomize-tilings", p.randomizeTilings, "sample the tiling candidates instead of taking them in order");
+    addFlag(app, "--force", o->force, "replace --trace and --schedule-out files that exist");
+    addFlag(app, "--quiet", o->quiet, "no progress on stderr");
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runAutoschedule(*o); };
+}
+
 const CommandRegistration registration({"", "autoschedule", kSynopsis,
                                         "search a GPU schedule with the Anderson2021 cost model (beam search)",
-                                        runAutoschedule});
+                                        defineAutoschedule});
 
 } // namespace
 
