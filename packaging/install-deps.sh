@@ -9,6 +9,7 @@ packages=(
     cmake make g++ clang libclang-rt-14-dev
     qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
     libhalide14-0-dev
+    libcli11-dev      # header-only command-line parser of beamscope-cli and the bench worker
     pocl-opencl-icd ocl-icd-opencl-dev
     xvfb xauth
     slurm-wlm munge   # the single-node Slurm the Slurm tests start (tests/slurm/local_slurm.h)

@@ -1,7 +1,14 @@
 #pragma once
-// Minimal option parsing shared by the commands: positional arguments,
-// boolean flags (--json) and valued options (--epochs 5 or --epochs=5).
+// The glue between the commands and CLI11: flags and text options declared
+// the same way by every command, the options several commands share, and
+// one function that parses a command line and says, in the project's words,
+// what is wrong with it. Options are written --name value or --name=value;
+// a repeated option's last value counts unless it is declared repeatable.
+// Used by beamscope-cli and beamscope-bench-worker (CLI11 and std only).
 
+#include "app/cli/option_values.h"
+
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -9,29 +16,49 @@
 
 namespace beamscope::cli {
 
-class Arguments {
-public:
-    // flags: options without a value; valued: options that take one (may repeat).
-    Arguments(const std::vector<std::string> &args, std::set<std::string> flags, std::set<std::string> valued);
+// --name alone; --name=value is refused (parseCommandLine says so).
+CLI::Option *addFlag(CLI::App &app, const std::string &name, bool &target, const std::string &help);
+// --json: the result as one JSON document on stdout.
+CLI::Option *addJsonFlag(CLI::App &app, bool &target);
+// --name TEXT; `target` stays empty when the option is not given.
+CLI::Option *addText(CLI::App &app, const std::string &name, std::optional<std::string> &target,
+                     const std::string &help);
+// --name TEXT into a string holding its default, which the help shows.
+CLI::Option *addText(CLI::App &app, const std::string &name, std::string &target, const std::string &help);
+// --name TEXT, repeatable, one value each time (--param k=v --param k2=v2).
+CLI::Option *addRepeated(CLI::App &app, const std::string &name, std::vector<std::string> &target,
+                         const std::string &help);
 
-    bool ok() const { return m_error.empty(); }
-    const std::string &error() const { return m_error; }
-
-    const std::vector<std::string> &positional() const { return m_positional; }
-    bool flag(const std::string &name) const { return m_flags.count(name) > 0; }
-    std::optional<std::string> value(const std::string &name) const; // last occurrence
-    std::vector<std::string> values(const std::string &name) const;  // every occurrence
-
-    // Numeric option helpers: on a malformed number they set error() and return the fallback.
-    long long integer(const std::string &name, long long fallback);
-    double number(const std::string &name, double fallback);
-
-private:
-    std::vector<std::string> m_positional;
-    std::set<std::string> m_flags;
-    std::vector<std::pair<std::string, std::string>> m_values;
-    std::string m_error;
+// --weights W and --weights-dir DIR of the search commands (cost_model_loading.h chooses between them).
+struct WeightsOptions {
+    std::optional<std::string> weights, weightsDir;
 };
+void addWeightsOptions(CLI::App &app, WeightsOptions &options);
+
+// --samples DIR... (required, repeatable, each taking every path up to the
+// next option), plus any path given on its own: predict, retrain, compare-weights.
+struct SampleRoots {
+    std::vector<std::string> samples, loose;
+    std::vector<std::filesystem::path> paths() const;
+};
+void addSampleRoots(CLI::App &app, SampleRoots &roots);
+
+struct ParseOutcome {
+    enum class Kind { Parsed, Help, Usage };
+    Kind kind = Kind::Parsed;
+    std::string text; // Help: the help of the command asked about; Usage: what is wrong
+    // The deepest (sub)command the arguments reached: the one to show the usage of.
+    const CLI::App *command = nullptr;
+};
+
+// Parses `args` (without the program name) with `app`. A CLI11 error, a flag
+// given a value or an argument no option takes becomes Usage with a
+// message naming the option and, for a bad value, what it expects and what
+// it was given ("unknown option --x", "option --beam needs a value",
+// "--beam: expected an integer in 1..100000, found 99999999999"). It lets
+// every (sub)command of `app` keep the arguments it does not know, so those
+// are reported here in those words rather than in CLI11's.
+ParseOutcome parseCommandLine(CLI::App &app, const std::vector<std::string> &args);
 
 // The raw arguments without the named options (flags alone, valued ones with
 // their value, "--name value" or "--name=value"): what a command passes on to

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace beamscope::cli {
 
@@ -65,14 +66,14 @@ const std::vector<std::string> kRowNames = {
     "L2 cache", "search: parallelism", "search: shared_memory_limit_kb / sm_limit_kb", "search: active_block_limit",
     "search: active_warp_limit"};
 
-int runDevice(const std::vector<std::string> &rawArgs)
+struct DeviceOptions {
+    bool json = false;
+    std::string profile = "V100";
+};
+
+int runDevice(const DeviceOptions &options)
 {
-    Arguments args(rawArgs, {"json"}, {"profile"});
-    if (!args.ok())
-        return usageError("", "device", args.error());
-    if (!args.positional().empty())
-        return usageError("", "device", "unexpected argument '" + args.positional().front() + "'");
-    const std::string profileName = args.value("profile").value_or("V100");
+    const std::string &profileName = options.profile;
     const auto profile = findProfile(profileName);
     if (!profile) {
         std::string known;
@@ -84,7 +85,7 @@ int runDevice(const std::vector<std::string> &rawArgs)
     }
     const LocalDeviceQuery local = queryLocalDevice();
 
-    if (args.flag("json")) {
+    if (options.json) {
         Json j = Json::object();
         Json l = Json::object();
         l["support_built"] = local.supportBuilt;
@@ -119,9 +120,18 @@ int runDevice(const std::vector<std::string> &rawArgs)
     return kSuccess;
 }
 
+CommandRun defineDevice(CLI::App &app)
+{
+    auto o = std::make_shared<DeviceOptions>();
+    addJsonFlag(app, o->json);
+    // Checked when run: an unknown profile is invalid input (exit 1) naming the known ones.
+    addText(app, "--profile", o->profile, "the reference profile shown beside the local GPU");
+    return [o](const std::vector<std::string> &) { return runDevice(*o); };
+}
+
 const CommandRegistration registration({"", "device", "[--json] [--profile V100|A100|H100|H200]",
                                         "the local GPU beside a reference profile, with the search parameters each implies",
-                                        runDevice});
+                                        defineDevice});
 
 } // namespace
 

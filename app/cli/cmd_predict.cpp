@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace beamscope::cli {
 
@@ -24,29 +25,19 @@ using namespace beamscope::samples;
 constexpr const char *kSynopsis = "--weights W --samples DIR... [--num-cores N] [--json]";
 
 
-int runPredict(const std::vector<std::string> &args)
-{
-    Arguments a(args, {"json"}, {"weights", "samples", "num-cores"});
-    if (!a.ok())
-        return usageError("", "predict", a.error());
-    const auto weightsArgument = a.value("weights");
-    if (!weightsArgument)
-        return usageError("", "predict", "--weights is required");
-    std::vector<std::filesystem::path> roots;
-    for (const auto &v : a.values("samples"))
-        roots.emplace_back(v);
-    for (const auto &v : a.positional()) // "--samples A B": B arrives as a positional
-        roots.emplace_back(v);
-    if (a.values("samples").empty())
-        return usageError("", "predict", "--samples is required");
-    const long long numCores = a.integer("num-cores", 80);
-    if (!a.ok())
-        return usageError("", "predict", a.error());
-    if (numCores < 1 || numCores > 1000000)
-        return usageError("", "predict", "--num-cores: expected a positive integer, found " + std::to_string(numCores));
+struct PredictOptions {
+    std::optional<std::string> weights;
+    SampleRoots samples;
+    int numCores = 80;
+    bool json = false;
+};
 
+int runPredict(const PredictOptions &options)
+{
+    const std::vector<std::filesystem::path> roots = options.samples.paths();
+    const int numCores = options.numCores;
     std::string weightsError; // a path, or a shipped file's name
-    const auto weightsPath = weights::resolveWeightsArgument(weightsArgument, std::nullopt, weightsError).string();
+    const auto weightsPath = weights::resolveWeightsArgument(options.weights, std::nullopt, weightsError).string();
     if (weightsPath.empty()) {
         std::cerr << "beamscope-cli: " << weightsError << "\n";
         return kFailure;
@@ -85,7 +76,7 @@ int runPredict(const std::vector<std::string> &args)
     std::vector<std::vector<std::string>> pipelineRows{
         {"pipeline", "app", "schedules", "spearman", "kendall", "pairwise_acc"}};
     for (const auto &pipeline : dataset.pipelines) {
-        const auto predicted = predictPipeline(costModel, pipeline, static_cast<int>(numCores));
+        const auto predicted = predictPipeline(costModel, pipeline, numCores);
         for (size_t i = 0; i < pipeline.schedules.size(); ++i) {
             const auto &schedule = pipeline.schedules[i];
             Json item = Json::object();
@@ -131,7 +122,7 @@ int runPredict(const std::vector<std::string> &args)
         skippedJson.push(std::move(s));
     }
 
-    if (a.flag("json")) {
+    if (options.json) {
         Json doc = Json::object();
         doc["weights"] = weightsPath;
         doc["num_cores"] = static_cast<int64_t>(numCores);
@@ -150,10 +141,21 @@ int runPredict(const std::vector<std::string> &args)
     return kSuccess;
 }
 
+CommandRun definePredict(CLI::App &app)
+{
+    auto o = std::make_shared<PredictOptions>();
+    addText(app, "--weights", o->weights, "the cost model's weights: a path or a shipped file's name")->required();
+    addSampleRoots(app, o->samples);
+    addInteger(app, "--num-cores", o->numCores, "the parallelism the cost model assumes (Halide: SM count)", 1,
+               1000000);
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runPredict(*o); };
+}
+
 const CommandRegistration registration{Command{
     "", "predict", kSynopsis,
     "predict the cost of measured .sample schedules; per-pipeline rank correlation with their runtimes",
-    runPredict}};
+    definePredict}};
 
 } // namespace
 

@@ -26,6 +26,8 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -82,17 +84,24 @@ std::string lossCsv(const std::vector<EpochRecord> &history)
     return out.str();
 }
 
+// The command line, as parsed (defineRetrain binds the options to it).
 struct Settings {
-    std::vector<fs::path> roots;
+    SampleRoots samples;
+    std::vector<fs::path> roots; // samples.paths(), once parsed
     std::optional<std::string> initialPath;
+    std::optional<std::string> init; // "random"
     bool randomInit = false;
     TrainingOptions training;
     bool force = false;
     bool json = false;
     bool partitionSchedules = false;
     std::optional<std::string> holdOut;
-    std::optional<fs::path> lossCsv;
+    std::optional<std::string> lossCsv;
     std::optional<std::string> onlyApp; // --hold-one-out: train this app's file only (a Slurm task)
+    bool holdOneOut = false;
+    std::optional<std::string> out, outDir;
+    bool slurm = false;
+    SlurmOptions slurmOptions;
 };
 
 // Reads --initial, or makes Halide-style random weights for --init random.
@@ -316,35 +325,14 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
     return failures == 0 ? kSuccess : kFailure;
 }
 
-int runRetrain(const std::vector<std::string> &args)
+int runRetrain(Settings &s, const std::vector<std::string> &args)
 {
-    Arguments a(args, {"hold-one-out", "resume", "force", "json", "partition-schedules", "slurm"},
-                {"samples", "initial", "init", "out", "out-dir", "epochs", "learning-rate", "hold-out", "seed",
-                 "loss-csv", "num-cores", "min-batch", "only-app", "partition", "account", "time", "gpus-per-task",
-                 "cpus-per-task", "sbatch-arg"});
-    if (!a.ok())
-        return usageError("", "retrain", a.error());
-    Settings s;
-    for (const auto &v : a.values("samples"))
-        s.roots.emplace_back(v);
-    for (const auto &v : a.positional())
-        s.roots.emplace_back(v);
-    if (a.values("samples").empty())
-        return usageError("", "retrain", "--samples is required");
-
-    s.initialPath = a.value("initial");
-    const auto init = a.value("init");
-    if (init && *init != "random")
-        return usageError("", "retrain", "--init: expected 'random', found '" + *init + "'");
-    s.randomInit = init.has_value();
-    if (s.initialPath && s.randomInit)
-        return usageError("", "retrain", "give either --initial W or --init random, not both");
+    s.roots = s.samples.paths();
+    s.randomInit = s.init.has_value();
     if (!s.initialPath && !s.randomInit)
         return usageError("", "retrain",
                           "starting weights are required: --initial W, or --init random --seed S "
                           "(weights are never made up silently)");
-    if (s.randomInit && !a.value("seed"))
-        return usageError("", "retrain", "--init random needs an explicit --seed S");
     if (s.initialPath) { // a path, or a shipped file's name
         std::string error;
         const fs::path initial = weights::resolveWeightsArgument(s.initialPath, std::nullopt, error);
@@ -354,47 +342,12 @@ int runRetrain(const std::vector<std::string> &args)
         }
         s.initialPath = initial.string();
     }
-
-    const long long seed = a.integer("seed", 0);
-    const long long epochs = a.integer("epochs", 1);
-    const double rate = a.number("learning-rate", 1e-4);
-    const long long cores = a.integer("num-cores", 80);
-    const long long minBatch = a.integer("min-batch", 9);
-    if (!a.ok())
-        return usageError("", "retrain", a.error());
-    if (seed < 0 || seed > 0xffffffffLL)
-        return usageError("", "retrain", "--seed: expected 0..4294967295, found " + std::to_string(seed));
-    if (epochs < 1 || epochs > 1000000)
-        return usageError("", "retrain", "--epochs: expected a positive integer, found " + std::to_string(epochs));
-    if (!(rate > 0) || rate > 1)
-        return usageError("", "retrain", "--learning-rate: expected a number in (0, 1], found " + formatNumber(rate));
-    if (cores < 1 || cores > 1000000)
-        return usageError("", "retrain", "--num-cores: expected a positive integer, found " + std::to_string(cores));
-    if (minBatch < 1 || minBatch > 64)
-        return usageError("", "retrain", "--min-batch: expected 1..64, found " + std::to_string(minBatch));
-    s.training.seed = static_cast<uint32_t>(seed);
-    s.training.epochs = static_cast<int>(epochs);
-    s.training.learningRate = static_cast<float>(rate);
-    s.training.numCores = static_cast<int>(cores);
-    s.training.batches.minSize = static_cast<size_t>(minBatch);
-    s.training.resume = a.flag("resume");
-    s.force = a.flag("force");
-    s.json = a.flag("json");
-    s.partitionSchedules = a.flag("partition-schedules");
-    s.holdOut = a.value("hold-out");
-    s.onlyApp = a.value("only-app");
-    if (auto csv = a.value("loss-csv"))
-        s.lossCsv = fs::path(*csv);
-
-    const bool holdOneOut = a.flag("hold-one-out");
-    const auto out = a.value("out");
-    const auto outDir = a.value("out-dir");
-    if (holdOneOut) {
-        if (!outDir || out || s.holdOut || s.lossCsv)
-            return usageError("", "retrain", "--hold-one-out takes --out-dir D (not --out, --hold-out or --loss-csv)");
-    } else if (!out || outDir) {
-        return usageError("", "retrain", "--out W2 is required (or --hold-one-out --out-dir D)");
-    }
+    const bool holdOneOut = s.holdOneOut;
+    const auto &out = s.out;
+    const auto &outDir = s.outDir;
+    if (holdOneOut ? !outDir : !out)
+        return usageError("", "retrain", holdOneOut ? "--hold-one-out needs --out-dir D"
+                                                    : "--out W2 is required (or --hold-one-out --out-dir D)");
 
     const auto initial = initialWeights(s);
     if (!initial)
@@ -415,18 +368,8 @@ int runRetrain(const std::vector<std::string> &args)
         return kFailure;
     }
 
-    if (a.flag("slurm")) {
-        if (!holdOneOut)
-            return usageError("", "retrain", "--slurm runs --hold-one-out as a job array (one task per app)");
-        SlurmOptions slurm;
-        slurm.partition = a.value("partition").value_or("");
-        slurm.account = a.value("account").value_or("");
-        slurm.time = a.value("time").value_or("");
-        slurm.gpusPerTask = static_cast<int>(a.integer("gpus-per-task", 0));
-        slurm.cpusPerTask = static_cast<int>(a.integer("cpus-per-task", 0));
-        slurm.sbatchArgs = a.values("sbatch-arg");
-        if (!a.ok())
-            return usageError("", "retrain", a.error());
+    if (s.slurm) {
+        const SlurmOptions &slurm = s.slurmOptions;
         // The tasks read the samples from where this command did.
         std::vector<std::string> forwarded = withoutOptions(
             args, {"slurm", "hold-one-out", "resume", "force", "json"},
@@ -455,10 +398,57 @@ int runRetrain(const std::vector<std::string> &args)
     return holdOneOut ? runHoldOneOut(s, loaded.dataset, *initial, *outDir) : runSingle(s, loaded.dataset, *initial, *out);
 }
 
+CommandRun defineRetrain(CLI::App &app)
+{
+    auto s = std::make_shared<Settings>();
+    addSampleRoots(app, s->samples);
+    CLI::Option *initial =
+        addText(app, "--initial", s->initialPath, "the weights training starts from: a path or a shipped file's name");
+    CLI::Option *init = addText(app, "--init", s->init, "random: start from Halide-style random weights (needs --seed)")
+                            ->check(oneOf({"random"}));
+    initial->excludes(init);
+    CLI::Option *out = addText(app, "--out", s->out, "the trained weights file to write");
+    CLI::Option *holdOneOut =
+        addFlag(app, "--hold-one-out", s->holdOneOut, "train one weights file per app, each without that app's samples");
+    CLI::Option *outDir = addText(app, "--out-dir", s->outDir, "--hold-one-out: the folder of <app>.weights files");
+    outDir->needs(holdOneOut);
+    out->excludes(holdOneOut);
+    addInteger(app, "--epochs", s->training.epochs, "passes over the training set", 1, 1000000);
+    addNumber(app, "--learning-rate", s->training.learningRate, "ADAM's learning rate", 0, 1, true);
+    CLI::Option *holdOut = addText(app, "--hold-out", s->holdOut, "validate on this app's samples, train on the rest");
+    CLI::Option *seed = addInteger(app, "--seed", s->training.seed, "the seed of batching, dropout and --init random");
+    init->needs(seed);
+    CLI::Option *csv = addText(app, "--loss-csv", s->lossCsv, "write each epoch's losses to this CSV file");
+    holdOneOut->excludes(holdOut)->excludes(csv);
+    addInteger(app, "--num-cores", s->training.numCores, "the parallelism the cost model assumes", 1, 1000000);
+    addInteger(app, "--min-batch", s->training.batches.minSize, "the fewest schedules a training batch holds",
+               size_t{1}, size_t{64});
+    addFlag(app, "--partition-schedules", s->partitionSchedules,
+            "split schedules, not pipelines, between training and validation");
+    addFlag(app, "--resume", s->training.resume, "continue from the checkpoint an interrupted run left");
+    addFlag(app, "--force", s->force, "replace outputs and checkpoints that exist");
+    addJsonFlag(app, s->json);
+    addText(app, "--only-app", s->onlyApp, "--hold-one-out: train this app's file only (what a Slurm task does)")
+        ->needs(holdOneOut);
+    CLI::Option *slurm =
+        addFlag(app, "--slurm", s->slurm, "submit --hold-one-out as a Slurm job array, one task per app");
+    slurm->needs(holdOneOut);
+    SlurmOptions &so = s->slurmOptions;
+    addText(app, "--partition", so.partition, "--slurm: the partition");
+    addText(app, "--account", so.account, "--slurm: the account");
+    addText(app, "--time", so.time, "--slurm: each task's time limit");
+    addInteger(app, "--gpus-per-task", so.gpusPerTask, "--slurm: GPUs per task (0: none)", 0,
+               std::numeric_limits<int>::max());
+    addInteger(app, "--cpus-per-task", so.cpusPerTask, "--slurm: CPUs per task (0: Slurm's default)", 0,
+               std::numeric_limits<int>::max());
+    addRepeated(app, "--sbatch-arg", so.sbatchArgs, "--slurm: an argument for sbatch, as it is (repeatable)");
+    return [s](const std::vector<std::string> &args) { return runRetrain(*s, args); };
+}
+
 const CommandRegistration registration{Command{
     "", "retrain", kSynopsis,
     "train the cost model on .sample files (seeded, checkpointed, resumable); --hold-one-out: one weights file per app",
-    runRetrain}};
+    defineRetrain}};
 
 } // namespace
 

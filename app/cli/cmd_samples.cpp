@@ -8,6 +8,7 @@
 #include "core/samples/folder_summary.h"
 
 #include <iostream>
+#include <memory>
 
 namespace beamscope::cli {
 
@@ -15,21 +16,21 @@ namespace {
 
 using namespace beamscope::samples;
 
-int runSummary(const std::vector<std::string> &args)
+struct SummaryOptions {
+    std::string folder;
+    bool json = false;
+};
+
+int runSummary(const SummaryOptions &options)
 {
-    Arguments a(args, {"json"}, {});
-    if (!a.ok())
-        return usageError("samples", "summary", a.error());
-    if (a.positional().size() != 1)
-        return usageError("samples", "summary", "expected one folder");
-    const std::filesystem::path root = a.positional().front();
+    const std::filesystem::path root = options.folder;
     std::error_code ec;
     if (!std::filesystem::is_directory(root, ec)) {
         std::cerr << "beamscope-cli samples summary: " << root.string() << ": not a folder\n";
         return kFailure;
     }
     const FolderSummary s = summarizeFolder(root);
-    if (a.flag("json")) {
+    if (options.json) {
         std::cout << s.toJson().dump(2) << "\n";
         return s.errors.empty() ? kSuccess : kFailure;
     }
@@ -61,9 +62,17 @@ int runSummary(const std::vector<std::string> &args)
     return s.errors.empty() ? kSuccess : kFailure;
 }
 
+CommandRun defineSummary(CLI::App &app)
+{
+    auto o = std::make_shared<SummaryOptions>();
+    app.add_option("DIR", o->folder, "a sample folder or an autotune run folder")->required();
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runSummary(*o); };
+}
+
 const CommandRegistration registration{Command{
     "samples", "summary", "DIR [--json]",
-    "per pipeline: schedules, runtimes (min/median/max), autotune failures by reason, provenance", runSummary}};
+    "per pipeline: schedules, runtimes (min/median/max), autotune failures by reason, provenance", defineSummary}};
 
 } // namespace
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace beamscope::cli {
@@ -98,15 +99,15 @@ int errorCount(const LoadResult &result)
     return n;
 }
 
-int inspect(const std::vector<std::string> &args)
+struct InspectOptions {
+    std::string path;
+    bool json = false;
+};
+
+int inspect(const InspectOptions &options)
 {
-    Arguments parsed(args, {"json"}, {});
-    if (!parsed.ok())
-        return usageError("weights", "inspect", parsed.error());
-    if (parsed.positional().size() != 1)
-        return usageError("weights", "inspect", "expected one PATH, found " + std::to_string(parsed.positional().size()));
     // A path, or a shipped file's name ("harris"); a missing file is reported by the reader.
-    std::string path = parsed.positional()[0];
+    std::string path = options.path;
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         if (const auto shipped = findShippedWeights(path))
@@ -114,7 +115,7 @@ int inspect(const std::vector<std::string> &args)
     const LoadResult result = loadWeights(path);
     const auto digest = digestOf(path, result);
 
-    if (parsed.flag("json")) {
+    if (options.json) {
         Json doc = Json::object();
         doc["path"] = path;
         doc["form"] = formName(result.form);
@@ -188,15 +189,10 @@ int inspect(const std::vector<std::string> &args)
     return kSuccess;
 }
 
-int validate(const std::vector<std::string> &args)
+int validate(const std::vector<std::string> &paths)
 {
-    Arguments parsed(args, {}, {});
-    if (!parsed.ok())
-        return usageError("weights", "validate", parsed.error());
-    if (parsed.positional().empty())
-        return usageError("weights", "validate", "expected at least one PATH");
     int invalid = 0;
-    for (const auto &path : parsed.positional()) {
+    for (const auto &path : paths) {
         const LoadResult result = loadWeights(path);
         if (!result.ok()) {
             invalid++;
@@ -210,21 +206,19 @@ int validate(const std::vector<std::string> &args)
         std::cout.flush();
         printDiagnostics(result.diagnostics);
     }
-    if (parsed.positional().size() > 1)
-        std::cout << parsed.positional().size() - static_cast<size_t>(invalid) << " of " << parsed.positional().size()
-                  << " valid\n";
+    if (paths.size() > 1)
+        std::cout << paths.size() - static_cast<size_t>(invalid) << " of " << paths.size() << " valid\n";
     return invalid ? kFailure : kSuccess;
 }
 
-int convert(const std::vector<std::string> &args)
+struct ConvertOptions {
+    std::string src, dst;
+    bool force = false;
+};
+
+int convert(const ConvertOptions &options)
 {
-    Arguments parsed(args, {"force"}, {});
-    if (!parsed.ok())
-        return usageError("weights", "convert", parsed.error());
-    if (parsed.positional().size() != 2)
-        return usageError("weights", "convert",
-                          "expected SRC and DST, found " + std::to_string(parsed.positional().size()) + " paths");
-    const std::string src = parsed.positional()[0], dst = parsed.positional()[1];
+    const std::string &src = options.src, &dst = options.dst;
     const LoadResult result = loadWeights(src);
     if (!result.ok()) {
         std::cerr << src << ": not converted, the source is not valid weights; nothing was written\n";
@@ -234,7 +228,7 @@ int convert(const std::vector<std::string> &args)
     for (const auto &d : result.diagnostics)
         std::cerr << "  " << severityName(d.severity) << ": " << d.format() << "\n";
     const Form form = formForDestination(dst);
-    const Overwrite overwrite = parsed.flag("force") ? Overwrite::Replace : Overwrite::Refuse;
+    const Overwrite overwrite = options.force ? Overwrite::Replace : Overwrite::Refuse;
     const WriteResult written = form == Form::File ? saveWeightsFile(*result.weights, dst, overwrite)
                                                    : saveWeightsDirectory(*result.weights, dst, overwrite);
     if (!written.ok) {
@@ -257,18 +251,15 @@ Json changeJson(const ElementChange &c)
     return item;
 }
 
-int diff(const std::vector<std::string> &args)
+struct DiffOptions {
+    std::string a, b;
+    bool json = false;
+    size_t top = 5;
+};
+
+int diff(const DiffOptions &options)
 {
-    Arguments parsed(args, {"json"}, {"top"});
-    const long long top = parsed.integer("top", 5);
-    if (!parsed.ok())
-        return usageError("weights", "diff", parsed.error());
-    if (parsed.positional().size() != 2)
-        return usageError("weights", "diff", "expected A and B, found " + std::to_string(parsed.positional().size()) +
-                                                 " paths");
-    if (top < 0)
-        return usageError("weights", "diff", "--top: expected a count of 0 or more, found " + std::to_string(top));
-    const std::string pathA = parsed.positional()[0], pathB = parsed.positional()[1];
+    const std::string &pathA = options.a, &pathB = options.b;
     const LoadResult a = loadWeights(pathA), b = loadWeights(pathB);
     if (!a.ok() || !b.ok()) {
         for (const auto *r : {&a, &b})
@@ -278,9 +269,9 @@ int diff(const std::vector<std::string> &args)
             }
         return kFailure;
     }
-    const WeightsDiff d = diffWeights(*a.weights, *b.weights, static_cast<size_t>(top));
+    const WeightsDiff d = diffWeights(*a.weights, *b.weights, options.top);
 
-    if (parsed.flag("json")) {
+    if (options.json) {
         Json doc = Json::object();
         doc["a"] = pathA;
         doc["b"] = pathB;
@@ -347,15 +338,10 @@ int diff(const std::vector<std::string> &args)
 
 // The weights shipped with Beamscope (weights/README.md): their names, which
 // every --weights option accepts, where they were found and what they are.
-int list(const std::vector<std::string> &args)
+int list(bool json)
 {
-    Arguments parsed(args, {"json"}, {});
-    if (!parsed.ok())
-        return usageError("weights", "list", parsed.error());
-    if (!parsed.positional().empty())
-        return usageError("weights", "list", "expected no PATH, found " + parsed.positional()[0]);
     const std::vector<ShippedWeights> shipped = listShippedWeights();
-    if (parsed.flag("json")) {
+    if (json) {
         Json doc = Json::array();
         for (const ShippedWeights &w : shipped) {
             Json item = Json::object();
@@ -379,21 +365,63 @@ int list(const std::vector<std::string> &args)
     return kSuccess;
 }
 
+CommandRun defineList(CLI::App &app)
+{
+    auto json = std::make_shared<bool>(false);
+    addJsonFlag(app, *json);
+    return [json](const std::vector<std::string> &) { return list(*json); };
+}
+
+CommandRun defineInspect(CLI::App &app)
+{
+    auto o = std::make_shared<InspectOptions>();
+    app.add_option("PATH", o->path, "a .weights file, a legacy directory or a shipped file's name")->required();
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return inspect(*o); };
+}
+
+CommandRun defineValidate(CLI::App &app)
+{
+    auto paths = std::make_shared<std::vector<std::string>>();
+    app.add_option("PATH", *paths, ".weights files or legacy directories")->required();
+    return [paths](const std::vector<std::string> &) { return validate(*paths); };
+}
+
+CommandRun defineConvert(CLI::App &app)
+{
+    auto o = std::make_shared<ConvertOptions>();
+    app.add_option("SRC", o->src, "the weights to convert")->required();
+    app.add_option("DST", o->dst, "where to write them: a .weights file, or else a directory")->required();
+    addFlag(app, "--force", o->force, "replace DST if it exists");
+    return [o](const std::vector<std::string> &) { return convert(*o); };
+}
+
+CommandRun defineDiff(CLI::App &app)
+{
+    auto o = std::make_shared<DiffOptions>();
+    app.add_option("A", o->a, "the weights compared with")->required();
+    app.add_option("B", o->b, "the weights compared")->required();
+    addJsonFlag(app, o->json);
+    addInteger(app, "--top", o->top, "the number of largest changes listed per buffer");
+    return [o](const std::vector<std::string> &) { return diff(*o); };
+}
+
 const CommandRegistration listCommand({"weights", "list", "[--json]",
                                        "the shipped weights files: the names --weights accepts, and their paths",
-                                       list});
+                                       defineList});
 const CommandRegistration inspectCommand({"weights", "inspect", "PATH [--json]",
                                           "shape, versions, sha256 and per-buffer statistics of a weights file or directory",
-                                          inspect});
+                                          defineInspect});
 const CommandRegistration validateCommand({"weights", "validate", "PATH...",
-                                           "check weights files or directories; exit 1 if any is invalid", validate});
+                                           "check weights files or directories; exit 1 if any is invalid",
+                                           defineValidate});
 const CommandRegistration convertCommand({"weights", "convert", "SRC DST [--force]",
                                           "convert between a .weights file and a legacy directory (DST ending in "
                                           ".weights is a file); never replaces DST without --force",
-                                          convert});
+                                          defineConvert});
 const CommandRegistration diffCommand({"weights", "diff", "A B [--json] [--top N]",
                                        "per-buffer max |b - a|, relative L2, cosine similarity and the N largest changes",
-                                       diff});
+                                       defineDiff});
 
 } // namespace
 

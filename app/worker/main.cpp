@@ -8,9 +8,10 @@
 // measurement, so this program reports errors plainly and never retries.
 //
 // Exit status: 0 measured (the JSON says whether the output matched),
-// 2 usage, 3 a library failed to load, 4 the pipeline returned an error,
+// 2 usage (an unknown option, a missing or malformed value: CLI11 checks them), 3 a library failed to load, 4 the pipeline returned an error,
 // 5 the pipeline cannot be set up (missing estimates, no memory, mismatched references).
 
+#include "app/cli/arguments.h"
 #include "app/worker/buffers.h"
 #include "app/worker/opencl_device.h"
 #include "core/util/json.h"
@@ -26,7 +27,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +50,7 @@ struct Options {
     // dies from SIGSEGV and "hang" sleeps, both while timing; "wrong-output"
     // changes one output value before the comparison.
     std::string injectFault;
+    bool describeOpenCL = false; // print the OpenCL platforms and devices, measure nothing
 };
 
 [[noreturn]] void fail(Exit code, const std::string &phase, const std::string &message)
@@ -246,55 +250,68 @@ void boundsQuery(const Library &lib, const Arguments &real, std::vector<std::vec
     }
 }
 
-int parseOptions(int argc, char **argv, Options &o)
+const char *const kUsageLine =
+    "usage: beamscope-bench-worker --candidate SO --function NAME [--reference SO [--reference-function NAME]] "
+    "[--reps N>=1] [--warmup N>=0] [--scale S>0] [--seed N] | --describe-opencl";
+
+// The command line core/bench writes (measurement.cpp), read through the same
+// CLI11 glue as beamscope-cli's: a count that is not a number, or is out of
+// range, is a usage error naming the option, not a silent 0. Returns the exit
+// status to end with at once (help, a usage error), or nullopt to go on.
+std::optional<int> parseOptions(int argc, char **argv, Options &o)
 {
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (i + 1 >= argc) {
-            std::fprintf(stderr, "beamscope-bench-worker: option %s needs a value\n", a.c_str());
-            return kUsage;
-        }
-        const std::string v = argv[++i];
-        if (a == "--candidate") o.candidate = v;
-        else if (a == "--function") o.function = v;
-        else if (a == "--reference") o.reference = v;
-        else if (a == "--reference-function") o.referenceFunction = v;
-        else if (a == "--reps") o.reps = std::atoi(v.c_str());
-        else if (a == "--warmup") o.warmup = std::atoi(v.c_str());
-        else if (a == "--scale") o.scale = std::atof(v.c_str());
-        else if (a == "--seed") o.seed = std::strtoull(v.c_str(), nullptr, 10);
-        else if (a == "--inject-fault") o.injectFault = v;
-        else {
-            std::fprintf(stderr, "beamscope-bench-worker: unknown option %s\n", a.c_str());
-            return kUsage;
-        }
+    using namespace beamscope::cli;
+    CLI::App app("Times one ahead-of-time compiled pipeline and checks it against a reference build",
+                 "beamscope-bench-worker");
+    CLI::Option *candidate = addText(app, "--candidate", o.candidate, "the compiled pipeline to time (.so)");
+    CLI::Option *function = addText(app, "--function", o.function, "its function name");
+    CLI::Option *reference = addText(app, "--reference", o.reference, "a build to compare the outputs with (.so)");
+    addText(app, "--reference-function", o.referenceFunction, "its function name (default: --function)")
+        ->needs(reference);
+    addInteger(app, "--reps", o.reps, "timed runs", 1, std::numeric_limits<int>::max());
+    addInteger(app, "--warmup", o.warmup, "untimed runs before them", 0, std::numeric_limits<int>::max());
+    addNumber(app, "--scale", o.scale, "output extents: the estimates times this", 0,
+              std::numeric_limits<double>::infinity(), true);
+    addInteger(app, "--seed", o.seed, "the seed of the input values");
+    addText(app, "--inject-fault", o.injectFault, "test only: crash, hang or wrong-output")
+        ->check(oneOf({"crash", "hang", "wrong-output"}));
+    addFlag(app, "--describe-opencl", o.describeOpenCL, "print the OpenCL platforms and devices as JSON and exit")
+        ->excludes(candidate)
+        ->excludes(function);
+
+    const ParseOutcome outcome = parseCommandLine(app, std::vector<std::string>(argv + 1, argv + argc));
+    std::string problem = outcome.kind == ParseOutcome::Kind::Usage ? outcome.text : "";
+    if (outcome.kind == ParseOutcome::Kind::Help) {
+        std::printf("%s", outcome.text.c_str());
+        return kMeasured;
     }
-    if (!o.injectFault.empty() && o.injectFault != "crash" && o.injectFault != "hang" && o.injectFault != "wrong-output") {
-        std::fprintf(stderr, "beamscope-bench-worker: --inject-fault: expected crash, hang or wrong-output, found %s\n",
-                     o.injectFault.c_str());
-        return kUsage;
-    }
-    if (o.candidate.empty() || o.function.empty() || o.reps < 1 || o.warmup < 0 || !(o.scale > 0)) {
-        std::fprintf(stderr, "usage: beamscope-bench-worker --candidate SO --function NAME [--reference SO "
-                             "[--reference-function NAME]] [--reps N>=1] [--warmup N>=0] [--scale S>0] [--seed N]\n");
+    // Required unless the run only describes OpenCL.
+    if (problem.empty() && !o.describeOpenCL)
+        for (const CLI::Option *required : {candidate, function})
+            if (required->count() == 0) {
+                problem = required->get_name() + " is required";
+                break;
+            }
+    if (!problem.empty()) {
+        std::fprintf(stderr, "beamscope-bench-worker: %s\n%s\n", problem.c_str(), kUsageLine);
         return kUsage;
     }
     if (o.referenceFunction.empty())
         o.referenceFunction = o.function;
-    return kMeasured;
+    return std::nullopt;
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && std::string(argv[1]) == "--describe-opencl") {
+    Options opt;
+    if (const std::optional<int> rc = parseOptions(argc, argv, opt))
+        return *rc;
+    if (opt.describeOpenCL) {
         std::printf("%s\n", describeOpenCL().dump().c_str());
         return 0;
     }
-    Options opt;
-    if (const int rc = parseOptions(argc, argv, opt); rc != kMeasured)
-        return rc;
 
     phase("load");
     const Library cand = load(opt.candidate, opt.function, "candidate");

@@ -8,17 +8,13 @@
 #include "core/util/json.h"
 
 #include <iostream>
+#include <memory>
 
 namespace beamscope::cli {
 
 namespace {
 
-int runApps(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json"}, {});
-    if (!args.ok())
-        return usageError("", "apps", args.error());
-    if (!args.positional().empty())
-        return usageError("", "apps", "unexpected argument '" + args.positional().front() + "'");
+int runApps(bool json) {
 
     Json list = Json::array();
     std::vector<std::vector<std::string>> rows{{"name", "origin", "stages", "description"}};
@@ -39,7 +35,7 @@ int runApps(const std::vector<std::string> &rawArgs) {
         list.push(j);
         rows.push_back({info.name, pipelines::originName(info.origin), std::to_string(stages), info.description});
     }
-    if (args.flag("json")) {
+    if (json) {
         Json j = Json::object();
         j["pipelines"] = list;
         std::cout << j.dump(2) << "\n";
@@ -59,9 +55,15 @@ int runApps(const std::vector<std::string> &rawArgs) {
     return kSuccess;
 }
 
+CommandRun defineApps(CLI::App &app) {
+    auto json = std::make_shared<bool>(false);
+    addJsonFlag(app, *json);
+    return [json](const std::vector<std::string> &) { return runApps(*json); };
+}
+
 const CommandRegistration registration({"", "apps", "[--json]",
                                         "the built-in pipelines (apps, golden pipelines) and their stage counts",
-                                        runApps});
+                                        defineApps});
 
 } // namespace
 

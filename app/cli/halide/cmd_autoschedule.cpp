@@ -13,6 +13,7 @@
 #include "app/cli/halide/cost_model_loading.h"
 #include "app/cli/halide/pipeline_choice.h"
 #include "core/pipelines/generator_library.h"
+#include "core/search/autoschedule_params.h"
 #include "core/session/search_session.h"
 #include "core/util/atomic_file.h"
 #include "core/util/json.h"
@@ -20,6 +21,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 namespace beamscope::cli {
 
@@ -37,40 +39,33 @@ int fail(const std::string &message) {
     return kFailure;
 }
 
-int runAutoschedule(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json", "force", "quiet", "freeze-inline-compute-root", "no-subtiling", "randomize-tilings"},
-                   {"app", "generator", "name", "param", "weights", "weights-dir", "beam", "passes", "seed", "dropout",
-                    "options", "profile", "trace", "schedule-out", "continue-from", "state", "partial-schedule"});
-    if (!args.ok())
-        return usageError("", "autoschedule", args.error());
-    if (!args.positional().empty())
-        return usageError("", "autoschedule", "unexpected argument '" + args.positional().front() + "'");
-    auto app = args.value("app");
-    const auto library = args.value("generator");
+struct AutoscheduleOptions {
+    PipelineOptions pipeline;
+    WeightsOptions weights;
+    session::SearchRequest request; // the session checks it again (one place for the CLI and the explorer)
+    std::optional<std::string> trace, scheduleOut, continueFrom, partialSchedule;
+    int64_t state = -1;
+    bool force = false, quiet = false, json = false;
+};
+
+int runAutoschedule(AutoscheduleOptions &o) {
+    session::SearchRequest &request = o.request;
+    std::optional<std::string> app = o.pipeline.app;
+    const std::optional<std::string> &library = o.pipeline.generator;
     // Continue from a recorded state: its decisions (the path's "detail"
     // objects, root first) are fixed; the pipeline defaults to the trace's.
-    const auto continueFrom = args.value("continue-from");
-    if (continueFrom.has_value() != args.value("state").has_value())
-        return usageError("", "autoschedule", "--continue-from TRACE and --state ID go together");
-    std::vector<Json> startDecisions;
-    const auto partialSchedule = args.value("partial-schedule");
-    if (partialSchedule && continueFrom)
-        return usageError("", "autoschedule", "give --continue-from or --partial-schedule, not both");
+    const std::optional<std::string> &continueFrom = o.continueFrom;
+    const std::optional<std::string> &partialSchedule = o.partialSchedule;
     if (continueFrom) {
-        const int64_t id = args.integer("state", -1);
-        if (!args.ok())
-            return usageError("", "autoschedule", args.error());
+        const int64_t id = o.state;
         std::string error;
         const auto recorded = search::SearchTrace::read(*continueFrom, &error);
         if (!recorded)
             return fail(error);
-        const search::TraceNode *node = recorded->find(id);
-        if (!node)
+        if (!recorded->find(id))
             return fail(*continueFrom + ": --state " + std::to_string(id) + ": no such state (the trace has ids 0 to " +
                         std::to_string(static_cast<int64_t>(recorded->nodes().size()) - 1) + ")");
-        startDecisions = recorded->decisionsTo(id);
-        if (library)
-            return usageError("", "autoschedule", "--continue-from works on built-in pipelines (--app), not generators");
+        request.startDecisions = recorded->decisionsTo(id);
         if (!app)
             app = recorded->pipeline;
         else if (*app != recorded->pipeline)
@@ -78,48 +73,32 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
                         recorded->pipeline + "'");
     }
     if (!app.has_value() && !library.has_value())
-        return usageError("", "autoschedule", "give exactly one of --app NAME or --generator LIB.so");
-    if (const std::string problem = pipelineChoiceProblem(args); !continueFrom && !problem.empty())
-        return usageError("", "autoschedule", problem);
-
-    session::SearchRequest request;
+        return usageError("", "autoschedule", pipelineChoiceProblem(o.pipeline));
     if (app)
         request.pipeline.app = *app;
     if (library) {
         request.pipeline.generatorLibrary = *library;
-        request.pipeline.generatorName = args.value("name").value_or("");
+        request.pipeline.generatorName = o.pipeline.name.value_or("");
         try {
-            for (const std::string &p : args.values("param"))
+            for (const std::string &p : o.pipeline.params)
                 request.pipeline.generatorParams.push_back(pipelines::parseGeneratorParam(p));
         } catch (const std::exception &e) {
             return fail(e.what());
         }
     }
-    request.beamSize = static_cast<int>(args.integer("beam", 32));
-    request.passes = static_cast<int>(args.integer("passes", 0));
-    request.seed = static_cast<uint64_t>(args.integer("seed", 0));
-    request.dropout = static_cast<int>(args.integer("dropout", 100));
-    request.searchSpaceOptions = args.value("options").value_or("1111");
-    request.freezeInlineComputeRoot = args.flag("freeze-inline-compute-root");
-    request.disableSubtiling = args.flag("no-subtiling");
-    request.randomizeTilings = args.flag("randomize-tilings");
-    request.startDecisions = startDecisions;
-    request.profile = args.value("profile").value_or("v100");
-    if (!args.ok())
-        return usageError("", "autoschedule", args.error());
     if (const auto problem = session::checkRequest(request))
         return usageError("", "autoschedule", "--" + problem->option + ": " + problem->message);
 
     std::string why;
-    const std::filesystem::path weightsPath = chooseWeights(args.value("weights"), args.value("weights-dir"), why);
+    const std::filesystem::path weightsPath = chooseWeights(o.weights.weights, o.weights.weightsDir, why);
     if (weightsPath.empty())
         return fail(why);
     // Absolute, so a trace that names its weights still finds them from another directory.
     request.weightsPath = std::filesystem::absolute(weightsPath).lexically_normal().string();
 
-    const auto tracePath = args.value("trace");
-    const auto scheduleOut = args.value("schedule-out");
-    const bool force = args.flag("force");
+    const std::optional<std::string> &tracePath = o.trace;
+    const std::optional<std::string> &scheduleOut = o.scheduleOut;
+    const bool force = o.force;
     for (const auto &p : {tracePath, scheduleOut})
         if (p && !force && std::filesystem::exists(*p))
             return fail(*p + ": exists (use --force to replace it)");
@@ -139,7 +118,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
         return fail(partialSchedule && error.starts_with("partial schedule: ")
                         ? *partialSchedule + ": " + error.substr(std::string("partial schedule: ").size())
                         : error);
-    StderrProgress progress("", args.flag("json") || args.flag("quiet"), StderrProgress::Style::SameLine);
+    StderrProgress progress("", o.json || o.quiet, StderrProgress::Style::SameLine);
     const session::SearchOutcome r = search->run(&progress, {});
     if (!r.ok)
         return fail(r.error);
@@ -156,7 +135,7 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
             return fail(w.error);
     }
     const std::vector<std::string> &stageNames = search->stageNames();
-    if (args.flag("json")) {
+    if (o.json) {
         Json j = Json::object();
         j["pipeline"] = search->pipelineName();
         j["predicted_cost"] = r.predictedCost;
@@ -206,9 +185,45 @@ int runAutoschedule(const std::vector<std::string> &rawArgs) {
     return kSuccess;
 }
 
+CommandRun defineAutoschedule(CLI::App &app) {
+    auto o = std::make_shared<AutoscheduleOptions>();
+    session::SearchRequest &p = o->request;
+    const PipelineOptionHandles pipeline = addPipelineOptions(app, o->pipeline);
+    addWeightsOptions(app, o->weights);
+    addInteger(app, "--beam", p.beamSize, "the beam size", 1, 100000);
+    addInteger(app, "--passes", p.passes, "coarse-to-fine passes (0: 1 for beam 1, else 5, as Halide)", 0, 100);
+    addInteger(app, "--seed", p.seed, "the seed of the random dropout");
+    addInteger(app, "--dropout", p.dropout, "the percentage of children kept per decision", 1, 100);
+    addText(app, "--options", p.searchSpaceOptions,
+            "Halide's search_space_options: compute_root, inline, compute at block, at thread (1111)")
+        ->check(CLI::Validator(
+            [](std::string &flags) -> std::string {
+                search::SearchOptions parsed;
+                return parsed.parse(flags) ? "" : "expected four 0/1 flags such as 1111, found '" + flags + "'";
+            },
+            "four 0/1 flags"));
+    addText(app, "--profile", p.profile, "the GPU the search sizes schedules for: local, or a reference profile");
+    addText(app, "--trace", o->trace, "record the search tree in this file (JSON lines)");
+    addText(app, "--schedule-out", o->scheduleOut, "write the schedule's Halide source to this file");
+    CLI::Option *from = addText(app, "--continue-from", o->continueFrom, "search on from a state of this trace");
+    CLI::Option *state = addInteger(app, "--state", o->state, "--continue-from: the id of the state");
+    CLI::Option *partial = addText(app, "--partial-schedule", o->partialSchedule,
+                                   "keep the decisions of this loop-nest dump (Halide's partial_schedule_path)");
+    from->needs(state)->excludes(partial)->excludes(pipeline.generator);
+    state->needs(from);
+    addFlag(app, "--freeze-inline-compute-root", p.freezeInlineComputeRoot,
+            "a pre-pass fixes the inline / compute_root choice of the cheapest Funcs (HL_FREEZE_INLINE_COMPUTE_ROOT)");
+    addFlag(app, "--no-subtiling", p.disableSubtiling, "serial tiles of 1 only");
+    addFlag(app, "--randomize-tilings", p.randomizeTilings, "sample the tiling candidates instead of taking them in order");
+    addFlag(app, "--force", o->force, "replace --trace and --schedule-out files that exist");
+    addFlag(app, "--quiet", o->quiet, "no progress on stderr");
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runAutoschedule(*o); };
+}
+
 const CommandRegistration registration({"", "autoschedule", kSynopsis,
                                         "search a GPU schedule with the Anderson2021 cost model (beam search)",
-                                        runAutoschedule});
+                                        defineAutoschedule});
 
 } // namespace
 

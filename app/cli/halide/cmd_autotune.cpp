@@ -12,11 +12,14 @@
 #include "core/bench/targets.h"
 #include "core/pipelines/generator_library.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -35,19 +38,18 @@ const char *const kSynopsis =
     "[--slurm [--tasks T] [--partition P] [--gpus-per-task N] [--cpus-per-task N] [--account A] [--time HH:MM:SS] "
     "[--sbatch-arg X]... [--slurm-retries N]]";
 
-// "K/T" of --shard.
+// "K/T" of --shard: task K of T, 0 <= K < T.
 bool parseShard(const std::string &text, int &index, int &count)
 {
     const size_t slash = text.find('/');
     if (slash == std::string::npos)
         return false;
-    try {
-        index = std::stoi(text.substr(0, slash));
-        count = std::stoi(text.substr(slash + 1));
-    } catch (const std::exception &) {
+    const auto k = readSigned(text.substr(0, slash)), t = readSigned(text.substr(slash + 1));
+    if (!k || !t || *t < 1 || *t > 100000 || *k < 0 || *k >= *t)
         return false;
-    }
-    return count >= 1 && index >= 0 && index < count;
+    index = static_cast<int>(*k);
+    count = static_cast<int>(*t);
+    return true;
 }
 
 std::string selfPath()
@@ -85,85 +87,33 @@ Json recordsJson(const std::vector<samples::ScheduleRecord> &records)
     return a;
 }
 
-int runAutotuneCommand(const std::vector<std::string> &rawArgs)
-{
-    Arguments args(rawArgs, {"json", "retrain", "no-retrain", "no-randomize-tilings", "no-freeze", "slurm"},
-                   {"out", "app", "random", "random-stages", "generator", "name", "param", "weights", "target",
-                    "profile", "batches", "batch-size", "jobs", "epochs", "learning-rate", "min-batch", "seed",
-                    "first-beam", "dropout", "reps", "warmup", "scale", "compile-timeout", "bench-timeout", "cache",
-                    "inject-fault", "tasks", "partition", "gpus-per-task", "cpus-per-task", "account", "time",
-                    "sbatch-arg", "slurm-retries", "shard", "batch", "prior", "slurm-merge", "slurm-attempt"});
-    auto usage = [](const std::string &why) { return usageError("", "autotune", why); };
-    if (!args.ok())
-        return usage(args.error());
-    if (!args.positional().empty())
-        return usage("unexpected argument '" + args.positional().front() + "'");
-    const auto out = args.value("out");
-    if (!out)
-        return usage("--out DIR is required");
-    const auto targetName = args.value("target");
-    if (!targetName)
-        return usage("--target cuda|opencl is required");
-    const std::optional<bench::TargetKind> target = bench::parseTargetKind(*targetName);
-    if (!target || *target == bench::TargetKind::Host)
-        return usage("--target: expected cuda or opencl, found '" + *targetName + "'");
-    if (args.flag("retrain") && args.flag("no-retrain"))
-        return usage("--retrain and --no-retrain exclude each other");
+// The command line, as parsed: the request itself, and what says which part of a Slurm run this is.
+struct AutotuneOptions {
+    autotune::AutotuneRequest request;
+    std::vector<std::string> generatorParams, injectFaults;
+    std::optional<std::string> generator, name, shard;
+    bool retrain = false, noRetrain = false, noRandomizeTilings = false, noFreeze = false, json = false;
+    int batch = 0, mergeBatch = -1, attempt = 0;
+    bool slurm = false;
+    SlurmOptions slurmOptions;
+};
 
-    autotune::AutotuneRequest o;
-    o.outDir = *out;
-    o.target = *targetName;
-    o.profile = args.value("profile").value_or("");
-    o.weights = args.value("weights").value_or("");
-    o.batches = static_cast<int>(args.integer("batches", 1));
-    o.batchSize = static_cast<int>(args.integer("batch-size", 80));
-    o.jobs = static_cast<int>(args.integer("jobs", 0));
-    o.retrain = !args.flag("no-retrain");
-    o.epochs = static_cast<int>(args.integer("epochs", 200));
-    o.learningRate = static_cast<float>(args.number("learning-rate", 0.001));
-    o.minBatch = static_cast<int>(args.integer("min-batch", 9));
-    o.seed = static_cast<uint64_t>(args.integer("seed", 0));
-    o.firstBeamSize = static_cast<int>(args.integer("first-beam", 32));
-    o.otherDropout = static_cast<int>(args.integer("dropout", 1));
-    o.randomizeTilings = !args.flag("no-randomize-tilings");
-    o.freezeInlineComputeRoot = !args.flag("no-freeze");
-    o.reps = static_cast<int>(args.integer("reps", 10));
-    o.warmup = static_cast<int>(args.integer("warmup", 1));
-    o.scale = args.number("scale", 1.0);
-    o.compileTimeoutSeconds = args.number("compile-timeout", 600);
-    o.benchTimeoutSeconds = args.number("bench-timeout", 10);
-    o.cacheDir = args.value("cache").value_or("");
-    const long long randomCount = args.integer("random", 0);
-    const long long randomStages = args.integer("random-stages", 4);
-    if (!args.ok())
-        return usage(args.error());
-    if (o.batches < 1 || o.batches > 9999 || o.batchSize < 1 || o.batchSize > 9999)
-        return usage("--batches and --batch-size: expected 1..9999");
-    if (o.jobs < 0 || o.epochs < 1 || !(o.learningRate > 0) || o.minBatch < 1)
-        return usage("--jobs >= 0, --epochs >= 1, --learning-rate > 0 and --min-batch >= 1 expected");
-    if (o.firstBeamSize < 1 || o.firstBeamSize > 100000 || o.otherDropout < 1 || o.otherDropout > 100)
-        return usage("--first-beam: expected 1..100000; --dropout: expected a percentage 1..100 of children kept");
-    if (o.reps < 1 || o.warmup < 0 || !(o.scale > 0) || !(o.compileTimeoutSeconds > 0) || !(o.benchTimeoutSeconds > 0))
-        return usage("--reps >= 1, --warmup >= 0, --scale, --compile-timeout and --bench-timeout > 0 expected");
-    if (randomCount < 0 || randomCount > 10000 || randomStages < 1 || randomStages > 50)
-        return usage("--random: expected 0..10000 pipelines; --random-stages: expected 1..50");
-    o.randomPipelines = static_cast<int>(randomCount);
-    o.randomStages = static_cast<int>(randomStages);
-    for (const std::string &f : args.values("inject-fault")) {
-        const size_t eq = f.find('=');
-        if (eq == std::string::npos)
-            return usage("--inject-fault: expected PIPELINE:BATCH:INDEX=crash|hang|wrong-output, found '" + f + "'");
+int runAutotuneCommand(AutotuneOptions &options)
+{
+    auto usage = [](const std::string &why) { return usageError("", "autotune", why); };
+    autotune::AutotuneRequest &o = options.request;
+    o.retrain = !options.noRetrain;
+    o.randomizeTilings = !options.noRandomizeTilings;
+    o.freezeInlineComputeRoot = !options.noFreeze;
+    for (const std::string &f : options.injectFaults) {
+        const size_t eq = f.find('='); // there is one: checked while parsing
         o.injectFaults[f.substr(0, eq)] = f.substr(eq + 1);
     }
-    o.apps = args.values("app");
-    if (auto lib = args.value("generator")) {
-        const auto gen = args.value("name");
-        if (!gen)
-            return usage("--generator needs --name GEN");
-        o.generatorLibrary = *lib;
-        o.generatorName = *gen;
+    if (options.generator) {
+        o.generatorLibrary = *options.generator;
+        o.generatorName = *options.name; // --generator needs --name
         try {
-            for (const std::string &p : args.values("param"))
+            for (const std::string &p : options.generatorParams)
                 o.generatorParams.insert(pipelines::parseGeneratorParam(p));
         } catch (const std::exception &e) {
             return fail(e.what());
@@ -173,33 +123,21 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
         return usage("name the pipelines: --app A (repeatable), --random N, or --generator LIB.so --name G");
 
     // Slurm: an array task (--shard), the merge job (--slurm-merge), or the submission (--slurm).
-    if (auto shard = args.value("shard")) {
-        if (!parseShard(*shard, o.shardIndex, o.shardCount))
-            return usage("--shard: expected K/T with 0 <= K < T, found '" + *shard + "'");
-        o.onlyBatch = static_cast<int>(args.integer("batch", 0));
-        o.priorFolder = args.value("prior").value_or("");
+    if (options.shard) {
+        parseShard(*options.shard, o.shardIndex, o.shardCount); // checked while parsing
+        o.onlyBatch = options.batch;
         o.retrain = false;
         // Compile on the CPUs Slurm gave the task, not on every core of the node.
         if (o.jobs == 0)
-            if (const char *cpus = std::getenv("SLURM_CPUS_PER_TASK"))
-                o.jobs = std::max(1, std::atoi(cpus));
+            if (const char *cpus = std::getenv("SLURM_CPUS_PER_TASK")) {
+                const auto n = readSigned(cpus);
+                o.jobs = n ? static_cast<int>(std::clamp<long long>(*n, 1, std::numeric_limits<int>::max())) : 1;
+            }
     }
-    const long long mergeBatch = args.integer("slurm-merge", -1);
-    const long long attempt = args.integer("slurm-attempt", 0);
-    SlurmOptions slurm;
-    slurm.tasks = static_cast<int>(args.integer("tasks", 2));
-    slurm.gpusPerTask = static_cast<int>(args.integer("gpus-per-task", 0));
-    slurm.cpusPerTask = static_cast<int>(args.integer("cpus-per-task", 0));
-    slurm.retries = static_cast<int>(args.integer("slurm-retries", 2));
-    slurm.partition = args.value("partition").value_or("");
-    slurm.account = args.value("account").value_or("");
-    slurm.time = args.value("time").value_or("");
-    slurm.sbatchArgs = args.values("sbatch-arg");
-    if (!args.ok())
-        return usage(args.error());
-    if (slurm.tasks < 1 || slurm.tasks > 10000 || slurm.gpusPerTask < 0 || slurm.cpusPerTask < 0 || slurm.retries < 0)
-        return usage("--tasks 1..10000, --gpus-per-task, --cpus-per-task and --slurm-retries >= 0 expected");
-    if (args.flag("slurm")) {
+    const int mergeBatch = options.mergeBatch;
+    const int attempt = options.attempt;
+    const SlurmOptions &slurm = options.slurmOptions;
+    if (options.slurm) {
         std::string error;
         bool allComplete = false;
         const auto sub = autotune::submitSlurmRun(o, slurm, selfPath(), error, &allComplete);
@@ -213,12 +151,12 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
                   << slurm.tasks << " tasks) and merge job " << sub->mergeJob << "; scripts in "
                   << autotune::slurmFolder(std::filesystem::absolute(o.outDir)).string()
                   << "; follow it with 'beamscope-cli slurm status " << o.outDir << "'\n";
-        if (args.flag("json"))
+        if (options.json)
             std::cout << sub->toJson().dump(2) << "\n";
         return kSuccess;
     }
 
-    const bool json = args.flag("json");
+    const bool json = options.json;
     autotune::AutotuneEvents events;
     events.onStart = [](const std::string &line) { std::cerr << "autotune: " << line << "\n"; };
     events.onRecord = [](const samples::ScheduleRecord &r) { std::cerr << describeRecord(r) << "\n"; };
@@ -240,7 +178,7 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     StderrProgress progress("autotune ", true);
     if (mergeBatch >= 0) {
         const autotune::MergeOutcome m =
-            autotune::mergeSlurmBatch(o, static_cast<int>(mergeBatch), static_cast<int>(attempt), &progress, events);
+            autotune::mergeSlurmBatch(o, mergeBatch, attempt, &progress, events);
         if (m.resubmitted)
             std::cerr << "autotune: batch " << mergeBatch << ": task(s) did not complete; resubmitted as array job "
                       << m.resubmitted->arrayJob << " (attempt " << m.resubmitted->attempt << ")\n";
@@ -283,11 +221,86 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
     return kSuccess;
 }
 
+CommandRun defineAutotune(CLI::App &app)
+{
+    auto options = std::make_shared<AutotuneOptions>();
+    autotune::AutotuneRequest &o = options->request;
+    constexpr int kMost = std::numeric_limits<int>::max();
+    constexpr double kNoEnd = std::numeric_limits<double>::infinity();
+    addText(app, "--out", o.outDir, "the run folder (rerun the same command to resume)")->required();
+    addRepeated(app, "--app", o.apps, "a built-in pipeline (repeatable)");
+    addInteger(app, "--random", o.randomPipelines, "this many seeded random pipelines", 0, 10000);
+    addInteger(app, "--random-stages", o.randomStages, "--random: their stage count", 1, 50);
+    CLI::Option *generator = addText(app, "--generator", options->generator, "a shared library of Halide generators");
+    CLI::Option *name = addText(app, "--name", options->name, "--generator: the generator's name");
+    CLI::Option *param =
+        addRepeated(app, "--param", options->generatorParams, "--generator: a generator parameter k=v (repeatable)");
+    generator->needs(name);
+    name->needs(generator);
+    param->needs(generator);
+    addText(app, "--weights", o.weights, "the starting weights: a path or a shipped name (default: the shipped baseline)");
+    addText(app, "--target", o.target, "where schedules are measured")->required()->check(oneOf({"cuda", "opencl"}));
+    addText(app, "--profile", o.profile, "the GPU the search sizes schedules for (default: local for cuda, else v100)");
+    addInteger(app, "--batches", o.batches, "search-measure-retrain rounds", 1, 9999);
+    addInteger(app, "--batch-size", o.batchSize, "schedules per pipeline and batch", 1, 9999);
+    addInteger(app, "--jobs", o.jobs, "parallel compilations (0: one per hardware thread)", 0, kMost);
+    CLI::Option *retrain = addFlag(app, "--retrain", options->retrain, "retrain after each batch (the default)");
+    retrain->excludes(addFlag(app, "--no-retrain", options->noRetrain, "measure only; keep the weights"));
+    addInteger(app, "--epochs", o.epochs, "training epochs per retrain", 1, kMost);
+    addNumber(app, "--learning-rate", o.learningRate, "ADAM's learning rate", 0, kNoEnd, true);
+    addInteger(app, "--min-batch", o.minBatch, "the fewest schedules a training batch holds", 1, kMost);
+    addInteger(app, "--seed", o.seed, "the seed of the dropout and of the random pipelines");
+    addInteger(app, "--first-beam", o.firstBeamSize, "the beam size of the first schedule of each pipeline", 1, 100000);
+    addInteger(app, "--dropout", o.otherDropout, "the other schedules: percentage of children kept per decision", 1,
+               100);
+    addFlag(app, "--no-randomize-tilings", options->noRandomizeTilings, "take tiling candidates in order");
+    addFlag(app, "--no-freeze", options->noFreeze, "no HL_FREEZE_INLINE_COMPUTE_ROOT pre-pass");
+    addInteger(app, "--reps", o.reps, "timed runs per schedule", 1, kMost);
+    addInteger(app, "--warmup", o.warmup, "untimed runs before them", 0, kMost);
+    addNumber(app, "--scale", o.scale, "output extents: the estimates times this", 0, kNoEnd, true);
+    addNumber(app, "--compile-timeout", o.compileTimeoutSeconds, "seconds a compilation may take", 0, kNoEnd, true);
+    addNumber(app, "--bench-timeout", o.benchTimeoutSeconds, "seconds a measurement may take", 0, kNoEnd, true);
+    addText(app, "--cache", o.cacheDir, "the compiled-library cache folder");
+    addJsonFlag(app, options->json);
+    addRepeated(app, "--inject-fault", options->injectFaults, "test only: PIPELINE:BATCH:INDEX=crash|hang|wrong-output")
+        ->check(CLI::Validator(
+            [](std::string &f) -> std::string {
+                return f.find('=') != std::string::npos
+                           ? ""
+                           : "expected PIPELINE:BATCH:INDEX=crash|hang|wrong-output, found '" + f + "'";
+            },
+            "PIPELINE:BATCH:INDEX=FAULT"));
+    SlurmOptions &slurm = options->slurmOptions;
+    addFlag(app, "--slurm", options->slurm, "submit the run as Slurm job arrays (docs/slurm.md)");
+    addInteger(app, "--tasks", slurm.tasks, "--slurm: array tasks per batch", 1, 10000);
+    addText(app, "--partition", slurm.partition, "--slurm: the partition");
+    addInteger(app, "--gpus-per-task", slurm.gpusPerTask, "--slurm: GPUs per task (0: none)", 0, kMost);
+    addInteger(app, "--cpus-per-task", slurm.cpusPerTask, "--slurm: CPUs per task (0: Slurm's default)", 0, kMost);
+    addText(app, "--account", slurm.account, "--slurm: the account");
+    addText(app, "--time", slurm.time, "--slurm: each task's time limit, HH:MM:SS");
+    addRepeated(app, "--sbatch-arg", slurm.sbatchArgs, "--slurm: an argument for sbatch, as it is (repeatable)");
+    addInteger(app, "--slurm-retries", slurm.retries, "--slurm: resubmissions of a failed task", 0, kMost);
+    // What the Slurm scripts run (core/autotune/slurm.cpp): an array task and the merge job.
+    addText(app, "--shard", options->shard, "Slurm task: K/T, this task's share of the batch")
+        ->check(CLI::Validator(
+            [](std::string &text) -> std::string {
+                int k = 0, t = 0;
+                return parseShard(text, k, t) ? "" : "expected K/T with 0 <= K < T, found '" + text + "'";
+            },
+            "K/T"));
+    CLI::Option *shard = app.get_option("--shard");
+    addInteger(app, "--batch", options->batch, "Slurm task: the batch", 0, kMost)->needs(shard);
+    addText(app, "--prior", o.priorFolder, "Slurm task: the run folder of the batches before")->needs(shard);
+    addInteger(app, "--slurm-merge", options->mergeBatch, "Slurm merge job: the batch to merge", 0, kMost);
+    addInteger(app, "--slurm-attempt", options->attempt, "Slurm merge job: the attempt being merged", 0, kMost);
+    return [options](const std::vector<std::string> &) { return runAutotuneCommand(*options); };
+}
+
 const CommandRegistration registration{Command{
     "", "autotune", kSynopsis,
     "Halide's autotune loop: search with dropout, compile, measure on the local device, write .sample files, retrain "
     "(resumable)",
-    runAutotuneCommand}};
+    defineAutotune}};
 
 } // namespace
 

@@ -14,6 +14,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <limits>
+#include <memory>
 
 namespace beamscope::cli {
 
@@ -28,43 +30,29 @@ std::string ms(double v)
     return buf;
 }
 
-int runBench(const std::vector<std::string> &rawArgs)
-{
-    Arguments args(rawArgs, {"json", "no-cache", "compile-only"},
-                   {"app", "target", "reps", "warmup", "schedule", "scale", "timeout", "cache", "seed"});
-    if (!args.ok())
-        return usageError("", "bench", args.error());
-    if (!args.positional().empty())
-        return usageError("", "bench", "unexpected argument '" + args.positional().front() + "'");
-    const auto app = args.value("app");
-    if (!app)
-        return usageError("", "bench", "--app NAME is required");
-    const std::string targetName = args.value("target").value_or("host");
-    const auto kind = parseTargetKind(targetName);
-    if (!kind)
-        return usageError("", "bench", "--target must be cuda, opencl or host, not '" + targetName + "'");
+struct BenchOptions {
+    std::string app, target = "host";
+    std::optional<std::string> schedule, cache;
     RunOptions run;
-    run.reps = static_cast<int>(args.integer("reps", 10));
-    run.warmup = static_cast<int>(args.integer("warmup", 1));
-    run.scale = args.number("scale", 1.0);
-    run.timeoutSeconds = args.number("timeout", 120);
-    run.seed = static_cast<uint64_t>(args.integer("seed", 1));
-    if (!args.ok())
-        return usageError("", "bench", args.error());
-    if (run.reps < 1 || run.warmup < 0 || !(run.scale > 0) || !(run.timeoutSeconds > 0))
-        return usageError("", "bench", "--reps must be >= 1, --warmup >= 0, --scale and --timeout > 0");
+    bool noCache = false, compileOnly = false, json = false;
+};
 
-    const auto info = pipelines::findPipeline(*app);
+int runBench(const BenchOptions &o)
+{
+    const std::string &app = o.app;
+    const std::string &targetName = o.target;
+    const auto kind = parseTargetKind(targetName); // one of them: checked while parsing
+    const RunOptions &run = o.run;
+
+    const auto info = pipelines::findPipeline(app);
     if (!info) {
-        std::cerr << "beamscope-cli bench: --app: no pipeline named '" << *app << "' in the registry\n";
+        std::cerr << "beamscope-cli bench: --app: no pipeline named '" << app << "' in the registry\n";
         return kFailure;
     }
     // Default: a GPU target runs the pipeline's GPU schedule (an unscheduled
     // pipeline compiled for a GPU target would just run on the CPU).
     const bool hasGpuSchedule = static_cast<bool>(info->build().applyGpuSchedule);
-    std::string scheduleName = args.value("schedule").value_or(*kind != TargetKind::Host && hasGpuSchedule ? "gpu" : "default");
-    if (scheduleName != "default" && scheduleName != "gpu")
-        return usageError("", "bench", "--schedule must be default or gpu, not '" + scheduleName + "'");
+    const std::string scheduleName = o.schedule.value_or(*kind != TargetKind::Host && hasGpuSchedule ? "gpu" : "default");
     if (scheduleName == "gpu" && *kind == TargetKind::Host)
         return usageError("", "bench", "--schedule gpu needs --target cuda or opencl");
 
@@ -74,19 +62,19 @@ int runBench(const std::vector<std::string> &rawArgs)
     request.schedule = scheduleName == "gpu" ? Schedule::gpu() : Schedule::unscheduled();
     request.target = benchTarget(*kind, local);
     CompileOptions compile;
-    if (auto dir = args.value("cache"))
-        compile.cacheDir = *dir;
-    compile.useCache = !args.flag("no-cache");
+    if (o.cache)
+        compile.cacheDir = *o.cache;
+    compile.useCache = !o.noCache;
 
     // PTX needs no GPU to be made, but one to run: without a CUDA device,
     // compiling is all there is to do.
     const bool noCudaDevice = *kind == TargetKind::Cuda && !local.device;
-    if (args.flag("compile-only") || noCudaDevice) {
+    if (o.compileOnly || noCudaDevice) {
         const CompiledLibrary lib = compilePipeline({request.build, request.schedule, request.target, {}, {}}, compile);
         const std::string why = noCudaDevice ? "not run: " + local.status : "not run: --compile-only";
-        if (args.flag("json")) {
+        if (o.json) {
             Json j = Json::object();
-            j["app"] = *app;
+            j["app"] = app;
             j["schedule"] = lib.schedule;
             j["target"] = lib.target;
             j["compiled"] = lib.ok;
@@ -99,7 +87,7 @@ int runBench(const std::vector<std::string> &rawArgs)
             j["note"] = why;
             std::cout << j.dump(2) << "\n";
         } else if (lib.ok) {
-            std::cout << *app << "  schedule " << lib.schedule << "  target " << lib.target << "\n"
+            std::cout << app << "  schedule " << lib.schedule << "  target " << lib.target << "\n"
                       << "compile: " << (lib.cacheHit ? "cached" : "compiled") << " in "
                       << ms(lib.compileSeconds * 1000.0) << " -> " << lib.library.string() << "\n"
                       << why << "\n";
@@ -118,9 +106,9 @@ int runBench(const std::vector<std::string> &rawArgs)
     else if (*kind != TargetKind::Host && request.schedule.kind == ScheduleKind::Unscheduled)
         note = "unscheduled: this pipeline runs on the CPU even for a GPU target";
 
-    if (args.flag("json")) {
+    if (o.json) {
         Json j = m.toJson();
-        j["app"] = *app;
+        j["app"] = app;
         j["target_kind"] = targetKindName(*kind);
         j["local_device"] = local.status;
         if (!note.empty())
@@ -129,7 +117,7 @@ int runBench(const std::vector<std::string> &rawArgs)
         return m.ok ? kSuccess : kFailure;
     }
 
-    std::cout << *app << "  schedule " << m.schedule << "  target " << m.target << "\n";
+    std::cout << app << "  schedule " << m.schedule << "  target " << m.target << "\n";
     if (m.failure != Failure::Compile)
         std::cout << "compile: " << (m.cacheHit ? "cached" : "compiled") << " in "
                   << ms(m.compileSeconds * 1000.0) << "\n";
@@ -152,12 +140,34 @@ int runBench(const std::vector<std::string> &rawArgs)
     return kSuccess;
 }
 
+CommandRun defineBench(CLI::App &app)
+{
+    auto o = std::make_shared<BenchOptions>();
+    RunOptions &run = o->run;
+    addText(app, "--app", o->app, "the pipeline to time (see 'beamscope-cli apps')")->required();
+    addText(app, "--target", o->target, "where it runs")->check(oneOf({"cuda", "opencl", "host"}));
+    addInteger(app, "--reps", run.reps, "timed runs", 1, std::numeric_limits<int>::max());
+    addInteger(app, "--warmup", run.warmup, "untimed runs before them", 0, std::numeric_limits<int>::max());
+    addText(app, "--schedule", o->schedule, "default, or gpu: the app's own GPU schedule (default for GPU targets)")
+        ->check(oneOf({"default", "gpu"}));
+    addNumber(app, "--scale", run.scale, "output extents: the estimates times this", 0,
+              std::numeric_limits<double>::infinity(), true);
+    addNumber(app, "--timeout", run.timeoutSeconds, "seconds the worker may take", 0,
+              std::numeric_limits<double>::infinity(), true);
+    addText(app, "--cache", o->cache, "the compiled-library cache folder");
+    addFlag(app, "--no-cache", o->noCache, "compile even when the cache holds the library");
+    addInteger(app, "--seed", run.seed, "the seed of the input values");
+    addFlag(app, "--compile-only", o->compileOnly, "compile, run nothing");
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runBench(*o); };
+}
+
 const CommandRegistration registration(
     {"", "bench",
      "--app NAME --target cuda|opencl|host [--reps N] [--warmup N] [--schedule default|gpu] [--scale S] "
      "[--timeout SECONDS] [--cache DIR] [--no-cache] [--seed N] [--compile-only] [--json]",
      "compile a pipeline ahead of time, time it in a worker process, check it against the host reference",
-     runBench});
+     defineBench});
 
 } // namespace
 

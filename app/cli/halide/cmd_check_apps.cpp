@@ -20,6 +20,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <limits>
+#include <memory>
 #include <sstream>
 
 namespace beamscope::cli {
@@ -86,44 +88,28 @@ Json rowJson(const schedule::AppCheck &r, bool ranOpenCL) {
     return j;
 }
 
-int runCheckApps(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json", "no-opencl", "show-source", "quiet"},
-                   {"beam", "passes", "seed", "weights", "weights-dir", "profile", "apps", "scale", "reps", "timeout",
-                    "jobs", "cache"});
-    if (!args.ok())
-        return usageError("", "check-apps", args.error());
-    if (!args.positional().empty())
-        return usageError("", "check-apps", "unexpected argument '" + args.positional().front() + "'");
+struct CheckAppsOptions {
+    schedule::AppCheckOptions check;
+    WeightsOptions weights;
+    std::string profile = "v100";
+    std::optional<std::string> apps, cache;
+    bool noOpenCL = false, showSource = false, quiet = false, json = false;
+};
 
-    schedule::AppCheckOptions options;
-    options.params.beamSize = static_cast<int>(args.integer("beam", 32));
-    options.params.numPasses = static_cast<int>(args.integer("passes", 0));
-    options.params.randomDropoutSeed = static_cast<uint64_t>(args.integer("seed", 0));
-    options.run.reps = static_cast<int>(args.integer("reps", 3));
-    options.run.warmup = 1;
-    options.run.scale = args.number("scale", 0.125);
-    options.run.timeoutSeconds = args.number("timeout", 300);
-    options.compile.jobs = static_cast<int>(args.integer("jobs", 0));
-    if (auto c = args.value("cache"))
-        options.compile.cacheDir = *c;
-    options.runOpenCL = !args.flag("no-opencl");
-    if (!args.ok())
-        return usageError("", "check-apps", args.error());
-    if (options.params.beamSize < 1 || options.params.beamSize > 100000)
-        return usageError("", "check-apps", "--beam: expected 1..100000");
-    if (options.params.numPasses < 0 || options.params.numPasses > 100)
-        return usageError("", "check-apps", "--passes: expected 0..100");
-    if (options.run.reps < 1 || !(options.run.scale > 0) || !(options.run.timeoutSeconds > 0) || options.compile.jobs < 0)
-        return usageError("", "check-apps", "--reps must be >= 1, --scale and --timeout > 0, --jobs >= 0");
+int runCheckApps(CheckAppsOptions &o) {
+    schedule::AppCheckOptions &options = o.check;
+    if (o.cache)
+        options.compile.cacheDir = *o.cache;
+    options.runOpenCL = !o.noOpenCL;
 
-    const std::string profile = args.value("profile").value_or("v100");
+    const std::string &profile = o.profile;
     const std::optional<gpu::DeviceFacts> facts = gpu::findProfile(profile);
     if (!facts)
         return fail("--profile: unknown profile '" + profile + "'");
     options.params.device = search::featureParamsFor(*facts);
 
     std::vector<pipelines::PipelineInfo> apps;
-    if (auto list = args.value("apps")) {
+    if (const auto &list = o.apps) {
         for (const std::string &name : splitList(*list)) {
             auto info = pipelines::findPipeline(name);
             if (!info)
@@ -138,20 +124,20 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
 
     std::string why;
     const std::filesystem::path weightsPath =
-        chooseWeights(args.value("weights"), args.value("weights-dir"), why);
+        chooseWeights(o.weights.weights, o.weights.weightsDir, why);
     if (weightsPath.empty())
         return fail(why);
     const std::unique_ptr<model::CostModel> model = model::loadCostModel(weightsPath, why);
     if (!model)
         return fail(why);
 
-    StderrProgress progress("check-apps: ", args.flag("json") || args.flag("quiet"), StderrProgress::Style::EveryMessage);
+    StderrProgress progress("check-apps: ", o.json || o.quiet, StderrProgress::Style::EveryMessage);
     const std::vector<schedule::AppCheck> rows = schedule::checkApps(apps, *model, options, &progress);
     size_t passed = 0;
     for (const auto &r : rows)
         passed += r.passed(options.runOpenCL) ? 1 : 0;
 
-    if (args.flag("json")) {
+    if (o.json) {
         Json j = Json::object();
         j["profile"] = facts->name;
         j["weights"] = weightsPath.string();
@@ -197,17 +183,46 @@ int runCheckApps(const std::vector<std::string> &rawArgs) {
                 std::cout << r.app << ": OpenCL: " << r.openclNote << "\n";
             if (r.searched() && !r.opencl.tolerance.empty())
                 std::cout << r.app << ": OpenCL: " << r.opencl.tolerance << "\n";
-            if (r.searched() && (args.flag("show-source") || !r.passed(options.runOpenCL)))
+            if (r.searched() && (o.showSource || !r.passed(options.runOpenCL)))
                 std::cout << r.source << "\n";
         }
     }
     return passed == rows.size() ? kSuccess : kFailure;
 }
 
+CommandRun defineCheckApps(CLI::App &app) {
+    auto o = std::make_shared<CheckAppsOptions>();
+    schedule::AppCheckOptions &c = o->check;
+    c.run.reps = 3;
+    c.run.warmup = 1;
+    c.run.scale = 0.125;
+    c.run.timeoutSeconds = 300;
+    addInteger(app, "--beam", c.params.beamSize, "the beam size", 1, 100000);
+    addInteger(app, "--passes", c.params.numPasses, "coarse-to-fine passes (0: 1 for beam 1, else 5, as Halide)", 0,
+               100);
+    addInteger(app, "--seed", c.params.randomDropoutSeed, "the seed of the random dropout");
+    addWeightsOptions(app, o->weights);
+    addText(app, "--profile", o->profile, "the GPU profile the search sizes schedules for");
+    addText(app, "--apps", o->apps, "the apps to check, comma-separated (default: every built-in one)");
+    addNumber(app, "--scale", c.run.scale, "the OpenCL run's output extents: the estimates times this", 0,
+              std::numeric_limits<double>::infinity(), true);
+    addInteger(app, "--reps", c.run.reps, "timed runs per app", 1, std::numeric_limits<int>::max());
+    addNumber(app, "--timeout", c.run.timeoutSeconds, "seconds each OpenCL run may take", 0,
+              std::numeric_limits<double>::infinity(), true);
+    addInteger(app, "--jobs", c.compile.jobs, "parallel compilations (0: one per hardware thread)", 0,
+               std::numeric_limits<int>::max());
+    addText(app, "--cache", o->cache, "the compiled-library cache folder");
+    addFlag(app, "--no-opencl", o->noOpenCL, "compile for CUDA only; run nothing");
+    addFlag(app, "--show-source", o->showSource, "print every app's schedule source, not only failing ones'");
+    addFlag(app, "--quiet", o->quiet, "no progress on stderr");
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runCheckApps(*o); };
+}
+
 const CommandRegistration registration({"", "check-apps", kSynopsis,
                                         "autoschedule every built-in app, compile it for CUDA, run it on OpenCL "
                                         "against the host reference",
-                                        runCheckApps});
+                                        defineCheckApps});
 
 } // namespace
 

@@ -19,6 +19,8 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
+#include <memory>
 #include <map>
 
 namespace beamscope::cli {
@@ -42,45 +44,36 @@ Json manifestOf(const std::filesystem::path &root)
 
 Json number(double v) { return std::isfinite(v) ? Json(v) : Json(); }
 
-int runCompareWeights(const std::vector<std::string> &args)
+struct CompareOptions {
+    SampleRoots samples;
+    std::vector<std::string> weights;
+    int numCores = 80;
+    bool measurePicks = false, json = false;
+    std::optional<std::string> target, profile;
+    int pickBeam = 32, reps = 10;
+    std::optional<double> scale;
+};
+
+int runCompareWeights(const CompareOptions &o)
 {
-    Arguments a(args, {"json", "measure-picks"},
-                {"samples", "weights", "num-cores", "target", "profile", "pick-beam", "scale", "reps"});
-    if (!a.ok())
-        return usageError("", "compare-weights", a.error());
-    std::vector<std::filesystem::path> roots;
-    for (const auto &v : a.values("samples"))
-        roots.emplace_back(v);
-    for (const auto &v : a.positional())
-        roots.emplace_back(v);
-    if (a.values("samples").empty())
-        return usageError("", "compare-weights", "--samples is required");
-    if (a.values("weights").empty())
-        return usageError("", "compare-weights", "--weights is required (once per weights to compare)");
-    const long long numCores = a.integer("num-cores", 80);
+    const std::vector<std::filesystem::path> roots = o.samples.paths();
     const Json manifest = manifestOf(roots.front());
     const Json *device = manifest.find("device");
     const Json *params = manifest.find("parameters");
     const std::string manifestKind = device && device->find("kind") ? device->find("kind")->toString() : "";
     const double manifestScale =
         params && params->find("benchmark_scale") ? params->find("benchmark_scale")->toNumber(1.0) : 1.0;
-    const bool measurePicks = a.flag("measure-picks");
-    const std::string targetName = a.value("target").value_or(manifestKind.empty() ? "opencl" : manifestKind);
-    const long long pickBeam = a.integer("pick-beam", 32);
-    const double scale = a.number("scale", manifestScale);
-    const long long reps = a.integer("reps", 10);
-    if (!a.ok())
-        return usageError("", "compare-weights", a.error());
+    const bool measurePicks = o.measurePicks;
+    const std::string targetName = o.target.value_or(manifestKind.empty() ? "opencl" : manifestKind);
+    const int pickBeam = o.pickBeam;
+    const double scale = o.scale.value_or(manifestScale);
     const std::optional<bench::TargetKind> target = bench::parseTargetKind(targetName);
+    // --target is checked while parsing; this is the manifest's kind.
     if (!target || *target == bench::TargetKind::Host)
         return usageError("", "compare-weights", "--target: expected opencl or cuda, found '" + targetName + "'");
-    if (pickBeam < 1 || pickBeam > 100000 || !(scale > 0) || reps < 1)
-        return usageError("", "compare-weights", "--pick-beam 1..100000, --scale > 0 and --reps >= 1 expected");
-    if (numCores < 1 || numCores > 1000000)
-        return usageError("", "compare-weights", "--num-cores: expected a positive integer");
 
     std::vector<WeightsChoice> choices;
-    for (const std::string &w : a.values("weights")) {
+    for (const std::string &w : o.weights) {
         std::string error;
         WeightsChoice c = weightsChoiceFor(w, error);
         if (c.label.empty()) {
@@ -99,7 +92,7 @@ int runCompareWeights(const std::vector<std::string> &args)
                   << " file(s) read\n";
         return kFailure;
     }
-    const std::vector<ChoiceScore> scores = compareWeights(loaded.dataset, choices, static_cast<int>(numCores));
+    const std::vector<ChoiceScore> scores = compareWeights(loaded.dataset, choices, o.numCores);
 
     // (choice, app) -> the runtime of the schedule the search picks with that choice's file.
     std::map<std::pair<size_t, std::string>, autotune::PickMeasurement> picks;
@@ -107,7 +100,7 @@ int runCompareWeights(const std::vector<std::string> &args)
         autotune::PickOptions po;
         po.target = *target;
         std::string why;
-        const std::string profile = a.value("profile").value_or(*target == bench::TargetKind::Cuda ? "local" : "v100");
+        const std::string profile = o.profile.value_or(*target == bench::TargetKind::Cuda ? "local" : "v100");
         const auto facts = gpu::resolveProfile(profile, why);
         if (!facts) {
             std::cerr << "beamscope-cli compare-weights: --profile " << why << "\n";
@@ -122,9 +115,9 @@ int runCompareWeights(const std::vector<std::string> &args)
             }
             po.cudaCapability = bench::halideCudaCapability(q.device->computeCapability());
         }
-        po.beamSize = static_cast<int>(pickBeam);
+        po.beamSize = pickBeam;
         po.run.scale = scale;
-        po.run.reps = static_cast<int>(reps);
+        po.run.reps = o.reps;
         po.run.timeoutSeconds = 60;
         for (size_t c = 0; c < scores.size(); c++)
             for (const AppScore &app : scores[c].apps) {
@@ -140,7 +133,7 @@ int runCompareWeights(const std::vector<std::string> &args)
         return it == picks.end() ? nullptr : &it->second;
     };
 
-    if (a.flag("json")) {
+    if (o.json) {
         Json out = Json::array();
         for (size_t c = 0; c < scores.size(); c++) {
             const ChoiceScore &s = scores[c];
@@ -238,10 +231,32 @@ int runCompareWeights(const std::vector<std::string> &args)
     return kSuccess;
 }
 
+CommandRun defineCompareWeights(CLI::App &app)
+{
+    auto o = std::make_shared<CompareOptions>();
+    addSampleRoots(app, o->samples);
+    addRepeated(app, "--weights", o->weights,
+                "weights to judge (once per weights): a file, a shipped name, a folder of <app>.weights, or "
+                "halide-hold-one-out")
+        ->required();
+    addInteger(app, "--num-cores", o->numCores, "the parallelism the cost model assumes", 1, 1000000);
+    addFlag(app, "--measure-picks", o->measurePicks,
+            "also search each app with each weights file and time the schedule it picks");
+    addText(app, "--target", o->target, "--measure-picks: where picks run (default: the samples' manifest's, else opencl)")
+        ->check(oneOf({"opencl", "cuda"}));
+    addText(app, "--profile", o->profile, "--measure-picks: the GPU profile (default: local for cuda, else v100)");
+    addInteger(app, "--pick-beam", o->pickBeam, "--measure-picks: the beam size", 1, 100000);
+    addNumber(app, "--scale", o->scale, "--measure-picks: output extents, the estimates times this (default: the "
+              "manifest's)", 0, std::numeric_limits<double>::infinity(), true);
+    addInteger(app, "--reps", o->reps, "--measure-picks: timed runs per pick", 1, std::numeric_limits<int>::max());
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runCompareWeights(*o); };
+}
+
 const CommandRegistration registration{Command{
     "", "compare-weights", kSynopsis,
     "rank quality of several weights on measured samples, per app and overall (Spearman, Kendall, pairwise, top-k)",
-    runCompareWeights}};
+    defineCompareWeights}};
 
 } // namespace
 

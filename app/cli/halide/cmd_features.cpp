@@ -11,6 +11,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <memory>
 
 namespace beamscope::cli {
 
@@ -68,19 +69,19 @@ Json toJson(const std::string &pipeline, const dag::FunctionDAG &dag) {
     return j;
 }
 
-int runFeatures(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json"}, {"app", "generator", "name", "param"});
-    if (!args.ok())
-        return usageError("", "features", args.error());
-    if (!args.positional().empty())
-        return usageError("", "features", "unexpected argument '" + args.positional().front() + "'");
-    if (const std::string problem = pipelineChoiceProblem(args); !problem.empty())
+struct FeaturesOptions {
+    PipelineOptions pipeline;
+    bool json = false;
+};
+
+int runFeatures(const FeaturesOptions &options) {
+    if (const std::string problem = pipelineChoiceProblem(options.pipeline); !problem.empty())
         return usageError("", "features", problem);
 
     try {
-        const pipelines::PipelineInstance instance = buildChosenPipeline(args);
+        const pipelines::PipelineInstance instance = buildChosenPipeline(options.pipeline);
         const dag::FunctionDAG dag(instance.outputs);
-        if (args.flag("json"))
+        if (options.json)
             std::cout << toJson(instance.name, dag).dump(2) << "\n";
         else
             printText(instance.name, dag);
@@ -97,9 +98,16 @@ int runFeatures(const std::vector<std::string> &rawArgs) {
     return kFailure;
 }
 
+CommandRun defineFeatures(CLI::App &app) {
+    auto o = std::make_shared<FeaturesOptions>();
+    addPipelineOptions(app, o->pipeline);
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runFeatures(*o); };
+}
+
 const CommandRegistration registration({"", "features", kSynopsis,
                                         "PipelineFeatures v3 (40 x 7 per stage) of a built-in pipeline or a generator",
-                                        runFeatures});
+                                        defineFeatures});
 
 } // namespace
 

@@ -9,24 +9,25 @@
 
 #include <iostream>
 #include <map>
+#include <memory>
 
 namespace beamscope::cli {
 
 namespace {
 
-int runStatus(const std::vector<std::string> &raw)
+struct StatusOptions {
+    std::string folder;
+    bool json = false;
+};
+
+int runStatus(const StatusOptions &options)
 {
-    Arguments args(raw, {"json"}, {});
-    if (!args.ok())
-        return usageError("slurm", "status", args.error());
-    if (args.positional().size() != 1)
-        return usageError("slurm", "status", "expected the run folder");
-    const autotune::SlurmStatus st = autotune::slurmStatus(args.positional().front());
+    const autotune::SlurmStatus st = autotune::slurmStatus(options.folder);
     if (!st.error.empty()) {
         std::cerr << "beamscope-cli slurm status: " << st.error << "\n";
         return kFailure;
     }
-    if (args.flag("json")) {
+    if (options.json) {
         std::cout << st.toJson().dump(2) << "\n";
         return kSuccess;
     }
@@ -52,15 +53,10 @@ int runStatus(const std::vector<std::string> &raw)
     return kSuccess;
 }
 
-int runCancel(const std::vector<std::string> &raw)
+int runCancel(const std::string &folder)
 {
-    Arguments args(raw, {}, {});
-    if (!args.ok())
-        return usageError("slurm", "cancel", args.error());
-    if (args.positional().size() != 1)
-        return usageError("slurm", "cancel", "expected the run folder");
     std::string error;
-    const std::vector<std::string> ids = autotune::cancelSlurmRun(args.positional().front(), error);
+    const std::vector<std::string> ids = autotune::cancelSlurmRun(folder, error);
     if (!error.empty()) {
         std::cerr << "beamscope-cli slurm cancel: " << error << "\n";
         return kFailure;
@@ -70,10 +66,26 @@ int runCancel(const std::vector<std::string> &raw)
     return kSuccess;
 }
 
+CommandRun defineStatus(CLI::App &app)
+{
+    auto o = std::make_shared<StatusOptions>();
+    app.add_option("DIR", o->folder, "the run folder (autotune --out)")->required();
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runStatus(*o); };
+}
+
+CommandRun defineCancel(CLI::App &app)
+{
+    auto folder = std::make_shared<std::string>();
+    app.add_option("DIR", *folder, "the run folder (autotune --out)")->required();
+    return [folder](const std::vector<std::string> &) { return runCancel(*folder); };
+}
+
 const CommandRegistration status{Command{"slurm", "status", "DIR [--json]",
                                          "a Slurm autotune run: tasks pending / running / done / failed, samples so far",
-                                         runStatus}};
-const CommandRegistration cancel{Command{"slurm", "cancel", "DIR", "scancel every job of a Slurm autotune run", runCancel}};
+                                         defineStatus}};
+const CommandRegistration cancel{
+    Command{"slurm", "cancel", "DIR", "scancel every job of a Slurm autotune run", defineCancel}};
 
 } // namespace
 

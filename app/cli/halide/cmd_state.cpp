@@ -24,6 +24,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 namespace beamscope::cli {
@@ -38,19 +39,20 @@ int fail(const std::string &message) {
     return kFailure;
 }
 
-int runState(const std::vector<std::string> &rawArgs) {
-    Arguments args(rawArgs, {"json"}, {"app", "generator", "name", "param", "loop-nest", "weights", "weights-dir", "profile"});
-    if (!args.ok())
-        return usageError("", "state", args.error());
-    if (!args.positional().empty())
-        return usageError("", "state", "unexpected argument '" + args.positional().front() + "'");
-    const auto nestPath = args.value("loop-nest");
-    if (!nestPath)
-        return usageError("", "state", "--loop-nest FILE is required");
-    if (const std::string problem = pipelineChoiceProblem(args); !problem.empty())
+struct StateOptions {
+    PipelineOptions pipeline;
+    std::string loopNest;
+    WeightsOptions weights;
+    std::string profile = "v100";
+    bool json = false;
+};
+
+int runState(const StateOptions &options) {
+    const std::string &nestPath = options.loopNest;
+    if (const std::string problem = pipelineChoiceProblem(options.pipeline); !problem.empty())
         return usageError("", "state", problem);
 
-    const std::string profile = args.value("profile").value_or("v100");
+    const std::string &profile = options.profile;
     const std::optional<gpu::DeviceFacts> facts = gpu::findProfile(profile);
     if (!facts) {
         std::string names;
@@ -65,9 +67,9 @@ int runState(const std::vector<std::string> &rawArgs) {
     std::string weightsNote;
     {
         std::string why;
-        const std::filesystem::path weightsPath = chooseWeights(args.value("weights"), args.value("weights-dir"), why);
+        const std::filesystem::path weightsPath = chooseWeights(options.weights.weights, options.weights.weightsDir, why);
         if (weightsPath.empty()) {
-            if (args.value("weights") || args.value("weights-dir"))
+            if (options.weights.weights || options.weights.weightsDir)
                 return fail(why);
             weightsNote = "no weights (" + why + "): predicted cost not computed";
         } else {
@@ -78,19 +80,19 @@ int runState(const std::vector<std::string> &rawArgs) {
         }
     }
 
-    std::ifstream in(*nestPath, std::ios::binary);
+    std::ifstream in(nestPath, std::ios::binary);
     if (!in)
-        return fail(*nestPath + ": cannot read the file");
+        return fail(nestPath + ": cannot read the file");
     std::ostringstream text;
     text << in.rdbuf();
 
     try {
-        pipelines::PipelineInstance instance = buildChosenPipeline(args);
+        pipelines::PipelineInstance instance = buildChosenPipeline(options.pipeline);
         const dag::FunctionDAG dag(instance.outputs);
         const search::SearchDag sdag(dag);
         search::LoopNestParseResult parsed = search::parseLoopNestDump(sdag, text.str());
         if (!parsed.state)
-            return fail(*nestPath + ": " + parsed.error);
+            return fail(nestPath + ": " + parsed.error);
         const search::State &state = *parsed.state;
         const std::string legality =
             state.legalityProblem(1024, params.sharedMemoryLimitBytes, params.activeWarpLimit);
@@ -117,7 +119,7 @@ int runState(const std::vector<std::string> &rawArgs) {
             if (!state.scheduleOf(node))
                 undecided.push_back(sdag.node(node).name);
 
-        if (args.flag("json")) {
+        if (options.json) {
             Json j = Json::object();
             j["pipeline"] = instance.name;
             j["profile"] = facts->name;
@@ -192,9 +194,20 @@ int runState(const std::vector<std::string> &rawArgs) {
     }
 }
 
+CommandRun defineState(CLI::App &app) {
+    auto o = std::make_shared<StateOptions>();
+    addPipelineOptions(app, o->pipeline);
+    addText(app, "--loop-nest", o->loopNest, "Halide's loop-nest dump, or a whole HL_DEBUG_AUTOSCHEDULE log")
+        ->required();
+    addWeightsOptions(app, o->weights);
+    addText(app, "--profile", o->profile, "the GPU profile the features are computed for");
+    addJsonFlag(app, o->json);
+    return [o](const std::vector<std::string> &) { return runState(*o); };
+}
+
 const CommandRegistration registration({"", "state", kSynopsis,
                                         "read Halide's loop-nest dump as a state: loop nest, 73 features and cost per stage",
-                                        runState});
+                                        defineState});
 
 } // namespace
 

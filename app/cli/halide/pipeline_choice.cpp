@@ -7,15 +7,24 @@
 
 namespace beamscope::cli {
 
-std::string pipelineChoiceProblem(const Arguments &args)
+PipelineOptionHandles addPipelineOptions(CLI::App &app, PipelineOptions &options)
 {
-    const bool app = args.value("app").has_value(), library = args.value("generator").has_value();
-    if (app == library)
+    CLI::Option *builtin = addText(app, "--app", options.app, "a built-in pipeline (see 'beamscope-cli apps')");
+    CLI::Option *generator = addText(app, "--generator", options.generator, "a shared library of Halide generators");
+    CLI::Option *name = addText(app, "--name", options.name, "--generator: the generator's name");
+    CLI::Option *param =
+        addRepeated(app, "--param", options.params, "--generator: a generator parameter k=v (repeatable)");
+    builtin->excludes(generator)->excludes(name)->excludes(param);
+    generator->needs(name);
+    name->needs(generator);
+    param->needs(generator);
+    return {builtin, generator};
+}
+
+std::string pipelineChoiceProblem(const PipelineOptions &options)
+{
+    if (!options.app && !options.generator)
         return "give exactly one of --app NAME or --generator LIB.so";
-    if (library && !args.value("name"))
-        return "--generator needs --name GEN";
-    if (app && (args.value("name") || !args.values("param").empty()))
-        return "--name and --param go with --generator";
     return {};
 }
 
@@ -28,14 +37,14 @@ pipelines::PipelineInstance buildBuiltinPipeline(const std::string &name)
     return info->build();
 }
 
-pipelines::PipelineInstance buildChosenPipeline(const Arguments &args)
+pipelines::PipelineInstance buildChosenPipeline(const PipelineOptions &options)
 {
-    if (const auto app = args.value("app"))
-        return buildBuiltinPipeline(*app);
+    if (options.app)
+        return buildBuiltinPipeline(*options.app);
     std::map<std::string, std::string> params;
-    for (const std::string &p : args.values("param"))
+    for (const std::string &p : options.params)
         params.insert(pipelines::parseGeneratorParam(p));
-    return pipelines::buildGenerator(*args.value("generator"), *args.value("name"), params);
+    return pipelines::buildGenerator(*options.generator, *options.name, params);
 }
 
 } // namespace beamscope::cli
