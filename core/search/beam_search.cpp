@@ -125,7 +125,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
         trace->params["beam_size"] = m_params.beamSize;
         trace->params["num_passes"] = totalPasses;
         trace->params["random_dropout"] = m_params.randomDropout;
-        trace->params["random_dropout_seed"] = static_cast<int64_t>(m_params.randomDropoutSeed);
+        trace->params["random_dropout_seed"] = m_params.randomDropoutSeed; // uint64: exact in the trace
         trace->params["search_space_options"] = m_params.options.toString();
         trace->params["disable_subtiling"] = m_params.disableSubtiling;
         trace->params["randomize_tilings"] = m_params.randomizeTilings;

@@ -209,6 +209,20 @@ private Q_SLOTS:
                  bad.error.c_str());
         const auto cut = parseCheckpoint(std::span<const char>(bytes).first(bytes.size() / 2), "x.checkpoint");
         QVERIFY(!cut.checkpoint);
+        // A history count the file cannot hold is refused before reading on
+        // (epochs completed 2^32 - 1 as well, which once wrapped the limit to 0).
+        auto huge = std::vector<char>(bytes.begin(), bytes.end() - 8);
+        std::memset(huge.data() + 12, 0xff, 4);
+        std::memset(huge.data() + 52, 0xff, 4);
+        uint64_t sum = 0xcbf29ce484222325ull;
+        for (char ch : huge)
+            sum = (sum ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
+        huge.insert(huge.end(), reinterpret_cast<const char *>(&sum), reinterpret_cast<const char *>(&sum) + 8);
+        const auto tooMany = parseCheckpoint(huge, "x.checkpoint");
+        QVERIFY(!tooMany.checkpoint);
+        QVERIFY2(tooMany.error.find("x.checkpoint: offset 56: history count: expected at most ") == 0 &&
+                     tooMany.error.find("(what the file holds), found 4294967295") != std::string::npos,
+                 tooMany.error.c_str());
         const std::vector<char> other(100, 'x');
         const auto foreign = parseCheckpoint(other, "x.checkpoint");
         QVERIFY(!foreign.checkpoint);

@@ -29,6 +29,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <tuple>
@@ -540,7 +541,10 @@ void SearchWorkspace::showTraceParamsInControls()
     number("beam_size", m_beam);
     number("num_passes", m_passes);
     number("random_dropout", m_dropout);
-    number("random_dropout_seed", m_seed);
+    // The seed is a uint64 in the trace; the box holds what fits in it (a
+    // larger one from the CLI shows as the box's maximum).
+    if (const Json *v = p.find("random_dropout_seed"); v && v->isNumber())
+        m_seed->setValue(int(std::min<uint64_t>(v->toUint64(), uint64_t(m_seed->maximum()))));
     if (const Json *o = p.find("search_space_options"); o && o->isString() && o->toString().size() == 4) {
         QCheckBox *const boxes[] = {m_optRoot, m_optInline, m_optBlock, m_optThread};
         for (size_t i = 0; i < 4; ++i)

@@ -163,8 +163,7 @@ int runAutotuneCommand(const std::vector<std::string> &rawArgs)
         o.generatorLibrary = *lib;
         o.generatorName = *gen;
         try {
-            for (const std::string &p : args.values("param"))
-                o.generatorParams.insert(pipelines::parseGeneratorParam(p));
+            o.generatorParams = pipelines::parseGeneratorParams(args.values("param"));
         } catch (const std::exception &e) {
             return fail(e.what());
         }

@@ -32,10 +32,8 @@ pipelines::PipelineInstance buildChosenPipeline(const Arguments &args)
 {
     if (const auto app = args.value("app"))
         return buildBuiltinPipeline(*app);
-    std::map<std::string, std::string> params;
-    for (const std::string &p : args.values("param"))
-        params.insert(pipelines::parseGeneratorParam(p));
-    return pipelines::buildGenerator(*args.value("generator"), *args.value("name"), params);
+    return pipelines::buildGenerator(*args.value("generator"), *args.value("name"),
+                                     pipelines::parseGeneratorParams(args.values("param")));
 }
 
 } // namespace beamscope::cli
