@@ -135,9 +135,10 @@ NestEntry parseLine(int number, std::string_view text) {
     size_t i = 1;
     for (; i < tok.size() && tok[i][0] != '('; i++) {
         const auto s = parseSize(tok[i]);
-        if (!s || s->value == 0)
-            throw ParseError{where + "expected a loop size such as 16, 16c or 1vc (at least 1) after '" + e.func + "', found " +
-                             found(tok[i])};
+        if (!s)
+            throw ParseError{where + "expected a loop size such as 16, 16c or 1vc after '" + e.func + "', found " + found(tok[i])};
+        if (s->value == 0) // Halide never prints one; the parser divides by tile sizes
+            throw ParseError{where + "expected loop sizes of at least 1 after '" + e.func + "', found " + found(tok[i])};
         e.sizes.push_back(*s);
     }
     if (i + 1 >= tok.size() || tok[i].size() < 3 || tok[i].back() != ',' || tok[i + 1].back() != ')')

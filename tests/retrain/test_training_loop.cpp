@@ -212,8 +212,8 @@ private Q_SLOTS:
         // A history count the file cannot hold is refused before reading on
         // (epochs completed 2^32 - 1 as well, which once wrapped the limit to 0).
         auto huge = std::vector<char>(bytes.begin(), bytes.end() - 8);
-        std::memset(huge.data() + 12, 0xff, 4);
-        std::memset(huge.data() + 52, 0xff, 4);
+        for (size_t k = 0; k < 4; k++)
+            huge.at(12 + k) = huge.at(52 + k) = static_cast<char>(0xff); // epochs completed, history count
         uint64_t sum = 0xcbf29ce484222325ull;
         for (char ch : huge)
             sum = (sum ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
