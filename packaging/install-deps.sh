@@ -10,6 +10,7 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
     libhalide14-0-dev
     libcli11-dev      # header-only command-line parser of beamscope-cli and the bench worker
+    nlohmann-json3-dev   # JSON (core/util/json_parse.cpp), header-only: no runtime package
     pocl-opencl-icd ocl-icd-opencl-dev
     xvfb xauth
     slurm-wlm munge   # the single-node Slurm the Slurm tests start (tests/slurm/local_slurm.h)

@@ -5,7 +5,7 @@
 #include "app/cli/command.h"
 #include "app/cli/text_table.h"
 #include "core/util/json.h"
-#include "core/util/sha256.h"
+#include "core/weights/weights_digest.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/statistics.h"
 #include "core/weights/weights.h"
@@ -72,17 +72,6 @@ Json shapeJson(const std::vector<uint32_t> &shape)
     return list;
 }
 
-// A file's own digest; a directory's is that of the equivalent hwf1 bytes, so a
-// file and the directory converted from it print the same sha256.
-std::optional<std::string> digestOf(const std::string &path, const LoadResult &result)
-{
-    if (result.form == Form::File)
-        return sha256FileHex(path);
-    if (result.weights)
-        return sha256Hex(serializeWeightsFile(*result.weights));
-    return std::nullopt;
-}
-
 std::string summary(const LoadResult &result)
 {
     const Weights &w = *result.weights;
@@ -113,7 +102,7 @@ int inspect(const InspectOptions &options)
         if (const auto shipped = findShippedWeights(path))
             path = shipped->string();
     const LoadResult result = loadWeights(path);
-    const auto digest = digestOf(path, result);
+    const auto digest = weightsDigest(path, result);
 
     if (options.json) {
         Json doc = Json::object();

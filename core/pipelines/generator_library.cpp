@@ -1,6 +1,7 @@
 #include "core/pipelines/generator_library.h"
 
 #include "core/pipelines/host_target.h"
+#include "core/util/key_value.h"
 
 #include <dlfcn.h>
 
@@ -49,11 +50,12 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path) {
     return added;
 }
 
-std::pair<std::string, std::string> parseGeneratorParam(const std::string &text) {
-    const size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0)
-        throw GeneratorError("generator param \"" + text + "\": expected KEY=VALUE");
-    return {text.substr(0, eq), text.substr(eq + 1)};
+std::map<std::string, std::string> parseGeneratorParams(const std::vector<std::string> &entries) {
+    std::string error;
+    auto params = parseKeyValues(entries, &error);
+    if (!params)
+        throw GeneratorError(error);
+    return std::move(*params);
 }
 
 PipelineInstance buildGenerator(const std::string &path, const std::string &name,

@@ -27,7 +27,8 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path);
 PipelineInstance buildGenerator(const std::string &path, const std::string &name,
                                 const std::map<std::string, std::string> &params);
 
-// Parses "k=v"; throws GeneratorError on a malformed entry.
-std::pair<std::string, std::string> parseGeneratorParam(const std::string &text);
+// Parses `k=v` entries (core/util/key_value.h); throws GeneratorError on a
+// malformed entry or a key given twice.
+std::map<std::string, std::string> parseGeneratorParams(const std::vector<std::string> &entries);
 
 } // namespace beamscope::pipelines

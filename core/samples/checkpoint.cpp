@@ -62,6 +62,7 @@ public:
         return false;
     }
     size_t offset() const { return m_offset; }
+    size_t remaining() const { return m_data.size() - m_offset; }
     const std::string &error() const { return m_error; }
 
 private:
@@ -209,11 +210,20 @@ CheckpointReadResult parseCheckpoint(std::span<const char> bytes, const std::str
         return bodyFailed();
     c.epochsCompleted = static_cast<int>(epochs);
     c.numCores = numCores;
-    if (historyCount > epochs + 1) {
-        b.fail("history count", "expected at most " + std::to_string(epochs + 1) + ", found " +
+    // 64-bit: epochs + 1 must not wrap to 0 for a damaged epoch count.
+    if (uint64_t{historyCount} > uint64_t{epochs} + 1) {
+        b.fail("history count", "expected at most " + std::to_string(uint64_t{epochs} + 1) + ", found " +
                                     std::to_string(historyCount));
         return bodyFailed();
     }
+    constexpr size_t kRecordBytes = 4 * sizeof(uint32_t) + 5 * sizeof(double);
+    if (historyCount > b.remaining() / kRecordBytes) {
+        b.fail("history count", "expected at most " + std::to_string(b.remaining() / kRecordBytes) +
+                                    " records of " + std::to_string(kRecordBytes) + " bytes (what the file holds), found " +
+                                    std::to_string(historyCount));
+        return bodyFailed();
+    }
+    c.history.reserve(historyCount);
     for (uint32_t i = 0; i < historyCount; ++i) {
         EpochRecord e;
         uint32_t epoch = 0, tb = 0, vb = 0, vp = 0;

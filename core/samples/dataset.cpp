@@ -1,5 +1,6 @@
 #include "core/samples/dataset.h"
 
+#include "core/samples/apps_file.h"
 #include "core/util/progress.h"
 
 #include <algorithm>
@@ -15,69 +16,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char *kAppsFile = "apps.tsv";
-
-
-std::string trim(const std::string &text)
-{
-    const auto begin = text.find_first_not_of(" \t\r");
-    if (begin == std::string::npos)
-        return {};
-    const auto end = text.find_last_not_of(" \t\r");
-    return text.substr(begin, end - begin + 1);
-}
-
-// <root>/apps.tsv: "pipeline_id<TAB>app" per line, '#' starts a comment.
-bool readAppsFile(const fs::path &path, std::map<int32_t, std::string> &apps, std::vector<std::string> &errors)
-{
-    std::ifstream in(path);
-    if (!in) {
-        errors.push_back(path.string() + ": cannot open for reading");
-        return false;
-    }
-    std::string line;
-    int lineNumber = 0;
-    bool ok = true;
-    while (std::getline(in, line)) {
-        ++lineNumber;
-        const auto hash = line.find('#');
-        if (hash != std::string::npos)
-            line.erase(hash);
-        if (trim(line).empty())
-            continue;
-        const auto tab = line.find('\t');
-        const std::string where = path.string() + ":" + std::to_string(lineNumber) + ": ";
-        if (tab == std::string::npos) {
-            errors.push_back(where + "expected \"<pipeline id><TAB><app>\", found \"" + trim(line) + "\"");
-            ok = false;
-            continue;
-        }
-        const std::string idText = trim(line.substr(0, tab));
-        const std::string app = trim(line.substr(tab + 1));
-        size_t used = 0;
-        long long id = 0;
-        try {
-            id = std::stoll(idText, &used);
-        } catch (const std::exception &) {
-            used = 0;
-        }
-        if (used != idText.size() || idText.empty() || id < INT32_MIN || id > INT32_MAX) {
-            errors.push_back(where + "pipeline id: expected a 32-bit integer, found \"" + idText + "\"");
-            ok = false;
-            continue;
-        }
-        if (app.empty() || app.find('/') != std::string::npos) {
-            errors.push_back(where + "app: expected a non-empty name without '/', found \"" + app + "\"");
-            ok = false;
-            continue;
-        }
-        auto [it, inserted] = apps.emplace(static_cast<int32_t>(id), app);
-        if (!inserted && it->second != app) {
-            errors.push_back(where + "pipeline id " + idText + " is already mapped to app \"" + it->second + "\"");
-            ok = false;
-        }
-    }
-    return ok;
-}
 
 bool isSampleFile(const fs::path &path)
 {
@@ -114,7 +52,7 @@ SampleListing listSamples(const std::vector<fs::path> &roots)
         }
         std::map<int32_t, std::string> apps;
         const auto appsFile = root / kAppsFile;
-        if (fs::exists(appsFile) && !readAppsFile(appsFile, apps, listing.errors))
+        if (fs::exists(appsFile) && !readAppsTsv(appsFile, apps, listing.errors))
             continue;
 
         std::vector<fs::path> found;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace beamscope::search {
 
@@ -16,201 +15,21 @@ struct ParseError {
     std::string message;
 };
 
-std::vector<std::string> splitTokens(std::string_view line) {
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
-            i++;
-        size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r')
-            j++;
-        if (j > i)
-            out.emplace_back(line.substr(i, j - i));
-        i = j;
-    }
-    return out;
-}
-
-bool isLabel(const std::string &t) {
-    return t == "gpu_block" || t == "gpu_thread" || t == "gpu_serial" || t == "gpu_simd" || t == "gpu_none" ||
-           t == "gpu_parallelized";
-}
+// The text layer's types under the names this file has always used.
+using LineKind = NestLineKind;
+using Entry = NestEntry;
 
 // A name as Halide prints it and as the DAG holds it may differ by a "$N" uniquing suffix.
+// Sizes are below 2^54 each (loop_nest_text.cpp) but a dump can nest enough of
+// them for a product to leave int64, which would be undefined: refused instead.
+int64_t times(int64_t a, int64_t b, const std::string &where) {
+    int64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product))
+        throw ParseError{where + "loop sizes whose product does not fit in 64 bits"};
+    return product;
+}
+
 std::string baseName(const std::string &name) { return baseFuncName(name); }
-
-struct Size {
-    int64_t value = 0;
-    bool vectorized = false;
-    bool constant = false;
-};
-
-// "16", "64c", "1vc": digits then any of 'v', 'c'.
-std::optional<Size> parseSize(const std::string &t) {
-    size_t i = 0;
-    Size s;
-    while (i < t.size() && t[i] >= '0' && t[i] <= '9') {
-        if (s.value > (int64_t(1) << 50))
-            return std::nullopt;
-        s.value = s.value * 10 + (t[i] - '0');
-        i++;
-    }
-    if (i == 0)
-        return std::nullopt;
-    for (; i < t.size(); i++) {
-        if (t[i] == 'v')
-            s.vectorized = true;
-        else if (t[i] == 'c')
-            s.constant = true;
-        else
-            return std::nullopt;
-    }
-    return s;
-}
-
-std::optional<int> parseInt(std::string_view t) {
-    if (t.empty())
-        return std::nullopt;
-    bool negative = t[0] == '-';
-    size_t i = negative ? 1 : 0;
-    if (i == t.size())
-        return std::nullopt;
-    int v = 0;
-    for (; i < t.size(); i++) {
-        if (t[i] < '0' || t[i] > '9' || v > 100000000)
-            return std::nullopt;
-        v = v * 10 + (t[i] - '0');
-    }
-    return negative ? -v : v;
-}
-
-enum class LineKind { Root, Realize, Inlined, Loop };
-
-struct Entry {
-    LineKind kind = LineKind::Loop;
-    int line = 0;
-    int indent = 0;
-    std::string func;
-    // Loop
-    std::vector<Size> sizes;
-    int vectorLoop = -1, vectorDim = -1;
-    bool innermost = false;
-    std::string label; // "" for an innermost loop printed without one
-    // Realize
-    std::vector<Size> extents;
-    int stages = 0;
-    // Inlined
-    int64_t calls = 0;
-    // Tree
-    int parent = -1;
-    std::vector<int> children; // all entries nested here, in print order
-};
-
-std::string found(const std::string &t) { return "'" + t + "'"; }
-
-// One line of the dump -> an Entry, or a ParseError naming what was expected.
-Entry parseLine(int number, std::string_view text) {
-    Entry e;
-    e.line = number;
-    while (static_cast<size_t>(e.indent) < text.size() && text[static_cast<size_t>(e.indent)] == ' ')
-        e.indent++;
-    const std::vector<std::string> tok = splitTokens(text);
-    const std::string where = "line " + std::to_string(number) + ": ";
-    if (tok.empty())
-        throw ParseError{where + "expected a loop-nest line, found an empty line"};
-    if (std::all_of(tok.begin(), tok.end(), [](const std::string &t) { return t == "gpu_none" || t == "t"; }) &&
-        tok.back() == "gpu_none") {
-        e.kind = LineKind::Root;
-        return e;
-    }
-    if (tok[0] == "realize:") {
-        // realize: NAME [e0, e1c] with K stages
-        e.kind = LineKind::Realize;
-        if (tok.size() < 5 || tok[tok.size() - 1] != "stages" || tok[tok.size() - 3] != "with")
-            throw ParseError{where + "expected 'realize: NAME [extents] with K stages', found '" + std::string(text) + "'"};
-        e.func = tok[1];
-        const auto k = parseInt(tok[tok.size() - 2]);
-        if (!k || *k < 1)
-            throw ParseError{where + "expected a stage count after 'with', found " + found(tok[tok.size() - 2])};
-        e.stages = *k;
-        std::string list;
-        for (size_t i = 2; i + 3 < tok.size(); i++)
-            list += tok[i];
-        if (list.size() < 2 || list.front() != '[' || list.back() != ']')
-            throw ParseError{where + "expected a bracketed extent list such as [64c, 4c], found " + found(list)};
-        std::string item;
-        std::istringstream items(list.substr(1, list.size() - 2));
-        while (std::getline(items, item, ',')) {
-            if (item.empty() && list == "[]")
-                break;
-            const auto s = parseSize(item);
-            if (!s)
-                throw ParseError{where + "expected an extent such as 64 or 64c in the realize list, found " + found(item)};
-            e.extents.push_back(*s);
-        }
-        return e;
-    }
-    if (tok[0] == "inlined:") {
-        e.kind = LineKind::Inlined;
-        if (tok.size() < 2)
-            throw ParseError{where + "expected 'inlined: NAME CALLS', found '" + std::string(text) + "'"};
-        e.func = tok[1];
-        if (tok.size() >= 3) {
-            const auto s = parseSize(tok[2]);
-            if (!s || tok.size() > 3)
-                throw ParseError{where + "expected a call count after 'inlined: " + e.func + "', found " + found(tok[2])};
-            e.calls = s->value;
-        }
-        return e;
-    }
-    // NAME sizes... (v, d) [t] [*] [p] [label]
-    e.kind = LineKind::Loop;
-    e.func = tok[0];
-    size_t i = 1;
-    for (; i < tok.size() && tok[i][0] != '('; i++) {
-        const auto s = parseSize(tok[i]);
-        if (!s)
-            throw ParseError{where + "expected a loop size such as 16, 16c or 1vc after '" + e.func + "', found " + found(tok[i])};
-        e.sizes.push_back(*s);
-    }
-    if (i + 1 >= tok.size() || tok[i].size() < 3 || tok[i].back() != ',' || tok[i + 1].back() != ')')
-        throw ParseError{where + "expected '(vectorized loop, vector dim)' such as (0, 0) after the sizes of '" + e.func +
-                         "', found " + (i < tok.size() ? found(tok[i]) : std::string("the end of the line"))};
-    const auto v = parseInt(std::string_view(tok[i]).substr(1, tok[i].size() - 2));
-    const auto d = parseInt(std::string_view(tok[i + 1]).substr(0, tok[i + 1].size() - 1));
-    if (!v || !d)
-        throw ParseError{where + "expected two integers in '" + tok[i] + " " + tok[i + 1] + "'"};
-    e.vectorLoop = *v;
-    e.vectorDim = *d;
-    for (i += 2; i < tok.size(); i++) {
-        if (tok[i] == "t" || tok[i] == "p")
-            continue;
-        if (tok[i] == "*") {
-            e.innermost = true;
-            continue;
-        }
-        if (isLabel(tok[i]) && i + 1 == tok.size()) {
-            e.label = tok[i];
-            continue;
-        }
-        throw ParseError{where + "expected 't', '*' or a GPU label (gpu_block, gpu_thread, gpu_serial, gpu_simd) at the end of '" +
-                         e.func + "''s loop, found " + found(tok[i])};
-    }
-    if (e.label.empty() && !e.innermost)
-        throw ParseError{where + "expected a GPU label (gpu_block, gpu_thread, gpu_serial, gpu_simd) at the end of the line, found " +
-                         found(tok.back())};
-    return e;
-}
-
-bool looksLikeNestLine(std::string_view text) {
-    const std::vector<std::string> tok = splitTokens(text);
-    if (tok.empty())
-        return false;
-    if (tok[0] == "realize:" || tok[0] == "inlined:")
-        return true;
-    return isLabel(tok.back()) || tok.back() == "*";
-}
 
 class Builder {
 public:
@@ -224,10 +43,9 @@ public:
 
     LoopNestParseResult build() {
         LoopNestParseResult r;
-        buildTree();
         // The root's own entries: realizations, compute_root stages, inlined Funcs (a Func inlined into
         // a root-level innermost... cannot occur, but is accepted).
-        const int root = m_root;
+        const int root = 0; // parseLoopNestText put the root line first
         std::map<int, int> rootStageCount;
         for (int c : m_e[static_cast<size_t>(root)].children) {
             const Entry &x = m_e[static_cast<size_t>(c)];
@@ -301,7 +119,6 @@ public:
 private:
     const SearchDag &m_dag;
     std::vector<Entry> m_e;
-    int m_root = -1;
     std::map<int, FuncSchedule> m_funcs;
     std::map<int, int> m_firstLine;
     std::map<int, int> m_rootRealized, m_blockRealized, m_threadRealized; // node -> entry
@@ -341,40 +158,6 @@ private:
         if (!m_firstLine.count(n))
             m_firstLine[n] = x.line;
         return n;
-    }
-
-    void buildTree() {
-        // Halide indents every nested entry by one more space than its parent loop's line; the
-        // root's entries are not indented.
-        if (m_e.empty())
-            throw ParseError{"expected a loop nest (a ' gpu_none' root line followed by its loops), found no loop-nest lines"};
-        if (m_e[0].kind != LineKind::Root)
-            throw ParseError{at(m_e[0]) + "expected the root line ' gpu_none' first, found a " +
-                             (m_e[0].kind == LineKind::Loop ? "loop of '" + m_e[0].func + "'" : std::string("'") +
-                              (m_e[0].kind == LineKind::Realize ? "realize:" : "inlined:") + "' line")};
-        m_root = 0;
-        std::vector<std::pair<int, int>> open = {{0, 0}}; // (entry, indent of its children)
-        for (size_t i = 1; i < m_e.size(); i++) {
-            Entry &x = m_e[i];
-            if (x.kind == LineKind::Root)
-                throw ParseError{at(x) + "expected one root line ' gpu_none', found a second one (two loop nests in one text?)"};
-            while (!open.empty() && open.back().second > x.indent)
-                open.pop_back();
-            if (open.empty() || open.back().second != x.indent) {
-                const int want = open.empty() ? 0 : open.back().second;
-                throw ParseError{at(x) + "expected an indentation of " + std::to_string(want) + " (or less) spaces, found " +
-                                 std::to_string(x.indent)};
-            }
-            const int parent = open.back().first;
-            if (m_e[static_cast<size_t>(parent)].kind == LineKind::Loop && m_e[static_cast<size_t>(parent)].innermost &&
-                x.kind == LineKind::Loop)
-                throw ParseError{at(x) + "expected only 'inlined:' lines inside the innermost loop of '" +
-                                 m_e[static_cast<size_t>(parent)].func + "', found a loop of '" + x.func + "'"};
-            x.parent = parent;
-            m_e[static_cast<size_t>(parent)].children.push_back(static_cast<int>(i));
-            if (x.kind == LineKind::Loop)
-                open.push_back({static_cast<int>(i), x.indent + 1});
-        }
     }
 
     void markInlined(const Entry &x) {
@@ -440,7 +223,7 @@ private:
                     throw ParseError{here + "a second gpu_block level (or blocks inside threads), which Beamscope cannot express"};
                 sawBlock = true;
                 for (size_t j = 0; j < nloops; j++)
-                    blocks[j] *= x.sizes[j].value;
+                    blocks[j] = times(blocks[j], x.sizes[j].value, here);
             } else if (x.label == "gpu_thread") {
                 if (level > 1)
                     throw ParseError{here + "a gpu_thread loop inside a serial loop, which Beamscope cannot express "
@@ -449,11 +232,11 @@ private:
                     throw ParseError{here + "gpu_thread loops inside another Func's gpu_thread loop, which Beamscope cannot express"};
                 level = 1;
                 for (size_t j = 0; j < nloops; j++)
-                    t.threads[j] *= x.sizes[j].value;
+                    t.threads[j] = times(t.threads[j], x.sizes[j].value, here);
             } else {
                 level = simd ? 3 : 2;
                 for (size_t j = 0; j < nloops; j++)
-                    t.serial[j] *= x.sizes[j].value;
+                    t.serial[j] = times(t.serial[j], x.sizes[j].value, here);
             }
             if (loc == ComputeLocation::Root && !sawBlock)
                 throw ParseError{here + "a compute_root stage must start with its gpu_block loop, found " +
@@ -520,7 +303,7 @@ private:
         // Reduction loops: Beamscope runs them serially over their whole extent.
         int64_t product = 1;
         for (size_t j = 0; j < nloops; j++)
-            product *= t.serial[j];
+            product = times(product, t.serial[j], at(m_e[static_cast<size_t>(first)]) + name(node) + ": ");
         t.unrolled = product > 1 && product <= kUnrollLimit;
         if (f.stages.size() != static_cast<size_t>(stage))
             throw ParseError{at(m_e[static_cast<size_t>(first)]) + name(node) + ": stages out of order"};
@@ -551,8 +334,8 @@ private:
             const Region &loops = m_dag.rootLoops(node, stage);
             const Entry &first = m_e[static_cast<size_t>(m_chains.at(key).front())];
             for (size_t j = 0; j < loops.size(); j++) {
-                const int64_t tile = t.threads[j] * t.serial[j];
-                const int64_t derived = (loops[j].extent() + tile - 1) / tile;
+                const int64_t tile = times(t.threads[j], t.serial[j], at(first) + name(node) + ": "); // >= 1
+                const int64_t derived = loops[j].extent() / tile + (loops[j].extent() % tile != 0);
                 if (derived != blocks[j])
                     throw ParseError{at(first) + name(node) + " stage " + std::to_string(stage) + " loop " +
                                      m_dag.node(node).stages[static_cast<size_t>(stage)].loop[j].var + ": the dump has " +
@@ -596,52 +379,15 @@ private:
 
 } // namespace
 
-std::string_view findLoopNest(std::string_view text, int *firstLine) {
-    const std::string_view marker = "** Optimal schedule:";
-    const size_t m = text.rfind(marker);
-    if (m == std::string_view::npos) {
-        if (firstLine)
-            *firstLine = 1;
-        return text;
-    }
-    size_t start = text.find('\n', m);
-    start = start == std::string_view::npos ? text.size() : start + 1;
-    if (firstLine)
-        *firstLine = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
-    size_t end = start;
-    while (end < text.size()) {
-        size_t eol = text.find('\n', end);
-        if (eol == std::string_view::npos)
-            eol = text.size();
-        if (!looksLikeNestLine(text.substr(end, eol - end)))
-            break;
-        end = eol == text.size() ? eol : eol + 1;
-    }
-    return text.substr(start, end - start);
-}
-
 LoopNestParseResult parseLoopNestDump(const SearchDag &dag, std::string_view text) {
-    int firstLine = 1;
-    const std::string_view nest = findLoopNest(text, &firstLine);
+    LoopNestText nest = parseLoopNestText(text);
     LoopNestParseResult result;
+    if (!nest.ok()) {
+        result.error = nest.error;
+        return result;
+    }
     try {
-        std::vector<Entry> entries;
-        int number = firstLine;
-        size_t pos = 0;
-        while (pos < nest.size()) {
-            size_t eol = nest.find('\n', pos);
-            if (eol == std::string_view::npos)
-                eol = nest.size();
-            std::string_view line = nest.substr(pos, eol - pos);
-            if (!line.empty() && line.back() == '\r')
-                line.remove_suffix(1);
-            const bool blank = line.find_first_not_of(" \t") == std::string_view::npos;
-            if (!blank && line[0] != '#')
-                entries.push_back(parseLine(number, line));
-            pos = eol + 1;
-            number++;
-        }
-        Builder b(dag, std::move(entries));
+        Builder b(dag, std::move(nest.entries));
         result = b.build();
     } catch (const ParseError &e) {
         result.state.reset();

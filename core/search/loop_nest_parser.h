@@ -28,6 +28,7 @@
 // Anything else (partially scheduled stages, a Func computed inside a serial loop or inside a Func
 // that is not compute_root, more than one block level) is refused with an error naming it.
 
+#include "core/search/loop_nest_text.h"
 #include "core/search/state.h"
 
 #include <optional>
@@ -47,10 +48,7 @@ struct LoopNestParseResult {
     std::vector<std::string> notes;
 };
 
-// The dump inside a whole log: the lines after the last "** Optimal schedule:" up to the first
-// line that is not part of a loop nest. Text without that marker is returned whole.
-// firstLine receives the 1-based line number (in text) of the returned view's first line.
-std::string_view findLoopNest(std::string_view text, int *firstLine = nullptr);
+// findLoopNest (the dump inside a whole log) is in loop_nest_text.h.
 
 // Parses a dump (or a whole log, see findLoopNest). The state holds the Funcs the dump
 // schedules; they must be a prefix of dag.scheduleOrder() (a complete state when the dump

@@ -6,7 +6,9 @@
 #include "core/search/schedule_features.h"
 #include "core/util/atomic_file.h"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace beamscope::search {
@@ -72,9 +74,13 @@ std::optional<TraceParams> TraceParams::fromJson(const Json &j, std::string *err
     };
     const auto integer = [&](const char *key, auto &into) {
         if (const Json *v = j.find(key); v && ok) {
-            if (!v->isNumber() || v->toNumber() != static_cast<double>(v->toInt()))
+            using T = std::remove_reference_t<decltype(into)>;
+            if (!v->isInteger())
                 return wrong(key, "an integer", *v);
-            into = static_cast<std::remove_reference_t<decltype(into)>>(v->toInt());
+            if constexpr (std::is_same_v<T, uint64_t>)
+                into = v->toUint64(); // a seed: all 64 bits
+            else
+                into = static_cast<T>(v->toInt());
         }
     };
     const auto flag = [&](const char *key, bool &into) {
@@ -205,6 +211,24 @@ bool SearchTrace::write(const std::filesystem::path &path, bool overwrite, std::
     return r.ok;
 }
 
+namespace {
+// A stored float: a number, or null where the writer had NaN or an infinity
+// (Json writes those as null), read back as NaN rather than as a made-up 0.
+bool floatOf(const Json &v, float &out) {
+    if (v.isNull()) {
+        out = std::numeric_limits<float>::quiet_NaN();
+        return true;
+    }
+    if (!v.isNumber())
+        return false;
+    // Beyond float's range the conversion would be undefined; IEEE rounding gives an infinity.
+    const double d = v.toNumber();
+    const float inf = std::numeric_limits<float>::infinity();
+    out = std::fabs(d) > std::numeric_limits<float>::max() ? (d > 0 ? inf : -inf) : static_cast<float>(d);
+    return true;
+}
+} // namespace
+
 std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::string *error) {
     auto fail = [&](size_t line, const std::string &what) -> std::optional<SearchTrace> {
         if (error)
@@ -246,8 +270,11 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
                     return fail(lineNo, "\"params\": " + why);
                 trace.params = std::move(*params);
             }
-            if (const Json *c = j.find("cap"))
-                trace.m_cap = static_cast<size_t>(c->toInt(200000));
+            if (const Json *c = j.find("cap")) {
+                if (!c->isInteger() || c->toInt(-1) < 0)
+                    return fail(lineNo, "field \"cap\": expected a non-negative integer, found " + c->dump());
+                trace.m_cap = static_cast<size_t>(c->toInt());
+            }
             sawHeader = true;
             continue;
         }
@@ -274,6 +301,9 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
         n.parent = parent->toInt();
         if (n.parent >= n.id)
             return fail(lineNo, "field \"parent\": refers to a later node " + std::to_string(n.parent));
+        if (n.parent < -1)
+            return fail(lineNo, "field \"parent\": expected -1 (the root) or an earlier node's id, found " +
+                                    std::to_string(n.parent));
         n.pass = static_cast<int>(j.find("pass") ? j.find("pass")->toInt() : 0);
         n.depth = static_cast<int>(j.find("depth") ? j.find("depth")->toInt() : 0);
         if (const Json *d = j.find("decision"))
@@ -287,16 +317,24 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
         n.inBeam = j.find("in_beam") && j.find("in_beam")->toBool();
         n.fixed = j.find("fixed") && j.find("fixed")->toBool();
         if (const Json *c = j.find("stage_costs"))
-            for (const Json &v : c->items())
-                n.stageCosts.push_back(static_cast<float>(v.toNumber()));
+            for (const Json &v : c->items()) {
+                float value = 0;
+                if (!floatOf(v, value))
+                    return fail(lineNo, "field \"stage_costs\": expected numbers, found " + v.dump());
+                n.stageCosts.push_back(value);
+            }
         if (const Json *f = j.find("features")) {
+            if (f->size() != n.stageCosts.size())
+                return fail(lineNo, "field \"features\": expected one row per stage cost (" +
+                                        std::to_string(n.stageCosts.size()) + "), found " + std::to_string(f->size()));
             for (const Json &row : f->items()) {
                 if (row.size() != static_cast<size_t>(kScheduleFeatureCount))
                     return fail(lineNo, "field \"features\": expected rows of 73 values, found " +
                                             std::to_string(row.size()));
                 std::array<float, 73> r{};
                 for (size_t i = 0; i < r.size(); i++)
-                    r[i] = static_cast<float>(row.items()[i].toNumber());
+                    if (!floatOf(row.items()[i], r[i]))
+                        return fail(lineNo, "field \"features\": expected numbers, found " + row.items()[i].dump());
                 n.features.push_back(r);
             }
         }

@@ -1,8 +1,12 @@
 #include "core/util/json.h"
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <limits>
+
+// The value and its writer; the reader is json_parse.cpp.
 
 namespace beamscope {
 
@@ -13,35 +17,29 @@ const Json::Object kEmptyObject;
 
 void appendEscaped(std::string &out, const std::string &s)
 {
-    out += '"';
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
-    out += '"';
+    // nlohmann's serializer: the escapes JSON needs (\" \\ \b \f \n \r \t, \u00XX
+    // for other control characters) and UTF-8 checked, with an ill-formed byte
+    // replaced rather than thrown: a path or a compiler message that is not
+    // UTF-8 must not stop a trace or a record from being written, and a file
+    // holding such a byte would be refused by every strict reader, ours included.
+    out += nlohmann::ordered_json(s).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-void appendNumber(std::string &out, double v)
+template <typename Int> void appendInteger(std::string &out, Int v)
+{
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, end);
+}
+
+void appendDouble(std::string &out, double v)
 {
     if (!std::isfinite(v)) {
-        out += "null"; // JSON has no NaN/Inf; callers report those separately
+        out += "null"; // see dump() in json.h
         return;
     }
     if (v == std::floor(v) && std::fabs(v) < 9.007199254740992e15) {
-        out += std::to_string(static_cast<int64_t>(v));
+        appendInteger(out, static_cast<int64_t>(v));
         return;
     }
     char buf[32];
@@ -57,209 +55,50 @@ void newline(std::string &out, int indent, int depth)
     out.append(static_cast<size_t>(indent * depth), ' ');
 }
 
-class Parser {
-public:
-    explicit Parser(std::string_view text) : m_text(text) {}
-
-    JsonParseResult run()
-    {
-        JsonParseResult result;
-        Json value;
-        if (!parseValue(value, 0))
-            return {std::nullopt, m_error};
-        skipSpace();
-        if (m_pos != m_text.size()) {
-            fail("end of input");
-            return {std::nullopt, m_error};
-        }
-        result.value = std::move(value);
-        return result;
-    }
-
-private:
-    bool fail(const std::string &expected)
-    {
-        if (m_error.empty()) {
-            std::string found = m_pos < m_text.size() ? "'" + std::string(1, m_text[m_pos]) + "'" : "end of input";
-            m_error = "offset " + std::to_string(m_pos) + ": expected " + expected + ", found " + found;
-        }
-        return false;
-    }
-    void skipSpace()
-    {
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' ||
-                                          m_text[m_pos] == '\r' || m_text[m_pos] == '\t'))
-            m_pos++;
-    }
-    bool literal(std::string_view word)
-    {
-        if (m_text.substr(m_pos, word.size()) != word)
-            return false;
-        m_pos += word.size();
-        return true;
-    }
-    bool parseString(std::string &out)
-    {
-        if (m_pos >= m_text.size() || m_text[m_pos] != '"')
-            return fail("'\"'");
-        m_pos++;
-        while (m_pos < m_text.size() && m_text[m_pos] != '"') {
-            char c = m_text[m_pos++];
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (m_pos >= m_text.size())
-                return fail("escape character");
-            char e = m_text[m_pos++];
-            switch (e) {
-            case 'n': out += '\n'; break;
-            case 't': out += '\t'; break;
-            case 'r': out += '\r'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'u': {
-                if (m_pos + 4 > m_text.size())
-                    return fail("four hex digits");
-                unsigned code = 0;
-                auto [p, ec] = std::from_chars(m_text.data() + m_pos, m_text.data() + m_pos + 4, code, 16);
-                if (ec != std::errc() || p != m_text.data() + m_pos + 4)
-                    return fail("four hex digits");
-                m_pos += 4;
-                if (code < 0x80) {
-                    out += static_cast<char>(code);
-                } else if (code < 0x800) {
-                    out += static_cast<char>(0xC0 | (code >> 6));
-                    out += static_cast<char>(0x80 | (code & 0x3F));
-                } else {
-                    out += static_cast<char>(0xE0 | (code >> 12));
-                    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-                    out += static_cast<char>(0x80 | (code & 0x3F));
-                }
-                break;
-            }
-            default: out += e;
-            }
-        }
-        if (m_pos >= m_text.size())
-            return fail("closing '\"'");
-        m_pos++;
-        return true;
-    }
-    bool parseValue(Json &out, int depth)
-    {
-        if (depth > 512)
-            return fail("nesting depth below 512");
-        skipSpace();
-        if (m_pos >= m_text.size())
-            return fail("a value");
-        const char c = m_text[m_pos];
-        if (c == '{') {
-            m_pos++;
-            Json::Object object;
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == '}') {
-                m_pos++;
-                out = Json(std::move(object));
-                return true;
-            }
-            for (;;) {
-                skipSpace();
-                std::string key;
-                if (!parseString(key))
-                    return false;
-                skipSpace();
-                if (m_pos >= m_text.size() || m_text[m_pos] != ':')
-                    return fail("':'");
-                m_pos++;
-                Json value;
-                if (!parseValue(value, depth + 1))
-                    return false;
-                object.emplace_back(std::move(key), std::move(value));
-                skipSpace();
-                if (m_pos < m_text.size() && m_text[m_pos] == ',') {
-                    m_pos++;
-                    continue;
-                }
-                if (m_pos < m_text.size() && m_text[m_pos] == '}') {
-                    m_pos++;
-                    break;
-                }
-                return fail("',' or '}'");
-            }
-            out = Json(std::move(object));
-            return true;
-        }
-        if (c == '[') {
-            m_pos++;
-            Json::Array array;
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == ']') {
-                m_pos++;
-                out = Json(std::move(array));
-                return true;
-            }
-            for (;;) {
-                Json value;
-                if (!parseValue(value, depth + 1))
-                    return false;
-                array.push_back(std::move(value));
-                skipSpace();
-                if (m_pos < m_text.size() && m_text[m_pos] == ',') {
-                    m_pos++;
-                    continue;
-                }
-                if (m_pos < m_text.size() && m_text[m_pos] == ']') {
-                    m_pos++;
-                    break;
-                }
-                return fail("',' or ']'");
-            }
-            out = Json(std::move(array));
-            return true;
-        }
-        if (c == '"') {
-            std::string s;
-            if (!parseString(s))
-                return false;
-            out = Json(std::move(s));
-            return true;
-        }
-        if (literal("true")) {
-            out = Json(true);
-            return true;
-        }
-        if (literal("false")) {
-            out = Json(false);
-            return true;
-        }
-        if (literal("null")) {
-            out = Json();
-            return true;
-        }
-        double number = 0;
-        auto [p, ec] = std::from_chars(m_text.data() + m_pos, m_text.data() + m_text.size(), number);
-        if (ec != std::errc())
-            return fail("a value");
-        m_pos = static_cast<size_t>(p - m_text.data());
-        out = Json(number);
-        return true;
-    }
-
-    std::string_view m_text;
-    size_t m_pos = 0;
-    std::string m_error;
-};
+// 2^63 and 2^64 are exact doubles; the range checks compare against them so a
+// conversion never leaves the target type (which would be undefined).
+constexpr double kTwoTo63 = 9223372036854775808.0;
+constexpr double kTwoTo64 = 18446744073709551616.0;
 } // namespace
 
 bool Json::toBool(bool fallback) const
 {
     return isBool() ? std::get<bool>(m_value) : fallback;
 }
+
 double Json::toNumber(double fallback) const
 {
-    return isNumber() ? std::get<double>(m_value) : fallback;
+    if (const auto *i = std::get_if<int64_t>(&m_value))
+        return static_cast<double>(*i);
+    if (const auto *u = std::get_if<uint64_t>(&m_value))
+        return static_cast<double>(*u);
+    if (const auto *d = std::get_if<double>(&m_value))
+        return *d;
+    return fallback;
 }
+
+int64_t Json::toInt(int64_t fallback) const
+{
+    if (const auto *i = std::get_if<int64_t>(&m_value))
+        return *i;
+    if (const auto *u = std::get_if<uint64_t>(&m_value))
+        return *u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ? static_cast<int64_t>(*u) : fallback;
+    if (const auto *d = std::get_if<double>(&m_value))
+        return *d >= -kTwoTo63 && *d < kTwoTo63 ? static_cast<int64_t>(*d) : fallback; // false for NaN
+    return fallback;
+}
+
+uint64_t Json::toUint64(uint64_t fallback) const
+{
+    if (const auto *u = std::get_if<uint64_t>(&m_value))
+        return *u;
+    if (const auto *i = std::get_if<int64_t>(&m_value))
+        return *i >= 0 ? static_cast<uint64_t>(*i) : fallback;
+    if (const auto *d = std::get_if<double>(&m_value))
+        return *d >= 0.0 && *d < kTwoTo64 ? static_cast<uint64_t>(*d) : fallback;
+    return fallback;
+}
+
 const std::string &Json::toString() const
 {
     return isString() ? std::get<std::string>(m_value) : kEmptyString;
@@ -324,18 +163,22 @@ void Json::dumpTo(std::string &out, int indent, int depth) const
         out += "null";
     } else if (isBool()) {
         out += toBool() ? "true" : "false";
-    } else if (isNumber()) {
-        appendNumber(out, toNumber());
+    } else if (const auto *i = std::get_if<int64_t>(&m_value)) {
+        appendInteger(out, *i);
+    } else if (const auto *u = std::get_if<uint64_t>(&m_value)) {
+        appendInteger(out, *u);
+    } else if (const auto *d = std::get_if<double>(&m_value)) {
+        appendDouble(out, *d);
     } else if (isString()) {
         appendEscaped(out, toString());
     } else if (isArray()) {
         const auto &array = items();
         out += '[';
-        for (size_t i = 0; i < array.size(); i++) {
-            if (i)
-                out += indent < 0 ? "," : ",";
+        for (size_t k = 0; k < array.size(); k++) {
+            if (k)
+                out += ',';
             newline(out, indent, depth + 1);
-            array[i].dumpTo(out, indent, depth + 1);
+            array[k].dumpTo(out, indent, depth + 1);
         }
         if (!array.empty())
             newline(out, indent, depth);
@@ -343,23 +186,18 @@ void Json::dumpTo(std::string &out, int indent, int depth) const
     } else {
         const auto &object = members();
         out += '{';
-        for (size_t i = 0; i < object.size(); i++) {
-            if (i)
+        for (size_t k = 0; k < object.size(); k++) {
+            if (k)
                 out += ',';
             newline(out, indent, depth + 1);
-            appendEscaped(out, object[i].first);
+            appendEscaped(out, object[k].first);
             out += indent < 0 ? ":" : ": ";
-            object[i].second.dumpTo(out, indent, depth + 1);
+            object[k].second.dumpTo(out, indent, depth + 1);
         }
         if (!object.empty())
             newline(out, indent, depth);
         out += '}';
     }
-}
-
-JsonParseResult parseJson(std::string_view text)
-{
-    return Parser(text).run();
 }
 
 } // namespace beamscope

@@ -75,8 +75,11 @@ private Q_SLOTS:
         } catch (const pipelines::GeneratorError &e) {
             QVERIFY2(QString(e.what()).contains("radius"), e.what());
         }
-        QVERIFY_THROWS_EXCEPTION(pipelines::GeneratorError, pipelines::parseGeneratorParam("novalue"));
-        QCOMPARE(pipelines::parseGeneratorParam("divisor=2.5"), (std::pair<std::string, std::string>{"divisor", "2.5"}));
+        QVERIFY_THROWS_EXCEPTION(pipelines::GeneratorError, pipelines::parseGeneratorParams({"novalue"}));
+        QVERIFY_THROWS_EXCEPTION(pipelines::GeneratorError, pipelines::parseGeneratorParams({"a=1", "a=2"}));
+        QVERIFY_THROWS_EXCEPTION(pipelines::GeneratorError, pipelines::parseGeneratorParams({"2x=1"}));
+        QCOMPARE(pipelines::parseGeneratorParams({"divisor=2.5", "expr=a=b", "empty="}),
+                 (std::map<std::string, std::string>{{"divisor", "2.5"}, {"expr", "a=b"}, {"empty", ""}}));
     }
 
     void unknownGeneratorListsKnownOnes() {

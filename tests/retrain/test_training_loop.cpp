@@ -277,6 +277,20 @@ private Q_SLOTS:
                  bad.error.c_str());
         const auto cut = parseCheckpoint(std::span<const char>(bytes).first(bytes.size() / 2), "x.checkpoint");
         QVERIFY(!cut.checkpoint);
+        // A history count the file cannot hold is refused before reading on
+        // (epochs completed 2^32 - 1 as well, which once wrapped the limit to 0).
+        auto huge = std::vector<char>(bytes.begin(), bytes.end() - 8);
+        for (size_t k = 0; k < 4; k++)
+            huge.at(12 + k) = huge.at(52 + k) = static_cast<char>(0xff); // epochs completed, history count
+        uint64_t sum = 0xcbf29ce484222325ull;
+        for (char ch : huge)
+            sum = (sum ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
+        huge.insert(huge.end(), reinterpret_cast<const char *>(&sum), reinterpret_cast<const char *>(&sum) + 8);
+        const auto tooMany = parseCheckpoint(huge, "x.checkpoint");
+        QVERIFY(!tooMany.checkpoint);
+        QVERIFY2(tooMany.error.find("x.checkpoint: offset 56: history count: expected at most ") == 0 &&
+                     tooMany.error.find("(what the file holds), found 4294967295") != std::string::npos,
+                 tooMany.error.c_str());
         const std::vector<char> other(100, 'x');
         const auto foreign = parseCheckpoint(other, "x.checkpoint");
         QVERIFY(!foreign.checkpoint);

@@ -429,6 +429,17 @@ private Q_SLOTS:
         QCOMPARE(workspace.summary()->field(QStringLiteral("sha256")),
                  QString::fromLatin1(QCryptographicHash::hash(readAll(custom), QCryptographicHash::Sha256).toHex()));
         QCOMPARE(workspace.summary()->field(QStringLiteral("size")), QStringLiteral("20,400 bytes"));
+        // A legacy directory is known by the digest of its hwf1 equivalent, the one
+        // `beamscope-cli weights inspect` prints (core/weights/weights_digest.h).
+        workspace.open(path(m_library, QStringLiteral("legacy")));
+        QTRY_COMPARE(shown.count(), 2);
+        const std::vector<char> hwf1 = wt::serializeWeightsFile(syntheticWeights(4));
+        QCOMPARE(workspace.summary()->field(QStringLiteral("sha256")),
+                 QString::fromLatin1(QCryptographicHash::hash(QByteArray(hwf1.data(), qsizetype(hwf1.size())),
+                                                              QCryptographicHash::Sha256)
+                                         .toHex()));
+        workspace.open(custom);
+        QTRY_COMPARE(shown.count(), 3);
         QVERIFY(workspace.summary()->field(QStringLiteral("versions")).contains(QStringLiteral("pipeline 3, schedule 3")));
         // conv1_bias holds a NaN and an infinity: core warns, the header says so.
         QVERIFY(!workspace.summary()->field(QStringLiteral("problems")).isEmpty());
@@ -453,7 +464,7 @@ private Q_SLOTS:
 
         // An invalid file shows its error inline and no tensors.
         workspace.open(path(m_library, QStringLiteral("broken.weights")));
-        QTRY_COMPARE(shown.count(), 2);
+        QTRY_COMPARE(shown.count(), 4); // after custom, the legacy directory and custom again
         QCOMPARE(workspace.tensorModel()->rowCount(), 0);
         QVERIFY(workspace.summary()->field(QStringLiteral("problems")).contains(QStringLiteral("broken.weights")));
     }

@@ -30,6 +30,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <tuple>
@@ -549,7 +550,8 @@ void SearchWorkspace::showTraceParamsInControls()
     if (p.numPasses > 0)
         m_passes->setValue(p.numPasses); // the passes asked for (the pre-pass is one of them)
     m_dropout->setValue(p.randomDropout);
-    m_seed->setValue(int(p.randomDropoutSeed));
+    // The seed is a uint64; the box holds what fits in it (a larger one from the CLI shows as the box's maximum).
+    m_seed->setValue(int(std::min<uint64_t>(p.randomDropoutSeed, uint64_t(m_seed->maximum()))));
     if (p.searchSpaceOptions.size() == 4) {
         QCheckBox *const boxes[] = {m_optRoot, m_optInline, m_optBlock, m_optThread};
         for (size_t i = 0; i < 4; ++i)

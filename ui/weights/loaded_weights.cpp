@@ -1,9 +1,7 @@
 #include "ui/weights/loaded_weights.h"
 
-#include <QCryptographicHash>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
+#include "core/weights/weights_digest.h"
+
 #include <QStringList>
 
 namespace beamscope::ui {
@@ -19,28 +17,6 @@ QString diagnosticsText(const wt::LoadResult &result, wt::Severity severity)
         if (d.severity == severity)
             lines.append(QString::fromStdString(d.format()));
     return lines.join(QLatin1Char('\n'));
-}
-
-bool addFileToHash(QCryptographicHash &hash, const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    return hash.addData(&file);
-}
-
-QString sha256Of(const QString &path)
-{
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (QFileInfo(path).isDir()) {
-        const QDir dir(path);
-        for (const auto &spec : wt::tensorSpecs(wt::Network::Anderson2021))
-            if (!addFileToHash(hash, dir.filePath(QString::fromUtf8(spec.legacyFile))))
-                return {};
-    } else if (!addFileToHash(hash, path)) {
-        return {};
-    }
-    return QString::fromLatin1(hash.result().toHex());
 }
 
 } // namespace
@@ -60,7 +36,8 @@ LoadedWeightsPtr loadForDisplay(const QString &path)
     auto loaded = std::make_shared<LoadedWeights>();
     loaded->path = path;
     loaded->result = wt::loadWeights(path.toStdString());
-    loaded->sha256 = sha256Of(path);
+    // The same digest `beamscope-cli weights inspect` prints.
+    loaded->sha256 = QString::fromStdString(wt::weightsDigest(path.toStdString(), loaded->result).value_or(std::string()));
     if (loaded->ok())
         for (const auto &tensor : loaded->weights().tensors)
             loaded->stats.push_back(wt::computeStats(tensor));

@@ -80,8 +80,8 @@ int runAutoschedule(AutoscheduleOptions &o) {
         request.pipeline.generatorLibrary = *library;
         request.pipeline.generatorName = o.pipeline.name.value_or("");
         try {
-            for (const std::string &p : o.pipeline.params)
-                request.pipeline.generatorParams.push_back(pipelines::parseGeneratorParam(p));
+            for (const auto &param : pipelines::parseGeneratorParams(o.pipeline.params))
+                request.pipeline.generatorParams.push_back(param);
         } catch (const std::exception &e) {
             return fail(e.what());
         }

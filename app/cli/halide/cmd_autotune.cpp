@@ -113,8 +113,7 @@ int runAutotuneCommand(AutotuneOptions &options)
         o.generatorLibrary = *options.generator;
         o.generatorName = *options.name; // --generator needs --name
         try {
-            for (const std::string &p : options.generatorParams)
-                o.generatorParams.insert(pipelines::parseGeneratorParam(p));
+            o.generatorParams = pipelines::parseGeneratorParams(options.generatorParams);
         } catch (const std::exception &e) {
             return fail(e.what());
         }

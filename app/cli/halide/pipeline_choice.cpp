@@ -41,10 +41,7 @@ pipelines::PipelineInstance buildChosenPipeline(const PipelineOptions &options)
 {
     if (options.app)
         return buildBuiltinPipeline(*options.app);
-    std::map<std::string, std::string> params;
-    for (const std::string &p : options.params)
-        params.insert(pipelines::parseGeneratorParam(p));
-    return pipelines::buildGenerator(*options.generator, *options.name, params);
+    return pipelines::buildGenerator(*options.generator, *options.name, pipelines::parseGeneratorParams(options.params));
 }
 
 } // namespace beamscope::cli

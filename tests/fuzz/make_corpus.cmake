@@ -1,0 +1,42 @@
+# Builds one fuzz target's corpus folder at test time: DIR/seeds from the
+# files in SEEDS (named <n>-<file name>, fixtures of one name come from many
+# folders), an empty DIR/found for what the run discovers; with TRACE also a
+# short search trace (its first TRACE_LINES lines and its summary line) and,
+# with LINES_AS_SEEDS, each of those lines on its own (JSON documents).
+# Run as: cmake -DDIR=... -DSEEDS=a|b|c [-DTRACE=file -DTRACE_LINES=N [-DLINES_AS_SEEDS=ON]] -P make_corpus.cmake
+# ('|' separates SEEDS: a ';' would split the ctest command line).
+file(REMOVE_RECURSE "${DIR}")
+file(MAKE_DIRECTORY "${DIR}/seeds" "${DIR}/found")
+string(REPLACE "|" ";" seed_files "${SEEDS}")
+set(n 0)
+foreach (file IN LISTS seed_files)
+    if (NOT EXISTS "${file}")
+        message(FATAL_ERROR "seed ${file} does not exist")
+    endif ()
+    get_filename_component(name "${file}" NAME)
+    math(EXPR n "${n} + 1")
+    configure_file("${file}" "${DIR}/seeds/${n}-${name}" COPYONLY)
+endforeach ()
+if (TRACE)
+    file(READ "${TRACE}" rest)
+    set(head "")
+    foreach (k RANGE 1 ${TRACE_LINES})
+        string(FIND "${rest}" "\n" eol)
+        if (eol LESS 0)
+            break ()
+        endif ()
+        math(EXPR take "${eol} + 1")
+        string(SUBSTRING "${rest}" 0 ${take} line)
+        string(SUBSTRING "${rest}" ${take} -1 rest)
+        string(APPEND head "${line}")
+        if (LINES_AS_SEEDS)
+            file(WRITE "${DIR}/seeds/trace-line-${k}.json" "${line}")
+        endif ()
+    endforeach ()
+    string(FIND "${rest}" "{\"summary\"" at REVERSE)
+    if (at GREATER_EQUAL 0)
+        string(SUBSTRING "${rest}" ${at} -1 summary)
+        string(APPEND head "${summary}")
+    endif ()
+    file(WRITE "${DIR}/seeds/trace-head.jsonl" "${head}")
+endif ()
