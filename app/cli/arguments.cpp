@@ -17,8 +17,8 @@ CLI::Option *addJsonFlag(CLI::App &app, bool &target)
 CLI::Option *addText(CLI::App &app, const std::string &name, std::optional<std::string> &target,
                      const std::string &help)
 {
-    CLI::Option *option =
-        app.add_option_function<std::string>(name, [&target](const std::string &value) { target = value; }, help);
+    CLI::Option *option = app.add_option_function<std::string>(
+        name, [&target](const std::string &value) { target = value; }, help);
     return option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 

@@ -18,10 +18,7 @@ namespace {
 
 using namespace beamscope::gpu;
 
-std::string kib(long long bytes)
-{
-    return std::to_string(bytes / 1024) + " KiB";
-}
+std::string kib(long long bytes) { return std::to_string(bytes / 1024) + " KiB"; }
 
 std::string fixed(double v, const char *unit)
 {
@@ -59,12 +56,27 @@ std::vector<std::string> column(const std::optional<DeviceFacts> &d)
             std::to_string(p.activeWarpLimit)};
 }
 
-const std::vector<std::string> kRowNames = {
-    "name", "compute capability", "SMs", "shared memory / block", "shared memory / block (opt-in)",
-    "shared memory / SM", "registers / block", "registers / SM", "warp size", "max threads / block",
-    "max threads / SM", "max blocks / SM", "SM clock", "memory clock", "memory bus", "memory bandwidth",
-    "L2 cache", "search: parallelism", "search: shared_memory_limit_kb / sm_limit_kb", "search: active_block_limit",
-    "search: active_warp_limit"};
+const std::vector<std::string> kRowNames = {"name",
+                                            "compute capability",
+                                            "SMs",
+                                            "shared memory / block",
+                                            "shared memory / block (opt-in)",
+                                            "shared memory / SM",
+                                            "registers / block",
+                                            "registers / SM",
+                                            "warp size",
+                                            "max threads / block",
+                                            "max threads / SM",
+                                            "max blocks / SM",
+                                            "SM clock",
+                                            "memory clock",
+                                            "memory bus",
+                                            "memory bandwidth",
+                                            "L2 cache",
+                                            "search: parallelism",
+                                            "search: shared_memory_limit_kb / sm_limit_kb",
+                                            "search: active_block_limit",
+                                            "search: active_warp_limit"};
 
 struct DeviceOptions {
     bool json = false;
@@ -129,9 +141,9 @@ CommandRun defineDevice(CLI::App &app)
     return [o](const std::vector<std::string> &) { return runDevice(*o); };
 }
 
-const CommandRegistration registration({"", "device", "[--json] [--profile V100|A100|H100|H200]",
-                                        "the local GPU beside a reference profile, with the search parameters each implies",
-                                        defineDevice});
+const CommandRegistration
+    registration({"", "device", "[--json] [--profile V100|A100|H100|H200]",
+                  "the local GPU beside a reference profile, with the search parameters each implies", defineDevice});
 
 } // namespace
 

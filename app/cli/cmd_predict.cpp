@@ -24,7 +24,6 @@ using namespace beamscope::samples;
 
 constexpr const char *kSynopsis = "--weights W --samples DIR... [--num-cores N] [--json]";
 
-
 struct PredictOptions {
     std::optional<std::string> weights;
     SampleRoots samples;
@@ -87,7 +86,8 @@ int runPredict(const PredictOptions &options)
             item["prediction"] = predicted.predictions[i];
             Json stages = Json::array();
             for (int s = 0; s < predicted.numStages; ++s)
-                stages.push(predicted.costPerStage[i * static_cast<size_t>(predicted.numStages) + static_cast<size_t>(s)]);
+                stages.push(
+                    predicted.costPerStage[i * static_cast<size_t>(predicted.numStages) + static_cast<size_t>(s)]);
             item["stage_costs"] = std::move(stages);
             item["app"] = pipeline.app;
             item["runs"] = static_cast<uint64_t>(schedule.runtimesMs.size());
@@ -152,10 +152,10 @@ CommandRun definePredict(CLI::App &app)
     return [o](const std::vector<std::string> &) { return runPredict(*o); };
 }
 
-const CommandRegistration registration{Command{
-    "", "predict", kSynopsis,
-    "predict the cost of measured .sample schedules; per-pipeline rank correlation with their runtimes",
-    definePredict}};
+const CommandRegistration registration{
+    Command{"", "predict", kSynopsis,
+            "predict the cost of measured .sample schedules; per-pipeline rank correlation with their runtimes",
+            definePredict}};
 
 } // namespace
 

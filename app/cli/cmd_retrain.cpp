@@ -44,7 +44,6 @@ constexpr const char *kSynopsis =
     "[--min-batch N] [--partition-schedules] [--resume] [--force] [--json] [--only-app APP] "
     "[--slurm [--partition P] [--account A] [--time T] [--gpus-per-task N] [--cpus-per-task N] [--sbatch-arg X]...]";
 
-
 Json summaryJson(const RankSummary &s)
 {
     Json j = Json::object();
@@ -79,8 +78,8 @@ std::string lossCsv(const std::vector<EpochRecord> &history)
     auto field = [](double v) { return v != v ? std::string() : formatNumber(v, "%.9g"); };
     for (const auto &e : history)
         out << e.epoch << "," << field(e.trainingLoss) << "," << field(e.validationLoss) << "," << e.trainingBatches
-            << "," << e.validationBatches << "," << field(e.validation.spearman) << ","
-            << field(e.validation.kendall) << "," << field(e.validation.pairwiseAccuracy) << "\n";
+            << "," << e.validationBatches << "," << field(e.validation.spearman) << "," << field(e.validation.kendall)
+            << "," << field(e.validation.pairwiseAccuracy) << "\n";
     return out.str();
 }
 
@@ -129,9 +128,10 @@ std::string optionHint(const std::string &option)
 void printEpoch(const EpochRecord &e)
 {
     std::cerr << "epoch " << e.epoch << ": training loss " << formatNumber(e.trainingLoss) << ", validation loss "
-                  << formatNumber(e.validationLoss) << ", validation Spearman " << formatNumber(e.validation.spearman, "%.4f")
-                  << ", Kendall " << formatNumber(e.validation.kendall, "%.4f") << ", pairwise "
-                  << formatNumber(e.validation.pairwiseAccuracy, "%.4f") << "\n";
+              << formatNumber(e.validationLoss) << ", validation Spearman "
+              << formatNumber(e.validation.spearman, "%.4f") << ", Kendall "
+              << formatNumber(e.validation.kendall, "%.4f") << ", pairwise "
+              << formatNumber(e.validation.pairwiseAccuracy, "%.4f") << "\n";
 }
 
 int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights &initial, const fs::path &out)
@@ -166,7 +166,9 @@ int runSingle(const Settings &s, const Dataset &dataset, const weights::Weights 
         std::cerr << "resumed after epoch " << run.resumedEpochs << " from " << plan.checkpoint.string() << "\n";
     if (run.cancelled) {
         std::cerr << "beamscope-cli: cancelled after epoch " << run.epochsCompleted << " of " << s.training.epochs
-                  << "; " << (run.epochsCompleted > 0 ? plan.checkpoint.string() + " keeps it; rerun with --resume" : "nothing to keep")
+                  << "; "
+                  << (run.epochsCompleted > 0 ? plan.checkpoint.string() + " keeps it; rerun with --resume"
+                                              : "nothing to keep")
                   << "\n";
         return kFailure;
     }
@@ -229,10 +231,9 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
                 }
 
     Json appsJson = Json::array();
-    std::vector<std::vector<std::string>> rows{{"app", "pipelines", "schedules", "spearman", "", "kendall", "",
-                                                "pairwise_acc", "", "val_loss", ""},
-                                               {"", "", "", "before", "after", "before", "after", "before", "after",
-                                                "before", "after"}};
+    std::vector<std::vector<std::string>> rows{
+        {"app", "pipelines", "schedules", "spearman", "", "kendall", "", "pairwise_acc", "", "val_loss", ""},
+        {"", "", "", "before", "after", "before", "after", "before", "after", "before", "after"}};
     int failures = 0;
     for (const auto &app : apps) {
         const auto split = holdOutApp(dataset, app);
@@ -298,11 +299,12 @@ int runHoldOneOut(const Settings &s, const Dataset &dataset, const weights::Weig
         item["history"] = historyJson(history);
         appsJson.push(std::move(item));
         rows.push_back({app, std::to_string(split.validation.size()), std::to_string(heldSchedules),
-                        formatNumber(before.validation.spearman, "%.4f"), formatNumber(after.validation.spearman, "%.4f"),
+                        formatNumber(before.validation.spearman, "%.4f"),
+                        formatNumber(after.validation.spearman, "%.4f"),
                         formatNumber(before.validation.kendall, "%.4f"), formatNumber(after.validation.kendall, "%.4f"),
                         formatNumber(before.validation.pairwiseAccuracy, "%.4f"),
-                        formatNumber(after.validation.pairwiseAccuracy, "%.4f"), formatNumber(before.validationLoss, "%.4g"),
-                        formatNumber(after.validationLoss, "%.4g")});
+                        formatNumber(after.validation.pairwiseAccuracy, "%.4f"),
+                        formatNumber(before.validationLoss, "%.4g"), formatNumber(after.validationLoss, "%.4g")});
     }
 
     Json doc = Json::object();
@@ -346,8 +348,9 @@ int runRetrain(Settings &s, const std::vector<std::string> &args)
     const auto &out = s.out;
     const auto &outDir = s.outDir;
     if (holdOneOut ? !outDir : !out)
-        return usageError("", "retrain", holdOneOut ? "--hold-one-out needs --out-dir D"
-                                                    : "--out W2 is required (or --hold-one-out --out-dir D)");
+        return usageError("", "retrain",
+                          holdOneOut ? "--hold-one-out needs --out-dir D"
+                                     : "--out W2 is required (or --hold-one-out --out-dir D)");
 
     const auto initial = initialWeights(s);
     if (!initial)
@@ -371,10 +374,10 @@ int runRetrain(Settings &s, const std::vector<std::string> &args)
     if (s.slurm) {
         const SlurmOptions &slurm = s.slurmOptions;
         // The tasks read the samples from where this command did.
-        std::vector<std::string> forwarded = withoutOptions(
-            args, {"slurm", "hold-one-out", "resume", "force", "json"},
-            {"out-dir", "partition", "account", "time", "gpus-per-task", "cpus-per-task", "sbatch-arg", "only-app",
-             "samples", "initial"});
+        std::vector<std::string> forwarded =
+            withoutOptions(args, {"slurm", "hold-one-out", "resume", "force", "json"},
+                           {"out-dir", "partition", "account", "time", "gpus-per-task", "cpus-per-task", "sbatch-arg",
+                            "only-app", "samples", "initial"});
         for (const fs::path &root : s.roots)
             forwarded.insert(forwarded.begin(), {"--samples", fs::absolute(root).string()});
         if (s.initialPath)
@@ -395,7 +398,8 @@ int runRetrain(Settings &s, const std::vector<std::string> &args)
     }
 
     InterruptScope interrupt;
-    return holdOneOut ? runHoldOneOut(s, loaded.dataset, *initial, *outDir) : runSingle(s, loaded.dataset, *initial, *out);
+    return holdOneOut ? runHoldOneOut(s, loaded.dataset, *initial, *outDir)
+                      : runSingle(s, loaded.dataset, *initial, *out);
 }
 
 CommandRun defineRetrain(CLI::App &app)
@@ -408,8 +412,8 @@ CommandRun defineRetrain(CLI::App &app)
                             ->check(oneOf({"random"}));
     initial->excludes(init);
     CLI::Option *out = addText(app, "--out", s->out, "the trained weights file to write");
-    CLI::Option *holdOneOut =
-        addFlag(app, "--hold-one-out", s->holdOneOut, "train one weights file per app, each without that app's samples");
+    CLI::Option *holdOneOut = addFlag(app, "--hold-one-out", s->holdOneOut,
+                                      "train one weights file per app, each without that app's samples");
     CLI::Option *outDir = addText(app, "--out-dir", s->outDir, "--hold-one-out: the folder of <app>.weights files");
     outDir->needs(holdOneOut);
     out->excludes(holdOneOut);

@@ -37,7 +37,6 @@ std::string shapeText(const std::vector<uint32_t> &shape)
     return out;
 }
 
-
 void printDiagnostics(const std::vector<Diagnostic> &diagnostics)
 {
     for (const auto &d : diagnostics) {
@@ -149,17 +148,18 @@ int inspect(const InspectOptions &options)
     }
     const Weights &w = *result.weights;
     const auto &head2 = w.tensor(Head2Filter).shape;
-    printTable(std::cout, {
-                              {"path:", path},
-                              {"form:", std::string(formName(result.form)) +
-                                            (result.form == Form::File ? " (hwf1)" : " (six legacy .data files)")},
-                              {"network:", std::string(networkName(w.network)) + " (head2_filter " + formatShape(head2) + ")"},
-                              {"versions:", "pipeline features " + std::to_string(w.pipelineFeaturesVersion) +
-                                                ", schedule features " + std::to_string(w.scheduleFeaturesVersion)},
-                              {"size:", std::to_string(result.sizeBytes) + " bytes"},
-                              {"sha256:", digest.value_or("?") +
-                                              (result.form == Form::Directory ? " (of the equivalent .weights file)" : "")},
-                          },
+    printTable(std::cout,
+               {
+                   {"path:", path},
+                   {"form:", std::string(formName(result.form)) +
+                                 (result.form == Form::File ? " (hwf1)" : " (six legacy .data files)")},
+                   {"network:", std::string(networkName(w.network)) + " (head2_filter " + formatShape(head2) + ")"},
+                   {"versions:", "pipeline features " + std::to_string(w.pipelineFeaturesVersion) +
+                                     ", schedule features " + std::to_string(w.scheduleFeaturesVersion)},
+                   {"size:", std::to_string(result.sizeBytes) + " bytes"},
+                   {"sha256:", digest.value_or("?") +
+                                   (result.form == Form::Directory ? " (of the equivalent .weights file)" : "")},
+               },
                Align::Left);
     std::cout << "\n";
     std::vector<std::vector<std::string>> rows = {
@@ -224,8 +224,8 @@ int convert(const ConvertOptions &options)
         std::cerr << "error: " << written.error << "\n";
         return kFailure;
     }
-    std::cout << "converted " << src << " (" << networkName(result.weights->network) << " "
-              << formName(result.form) << ") to " << dst << " (" << formName(form) << ")\n";
+    std::cout << "converted " << src << " (" << networkName(result.weights->network) << " " << formName(result.form)
+              << ") to " << dst << " (" << formName(form) << ")\n";
     return kSuccess;
 }
 
@@ -304,7 +304,8 @@ int diff(const DiffOptions &options)
     size_t changed = 0;
     for (const auto &t : d.tensors) {
         changed += t.changedCount;
-        rows.push_back({t.name, shapeText(t.shape), std::to_string(t.changedCount) + "/" + std::to_string(t.difference.size()),
+        rows.push_back({t.name, shapeText(t.shape),
+                        std::to_string(t.changedCount) + "/" + std::to_string(t.difference.size()),
                         number(t.maxAbsDiff), number(t.relativeL2), number(t.cosineSimilarity)});
     }
     printTable(std::cout, rows);
@@ -398,9 +399,9 @@ CommandRun defineDiff(CLI::App &app)
 const CommandRegistration listCommand({"weights", "list", "[--json]",
                                        "the shipped weights files: the names --weights accepts, and their paths",
                                        defineList});
-const CommandRegistration inspectCommand({"weights", "inspect", "PATH [--json]",
-                                          "shape, versions, sha256 and per-buffer statistics of a weights file or directory",
-                                          defineInspect});
+const CommandRegistration
+    inspectCommand({"weights", "inspect", "PATH [--json]",
+                    "shape, versions, sha256 and per-buffer statistics of a weights file or directory", defineInspect});
 const CommandRegistration validateCommand({"weights", "validate", "PATH...",
                                            "check weights files or directories; exit 1 if any is invalid",
                                            defineValidate});
@@ -408,9 +409,9 @@ const CommandRegistration convertCommand({"weights", "convert", "SRC DST [--forc
                                           "convert between a .weights file and a legacy directory (DST ending in "
                                           ".weights is a file); never replaces DST without --force",
                                           defineConvert});
-const CommandRegistration diffCommand({"weights", "diff", "A B [--json] [--top N]",
-                                       "per-buffer max |b - a|, relative L2, cosine similarity and the N largest changes",
-                                       defineDiff});
+const CommandRegistration
+    diffCommand({"weights", "diff", "A B [--json] [--top N]",
+                 "per-buffer max |b - a|, relative L2, cosine similarity and the N largest changes", defineDiff});
 
 } // namespace
 

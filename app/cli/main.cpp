@@ -41,9 +41,8 @@ const char *const kExitStatus = "Exit status: 0 success, 1 invalid input or fail
 void printUsage(std::ostream &out, const std::string &group = {})
 {
     auto commands = commandTable();
-    std::sort(commands.begin(), commands.end(), [](const Command &a, const Command &b) {
-        return std::tie(a.group, a.name) < std::tie(b.group, b.name);
-    });
+    std::sort(commands.begin(), commands.end(),
+              [](const Command &a, const Command &b) { return std::tie(a.group, a.name) < std::tie(b.group, b.name); });
     out << "usage: beamscope-cli " << (group.empty() ? "COMMAND" : group + " COMMAND") << " [ARGS]\n\ncommands:\n";
     for (const auto &c : commands) {
         if (!group.empty() && c.group != group)
@@ -131,13 +130,9 @@ int main(int argc, char **argv)
     }
     const Defined &command = found->second;
     switch (outcome.kind) {
-    case ParseOutcome::Kind::Help:
-        std::cout << outcome.text;
-        return kSuccess;
-    case ParseOutcome::Kind::Usage:
-        return usageError(*command.command, outcome.text);
-    case ParseOutcome::Kind::Parsed:
-        break;
+    case ParseOutcome::Kind::Help: std::cout << outcome.text; return kSuccess;
+    case ParseOutcome::Kind::Usage: return usageError(*command.command, outcome.text);
+    case ParseOutcome::Kind::Parsed: break;
     }
     const size_t words = command.command->group.empty() ? 1 : 2;
     return command.run(std::vector<std::string>(args.begin() + static_cast<std::ptrdiff_t>(words), args.end()));

@@ -8,7 +8,8 @@ namespace beamscope::cli {
 
 namespace {
 
-template <typename T> std::optional<T> readWhole(const std::string &text)
+template <typename T>
+std::optional<T> readWhole(const std::string &text)
 {
     T value{};
     const char *end = text.data() + text.size();
@@ -21,13 +22,15 @@ template <typename T> std::optional<T> readWhole(const std::string &text)
 
 // "in 1..100000": exact even where the top is only what the type holds, so a
 // value just past it is not reported as within what was expected.
-template <typename T> std::string rangeText(T min, T max)
+template <typename T>
+std::string rangeText(T min, T max)
 {
     return "in " + std::to_string(min) + ".." + std::to_string(max);
 }
 
 // What the help shows after the type ("INT:1..100000"): nothing for "any 64-bit value".
-template <typename T> std::string rangeHelp(T min, T max)
+template <typename T>
+std::string rangeHelp(T min, T max)
 {
     if (min == std::numeric_limits<T>::min() && max == std::numeric_limits<T>::max())
         return {};
@@ -49,19 +52,13 @@ bool wholeNumberText(const std::string &text)
 }
 
 // A found value as the user wrote it: a number plainly, anything else quoted.
-std::string found(const std::string &text, bool isNumber)
-{
-    return isNumber ? text : "'" + text + "'";
-}
+std::string found(const std::string &text, bool isNumber) { return isNumber ? text : "'" + text + "'"; }
 
 } // namespace
 
 std::optional<long long> readSigned(const std::string &text) { return readWhole<long long>(text); }
 
-std::optional<unsigned long long> readUnsigned(const std::string &text)
-{
-    return readWhole<unsigned long long>(text);
-}
+std::optional<unsigned long long> readUnsigned(const std::string &text) { return readWhole<unsigned long long>(text); }
 
 std::optional<double> readNumber(const std::string &text)
 {
@@ -102,8 +99,9 @@ CLI::Validator unsignedIn(unsigned long long min, unsigned long long max)
 CLI::Validator numberIn(double min, double max, bool minExclusive)
 {
     // "(0, 1]", or "> 0" with no top.
-    const std::string range = std::isinf(max) ? (minExclusive ? "> " : ">= ") + numberText(min)
-                                              : (minExclusive ? "(" : "[") + numberText(min) + ", " + numberText(max) + "]";
+    const std::string range = std::isinf(max)
+                                  ? (minExclusive ? "> " : ">= ") + numberText(min)
+                                  : (minExclusive ? "(" : "[") + numberText(min) + ", " + numberText(max) + "]";
     const std::string expected = "expected a number " + (std::isinf(max) ? range : "in " + range);
     return CLI::Validator(
         [=](std::string &text) -> std::string {
@@ -140,8 +138,8 @@ CLI::Option *addSignedOption(CLI::App &app, const std::string &name, const std::
     return option;
 }
 
-CLI::Option *addUnsignedOption(CLI::App &app, const std::string &name, const std::string &help,
-                               unsigned long long min, unsigned long long max, const std::string &defaultText,
+CLI::Option *addUnsignedOption(CLI::App &app, const std::string &name, const std::string &help, unsigned long long min,
+                               unsigned long long max, const std::string &defaultText,
                                std::function<void(unsigned long long)> set)
 {
     CLI::Option *option = app.add_option_function<std::string>(

@@ -37,8 +37,8 @@ CLI::Validator oneOf(std::vector<std::string> words);
 // An option holding a whole number in [min, max], stored into `set` once read.
 CLI::Option *addSignedOption(CLI::App &app, const std::string &name, const std::string &help, long long min,
                              long long max, const std::string &defaultText, std::function<void(long long)> set);
-CLI::Option *addUnsignedOption(CLI::App &app, const std::string &name, const std::string &help,
-                               unsigned long long min, unsigned long long max, const std::string &defaultText,
+CLI::Option *addUnsignedOption(CLI::App &app, const std::string &name, const std::string &help, unsigned long long min,
+                               unsigned long long max, const std::string &defaultText,
                                std::function<void(unsigned long long)> set);
 
 // --name N into `target` (which must outlive parsing), N in [min, max]; the

@@ -32,8 +32,7 @@ public:
     enum class Style { Throttled, EveryMessage, SameLine };
     explicit StderrProgress(std::string prefix, bool quiet = false, Style style = Style::Throttled)
         : m_prefix(std::move(prefix)), m_quiet(quiet), m_style(style)
-    {
-    }
+    {}
     void report(double fraction, std::string_view message) override;
     bool cancelled() const override { return InterruptScope::interrupted(); }
 

@@ -35,34 +35,42 @@ bool readInteger(const QCommandLineParser &parser, const QString &name, std::opt
 std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app, QString *error)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Explorer for Halide's learned GPU autoscheduler (Anderson2021).\n"
-        "Library folders also come from BEAMSCOPE_WEIGHTS_PATH (colon-separated).\n\n"
-        "The options below open a workspace on something and, with --run, start its work;\n"
-        "--screenshot FILE.png then saves the window once that is shown and quits, e.g.\n"
-        "  beamscope --workspace search --app bilateral_grid --weights W --beam 8 --passes 3 \\\n"
-        "      --tab cost --screenshot search.png --size 1600x1000"));
+    parser.setApplicationDescription(
+        QStringLiteral("Explorer for Halide's learned GPU autoscheduler (Anderson2021).\n"
+                       "Library folders also come from BEAMSCOPE_WEIGHTS_PATH (colon-separated).\n\n"
+                       "The options below open a workspace on something and, with --run, start its work;\n"
+                       "--screenshot FILE.png then saves the window once that is shown and quits, e.g.\n"
+                       "  beamscope --workspace search --app bilateral_grid --weights W --beam 8 --passes 3 \\\n"
+                       "      --tab cost --screenshot search.png --size 1600x1000"));
     parser.addHelpOption();
     parser.addVersionOption();
     const QList<QCommandLineOption> options = {
         valueOption("weights-dir", "Add DIR to the weights library for this run.", "DIR"),
-        valueOption("workspace", "Open on this workspace: weights, search, pipeline, retrain, predictions, device "
-                                 "(default: weights, or search with --trace, pipeline with --app).",
+        valueOption("workspace",
+                    "Open on this workspace: weights, search, pipeline, retrain, predictions, device "
+                    "(default: weights, or search with --trace, pipeline with --app).",
                     "NAME"),
-        QCommandLineOption(QStringLiteral("run"), QStringLiteral("Start the workspace's work: the search (Search), the "
-                                                                 "benchmark (Pipeline, --bench), the training (Retrain).")),
-        valueOption("screenshot", "Save the window to FILE (PNG) once the workspace shows what was asked, then quit. "
-                                  "Implies --run; uses fresh settings, so pictures are reproducible.",
+        QCommandLineOption(QStringLiteral("run"),
+                           QStringLiteral("Start the workspace's work: the search (Search), the "
+                                          "benchmark (Pipeline, --bench), the training (Retrain).")),
+        valueOption("screenshot",
+                    "Save the window to FILE (PNG) once the workspace shows what was asked, then quit. "
+                    "Implies --run; uses fresh settings, so pictures are reproducible.",
                     "FILE"),
         valueOption("size", "Window size, e.g. 1600x1000.", "WxH"),
         valueOption("timeout", "With --screenshot: give up (exit 1) after S seconds (default 600).", "S"),
-        QCommandLineOption(QStringLiteral("compare"),
-                           QStringLiteral("Compare the first two paths given (a, then b): the Weights workspace's diff, "
-                                          "or the Predictions workspace's side by side.")),
+        QCommandLineOption(
+            QStringLiteral("compare"),
+            QStringLiteral("Compare the first two paths given (a, then b): the Weights workspace's diff, "
+                           "or the Predictions workspace's side by side.")),
         valueOption("tensor", "Weights: tensor to select first (default head2_filter).", "NAME"),
-        valueOption("app", "Search / Pipeline: the registered pipeline (beamscope-cli apps lists them); Autotune: pipelines, comma-separated.", "NAME"),
-        valueOption("weights", "Search: the cost model's weights; Retrain: the initial weights; Predictions: the "
-                               "weights to evaluate. A path, or a shipped file's name (bilateral_grid).",
+        valueOption("app",
+                    "Search / Pipeline: the registered pipeline (beamscope-cli apps lists them); Autotune: pipelines, "
+                    "comma-separated.",
+                    "NAME"),
+        valueOption("weights",
+                    "Search: the cost model's weights; Retrain: the initial weights; Predictions: the "
+                    "weights to evaluate. A path, or a shipped file's name (bilateral_grid).",
                     "FILE"),
         valueOption("trace", "Search: open this trace file (beamscope-cli autoschedule --trace) instead of searching.",
                     "FILE"),
@@ -72,18 +80,24 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("compare-state", "Search: state to compare the selected one with.", "ID"),
         valueOption("func", "Search: highlight the decisions on Funcs whose name contains NAME.", "NAME"),
         QCommandLineOption(QStringLiteral("path-only"), QStringLiteral("Search: show only the path to the winner.")),
-        valueOption("tab", "Search: the state's detail tab, by number or title (path, features, cost); the loop nest "
-                           "is always shown below them.", "TAB"),
+        valueOption("tab",
+                    "Search: the state's detail tab, by number or title (path, features, cost); the loop nest "
+                    "is always shown below them.",
+                    "TAB"),
         QCommandLineOption(QStringLiteral("continue"),
                            QStringLiteral("Search: continue the search from the selected state (then its winner is "
                                           "selected).")),
-        valueOption("measure", "Search: with --run, compile and time the selected state on TARGET (opencl, cuda) "
-                               "in the bench worker.",
+        valueOption("measure",
+                    "Search: with --run, compile and time the selected state on TARGET (opencl, cuda) "
+                    "in the bench worker.",
                     "TARGET"),
         valueOption("stage", "Pipeline: stage to select (default: one in the middle of the graph).", "NAME"),
         valueOption("bench", "Pipeline: with --run, time the pipeline on TARGET (host, opencl, cuda) first.", "TARGET"),
         valueOption("profile", "Device: the reference GPU beside the local one (V100, A100, H100, H200).", "NAME"),
-        valueOption("samples", "Retrain / Predictions / Device (weights comparison): a folder of .sample files; Autotune: an autotune output folder.", "DIR"),
+        valueOption("samples",
+                    "Retrain / Predictions / Device (weights comparison): a folder of .sample files; Autotune: an "
+                    "autotune output folder.",
+                    "DIR"),
         valueOption("epochs", "Retrain: epochs.", "N"),
         valueOption("learning-rate", "Retrain: learning rate.", "R"),
         valueOption("hold-out", "Retrain: the app to hold out.", "APP"),

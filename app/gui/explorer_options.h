@@ -15,13 +15,13 @@ class QCoreApplication;
 namespace beamscope::app {
 
 struct ExplorerOptions {
-    QString workspace;   // side-bar id ("search", "pipeline", ...); "" = the explorer's default
-    QStringList paths;   // positional files and folders (absolute)
+    QString workspace; // side-bar id ("search", "pipeline", ...); "" = the explorer's default
+    QStringList paths; // positional files and folders (absolute)
     QStringList weightsDirs;
-    QString screenshot;  // PNG to save once the scene is shown ("" = interactive)
-    QSize size;          // window size; invalid = the remembered or default one
+    QString screenshot; // PNG to save once the scene is shown ("" = interactive)
+    QSize size;         // window size; invalid = the remembered or default one
     int timeoutSeconds = 600;
-    bool run = false;    // start the workspace's work (search, benchmark, training); --screenshot implies it
+    bool run = false; // start the workspace's work (search, benchmark, training); --screenshot implies it
 
     // Weights workspace
     bool compare = false; // the first two paths are a and b (also Predictions' side by side)
@@ -35,7 +35,7 @@ struct ExplorerOptions {
     std::optional<qint64> state, compareState;
     QString func;
     bool pathOnly = false;
-    QString tab;     // detail tab: a number or part of its title ("cost", "loop", ...)
+    QString tab;                 // detail tab: a number or part of its title ("cost", "loop", ...)
     bool continueSearch = false; // search on from the selected state
     QString measure;             // with run: time the selected state on this target (opencl, cuda)
     QString stage;

@@ -84,18 +84,22 @@ void openPipelineWhenNoWeights(MainWindow &window)
     auto *weights = qobject_cast<WeightsWorkspace *>(window.workspace(QStringLiteral("weights")));
     if (!weights)
         return;
-    QObject::connect(weights, &WeightsWorkspace::libraryScanned, &window, [&window, weights] {
-        if (!weights->startPageShown())
-            return;
-        auto *pipeline = qobject_cast<PipelineWorkspace *>(window.workspace(QStringLiteral("pipeline")));
-        if (!pipeline)
-            return;
-        window.setCurrentWorkspace(QStringLiteral("pipeline"));
-        // Select the output stage so its feature heatmap is filled in.
-        QObject::connect(pipeline, &PipelineWorkspace::pipelineDisplayed, pipeline,
-                         [pipeline] { pipeline->selectStage(0); }, Qt::SingleShotConnection);
-        pipeline->showPipeline(QStringLiteral("camera_pipe"));
-    }, Qt::SingleShotConnection);
+    QObject::connect(
+        weights, &WeightsWorkspace::libraryScanned, &window,
+        [&window, weights] {
+            if (!weights->startPageShown())
+                return;
+            auto *pipeline = qobject_cast<PipelineWorkspace *>(window.workspace(QStringLiteral("pipeline")));
+            if (!pipeline)
+                return;
+            window.setCurrentWorkspace(QStringLiteral("pipeline"));
+            // Select the output stage so its feature heatmap is filled in.
+            QObject::connect(
+                pipeline, &PipelineWorkspace::pipelineDisplayed, pipeline, [pipeline] { pipeline->selectStage(0); },
+                Qt::SingleShotConnection);
+            pipeline->showPipeline(QStringLiteral("camera_pipe"));
+        },
+        Qt::SingleShotConnection);
 }
 #endif
 

@@ -10,9 +10,9 @@ bool setUpScene(ui::MainWindow &window, const ExplorerOptions &options, const Sc
 {
     using SetUp = void (*)(ui::MainWindow &, const ExplorerOptions &, const SceneCallbacks &);
     static const std::map<QString, SetUp> scenes = {
-        {QStringLiteral("weights"), setUpWeightsScene},         {QStringLiteral("search"), setUpSearchScene},
-        {QStringLiteral("pipeline"), setUpPipelineScene},       {QStringLiteral("device"), setUpDeviceScene},
-        {QStringLiteral("retrain"), setUpRetrainScene},         {QStringLiteral("predictions"), setUpPredictionsScene},
+        {QStringLiteral("weights"), setUpWeightsScene},   {QStringLiteral("search"), setUpSearchScene},
+        {QStringLiteral("pipeline"), setUpPipelineScene}, {QStringLiteral("device"), setUpDeviceScene},
+        {QStringLiteral("retrain"), setUpRetrainScene},   {QStringLiteral("predictions"), setUpPredictionsScene},
         {QStringLiteral("autotune"), setUpAutotuneScene},
     };
     const auto scene = scenes.find(options.workspace);

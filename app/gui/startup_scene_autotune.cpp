@@ -22,7 +22,8 @@ void setUpAutotuneScene(MainWindow &window, const ExplorerOptions &options, cons
     auto *autotune = qobject_cast<AutotuneWorkspace *>(window.workspace(QStringLiteral("autotune")));
     if (!options.samples.isEmpty()) {
         if (!autotune->canOpen(options.samples)) {
-            done.failed(QStringLiteral("%1 is not an autotune output folder (no manifest.json of one)").arg(options.samples));
+            done.failed(
+                QStringLiteral("%1 is not an autotune output folder (no manifest.json of one)").arg(options.samples));
             return;
         }
         autotune->open(options.samples);

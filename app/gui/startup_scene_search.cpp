@@ -74,14 +74,18 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
         return; // searchFinished comes back here
     }
     if (options.screenshotMode()) // what the picture shows, so scripts and tests can check it
-        std::fprintf(stderr, "beamscope: Search workspace: %s, weights %s%s%s, %lld states, state #%lld selected (cost %.6g)\n",
-                     qPrintable(search->treeData().pipeline()), qPrintable(options.weights.isEmpty() ? QStringLiteral("of the trace") : QFileInfo(options.weights).fileName()),
+        std::fprintf(stderr,
+                     "beamscope: Search workspace: %s, weights %s%s%s, %lld states, state #%lld selected (cost %.6g)\n",
+                     qPrintable(search->treeData().pipeline()),
+                     qPrintable(options.weights.isEmpty() ? QStringLiteral("of the trace")
+                                                          : QFileInfo(options.weights).fileName()),
                      search->weightsNote().isEmpty() ? "" : ": ", qPrintable(search->weightsNote()),
                      static_cast<long long>(search->treeData().summary().statesEvaluated), static_cast<long long>(id),
                      search->treeData().node(id)->cost);
     if (!options.measure.isEmpty() && options.run) {
-        QObject::connect(search, &SearchWorkspace::measured, search, [done](bool, double) { done.ready(); },
-                         Qt::SingleShotConnection);
+        QObject::connect(
+            search, &SearchWorkspace::measured, search, [done](bool, double) { done.ready(); },
+            Qt::SingleShotConnection);
         search->setMeasureTarget(options.measure);
         search->measureState(id);
         return;
@@ -110,9 +114,10 @@ void setUpSearchScene(MainWindow &window, const ExplorerOptions &options, const 
         if (!search->breakdownPending())
             showRequestedState(search, options, done, continued);
         else
-            QObject::connect(search, &SearchWorkspace::breakdownReady, search,
-                             [search, options, done, continued] { showRequestedState(search, options, done, continued); },
-                             Qt::SingleShotConnection);
+            QObject::connect(
+                search, &SearchWorkspace::breakdownReady, search,
+                [search, options, done, continued] { showRequestedState(search, options, done, continued); },
+                Qt::SingleShotConnection);
     };
     QObject::connect(search, &SearchWorkspace::searchFinished, search, [done, whenShown](bool ok, bool) {
         if (ok)
@@ -121,7 +126,8 @@ void setUpSearchScene(MainWindow &window, const ExplorerOptions &options, const 
             done.failed(QStringLiteral("the search failed (the workspace's status line says why)"));
     });
     QObject::connect(search, &SearchWorkspace::traceLoaded, search, whenShown);
-    QObject::connect(search, &SearchWorkspace::loadFailed, search, [done](const QString &error) { done.failed(error); });
+    QObject::connect(search, &SearchWorkspace::loadFailed, search,
+                     [done](const QString &error) { done.failed(error); });
     if (!options.trace.isEmpty())
         search->openTrace(options.trace);
     else if (!options.app.isEmpty() && options.run)
@@ -151,8 +157,9 @@ void setUpPipelineScene(MainWindow &window, const ExplorerOptions &options, cons
                 return;
             }
             BenchmarkPanel *panel = pipeline->benchmarkPanel();
-            QObject::connect(panel, &BenchmarkPanel::finished, pipeline, [done](const BenchmarkOutcome &) { done.ready(); },
-                             Qt::SingleShotConnection);
+            QObject::connect(
+                panel, &BenchmarkPanel::finished, pipeline, [done](const BenchmarkOutcome &) { done.ready(); },
+                Qt::SingleShotConnection);
             panel->setTarget(options.bench);
             panel->setRepetitions(5);
             panel->run();

@@ -98,16 +98,16 @@ void setUpDeviceScene(MainWindow &window, const ExplorerOptions &options, const 
                 choices << (QFileInfo::exists(p) ? p : QFileInfo(p).fileName());
             panel->setWeightsChoices(choices);
         }
-        QObject::connect(panel, &WeightsOnSamplesPanel::compared, device, [done] { done.ready(); },
-                         Qt::SingleShotConnection);
+        QObject::connect(
+            panel, &WeightsOnSamplesPanel::compared, device, [done] { done.ready(); }, Qt::SingleShotConnection);
         device->offerSampleFolder(options.samples);
         return;
     }
     if (device->hasQueried())
         done.ready();
     else // the query starts when the workspace is first shown
-        QObject::connect(device, &DeviceWorkspace::deviceQueried, device, [done] { done.ready(); },
-                         Qt::SingleShotConnection);
+        QObject::connect(
+            device, &DeviceWorkspace::deviceQueried, device, [done] { done.ready(); }, Qt::SingleShotConnection);
 }
 
 } // namespace beamscope::app

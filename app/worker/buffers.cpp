@@ -14,10 +14,7 @@ HostBuffer::HostBuffer(halide_type_t type, int dimensions) : m_dims(static_cast<
     m_buf.dim = m_dims.empty() ? nullptr : m_dims.data();
 }
 
-HostBuffer::~HostBuffer()
-{
-    std::free(m_owned);
-}
+HostBuffer::~HostBuffer() { std::free(m_owned); }
 
 void HostBuffer::setShape(const std::vector<int64_t> &mins, const std::vector<int64_t> &extents)
 {
@@ -155,10 +152,7 @@ double readFloat(const uint8_t *p, halide_type_t t)
     return halfToFloat(h);
 }
 
-bool isFloat(halide_type_t t)
-{
-    return t.code == halide_type_float || t.code == halide_type_bfloat;
-}
+bool isFloat(halide_type_t t) { return t.code == halide_type_float || t.code == halide_type_bfloat; }
 
 int64_t readInteger(const uint8_t *p, halide_type_t t)
 {
@@ -261,8 +255,8 @@ Comparison compareBuffers(const HostBuffer &got, const HostBuffer &expected)
         }
         if (!same) {
             if (c.mismatches == 0)
-                c.firstMismatch = coordinates(i, mins, extents) + ": got " + formatValue(va) + ", expected " +
-                                  formatValue(vb);
+                c.firstMismatch =
+                    coordinates(i, mins, extents) + ": got " + formatValue(va) + ", expected " + formatValue(vb);
             ++c.mismatches;
         }
     }

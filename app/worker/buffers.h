@@ -50,7 +50,7 @@ struct Comparison {
     size_t values = 0;
     size_t mismatches = 0;
     double maxAbsError = 0;
-    double maxRelError = 0; // floats: |got - expected| / max(1, |expected|), the quantity the tolerance bounds
+    double maxRelError = 0;    // floats: |got - expected| / max(1, |expected|), the quantity the tolerance bounds
     std::string firstMismatch; // "(x, y): got A, expected B"
 };
 

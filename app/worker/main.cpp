@@ -87,7 +87,8 @@ struct Library {
     int (*deviceFree)(void *, halide_buffer_t *) = nullptr;
 };
 
-template <typename F> F symbol(void *handle, const std::string &name)
+template <typename F>
+F symbol(void *handle, const std::string &name)
 {
     return reinterpret_cast<F>(dlsym(handle, name.c_str()));
 }
@@ -194,7 +195,8 @@ bool estimatedShape(const halide_filter_argument_t &arg, double scale, std::vect
         if (!mn || !ex)
             return false;
         mins[static_cast<size_t>(d)] = *mn;
-        extents[static_cast<size_t>(d)] = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(*ex) * scale + 0.5));
+        extents[static_cast<size_t>(d)] =
+            std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(*ex) * scale + 0.5));
     }
     return true;
 }
@@ -335,7 +337,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n; ++i) {
         const auto &arg = meta->arguments[i];
         args.scalars.push_back(arg.kind == halide_argument_kind_input_scalar ? scalarValue(arg)
-                                                                               : halide_scalar_value_t{});
+                                                                             : halide_scalar_value_t{});
         if (arg.kind == halide_argument_kind_input_scalar) {
             args.buffers.push_back(nullptr);
             continue;
@@ -344,7 +346,8 @@ int main(int argc, char **argv)
         auto b = std::make_unique<HostBuffer>(arg.type, arg.dimensions);
         if (arg.kind == halide_argument_kind_output_buffer) {
             if (!estimated)
-                fail(kSetupFailed, "setup", std::string("output '") + arg.name + "' has no estimate for every dimension");
+                fail(kSetupFailed, "setup",
+                     std::string("output '") + arg.name + "' has no estimate for every dimension");
             b->setShape(mins[i], extents[i]);
             if (!b->allocate())
                 fail(kSetupFailed, "setup", std::string("cannot allocate output '") + arg.name + "'");
@@ -364,8 +367,8 @@ int main(int argc, char **argv)
             continue;
         args.buffers[i]->setShape(mins[i], extents[i]);
         if (!args.buffers[i]->allocate())
-            fail(kSetupFailed, "setup", std::string("cannot allocate input '") + meta->arguments[i].name + "' of " +
-                                            shapeText(extents[i]));
+            fail(kSetupFailed, "setup",
+                 std::string("cannot allocate input '") + meta->arguments[i].name + "' of " + shapeText(extents[i]));
         fillDeterministic(*args.buffers[i], opt.seed, i);
         // Written on the host: a GPU pipeline copies an input to the device
         // only when it is marked so (Halide::Runtime::Buffer does this on writes).
@@ -454,7 +457,8 @@ int main(int argc, char **argv)
             if (const int rc = cand.copyToHost(nullptr, args.buffers[i]->raw()); rc != 0)
                 fail(kPipelineError, "copy to host", "halide_copy_to_host returned " + std::to_string(rc));
         if (opt.injectFault == "wrong-output" && outputsJson.size() == 1 && args.buffers[i]->raw()->host)
-            args.buffers[i]->raw()->host[(args.buffers[i]->raw()->type.bits + 7) / 8 - 1] ^= 0x40; // the top byte: far off
+            args.buffers[i]->raw()->host[(args.buffers[i]->raw()->type.bits + 7) / 8 - 1] ^=
+                0x40; // the top byte: far off
         if (!ref.handle)
             continue;
         const Comparison c = compareBuffers(*args.buffers[i], *refArgs.buffers[i]);

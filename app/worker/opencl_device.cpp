@@ -56,7 +56,8 @@ Json describeOpenCL()
     cl_device_id device = nullptr;
     cl_uint devices = 0;
     if (deviceIds(platform, CL_DEVICE_TYPE_ALL, 1, &device, &devices) != CL_SUCCESS || devices == 0)
-        return failure("the OpenCL platform " + infoString(platformInfo, platform, CL_PLATFORM_NAME) + " has no device");
+        return failure("the OpenCL platform " + infoString(platformInfo, platform, CL_PLATFORM_NAME) +
+                       " has no device");
     cl_uint units = 0;
     deviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
     Json j = Json::object();

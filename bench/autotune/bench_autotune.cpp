@@ -83,12 +83,17 @@ int main(int argc, char **argv)
     std::vector<std::string> apps;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];
-        if (a == "--target") target = v;
-        else if (a == "--jobs") jobs = std::atoi(v.c_str());
-        else if (a == "--batch-size") batchSize = std::atoi(v.c_str());
-        else if (a == "--app") apps.push_back(v);
+        if (a == "--target")
+            target = v;
+        else if (a == "--jobs")
+            jobs = std::atoi(v.c_str());
+        else if (a == "--batch-size")
+            batchSize = std::atoi(v.c_str());
+        else if (a == "--app")
+            apps.push_back(v);
         else {
-            std::fprintf(stderr, "usage: bench_autotune [--target opencl|cuda] [--jobs N] [--batch-size N] [--app NAME]...\n");
+            std::fprintf(stderr,
+                         "usage: bench_autotune [--target opencl|cuda] [--jobs N] [--batch-size N] [--app NAME]...\n");
             return 2;
         }
     }

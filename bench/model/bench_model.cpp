@@ -30,13 +30,15 @@ namespace {
 
 struct Rng {
     uint64_t state;
-    double uniform() {
+    double uniform()
+    {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         return static_cast<double>((state >> 32) >> 8) / 16777216.0;
     }
 };
 
-std::vector<float> features(Rng &rng, size_t count, bool schedule) {
+std::vector<float> features(Rng &rng, size_t count, bool schedule)
+{
     std::vector<float> out(count);
     for (size_t i = 0; i < count; ++i) {
         const double u = rng.uniform();
@@ -44,8 +46,10 @@ std::vector<float> features(Rng &rng, size_t count, bool schedule) {
             out[i] = u < 0.7 ? 0.0f : static_cast<float>(1 + static_cast<int>(8 * rng.uniform()));
         else {
             const int c = static_cast<int>(i % 73);
-            const bool fraction = c == 52 || c == 53 || c == 55 || c == 56 || (c >= 62 && c <= 65) || (c >= 67 && c <= 70);
-            out[i] = fraction ? static_cast<float>(0.25 + 0.75 * u) : static_cast<float>(u < 0.25 ? 0 : 1 + 1e4 * rng.uniform());
+            const bool fraction =
+                c == 52 || c == 53 || c == 55 || c == 56 || (c >= 62 && c <= 65) || (c >= 67 && c <= 70);
+            out[i] = fraction ? static_cast<float>(0.25 + 0.75 * u)
+                              : static_cast<float>(u < 0.25 ? 0 : 1 + 1e4 * rng.uniform());
         }
     }
     return out;
@@ -53,26 +57,30 @@ std::vector<float> features(Rng &rng, size_t count, bool schedule) {
 
 // CPU time of the calling thread: on a shared machine this excludes the time
 // other processes had the core, unlike wall time.
-double threadCpuSeconds() {
+double threadCpuSeconds()
+{
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-double processCpuSeconds() {
+double processCpuSeconds()
+{
     timespec ts{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-double median(std::vector<double> v) {
+double median(std::vector<double> v)
+{
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     std::string weightsPath;
     int runs = 15;
     for (int i = 1; i < argc; ++i) {
@@ -90,7 +98,8 @@ int main(int argc, char **argv) {
     if (!weightsPath.empty()) {
         auto loaded = weights::loadWeights(weightsPath);
         if (!loaded.ok()) {
-            std::fprintf(stderr, "%s\n", loaded.firstError() ? loaded.firstError()->format().c_str() : weightsPath.c_str());
+            std::fprintf(stderr, "%s\n",
+                         loaded.firstError() ? loaded.firstError()->format().c_str() : weightsPath.c_str());
             return 1;
         }
         w = *loaded.weights;
@@ -176,8 +185,9 @@ int main(int argc, char **argv) {
             if (r > 0)
                 rates.push_back(batch / seconds);
         }
-        std::printf("training, batch %d x %d stages, 1 thread: %.3g samples/s (%.3g stage evaluations/s forward+backward)\n",
-                    batch, stages, median(rates), median(rates) * stages);
+        std::printf(
+            "training, batch %d x %d stages, 1 thread: %.3g samples/s (%.3g stage evaluations/s forward+backward)\n",
+            batch, stages, median(rates), median(rates) * stages);
     }
     return 0;
 }

@@ -23,7 +23,8 @@
 
 using namespace beamscope;
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     std::string weightsPath, goldenDir = BEAMSCOPE_GOLDEN_DIR, only;
     std::vector<std::string> names;
     int repeats = 3;

@@ -79,8 +79,7 @@ class Run {
 public:
     Run(const AutotuneOptions &options, Progress *progress, const AutotuneEvents &events)
         : m_o(options), m_progress(progress), m_events(events), m_folder(options.outDir)
-    {
-    }
+    {}
 
     AutotuneResult run();
 
@@ -366,9 +365,11 @@ void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &
     };
     for (auto &c : candidates) {
         const search::State *state = &*c->outcome.result.best;
-        const bench::Schedule schedule = bench::Schedule::custom(
-            "s" + std::to_string(c->record.scheduleId),
-            [state](pipelines::PipelineInstance &p, const Halide::Target &) { schedule::applySchedule(*state, p.outputs); });
+        const bench::Schedule schedule =
+            bench::Schedule::custom("s" + std::to_string(c->record.scheduleId),
+                                    [state](pipelines::PipelineInstance &p, const Halide::Target &) {
+                                        schedule::applySchedule(*state, p.outputs);
+                                    });
         requests.push_back({buildOf(c->record.pipeline), schedule, target, {}, {}});
     }
     for (size_t i = 0; i < candidates.size(); i++) {
@@ -415,8 +416,8 @@ void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &
             bench::Measurement check;
             if (!sc.ok || !sr.ok) {
                 check.failure = bench::Failure::Compile;
-                check.message = "the strict_float build for the output check did not compile: " +
-                                (sc.ok ? sr.error : sc.error);
+                check.message =
+                    "the strict_float build for the output check did not compile: " + (sc.ok ? sr.error : sc.error);
             } else {
                 check = bench::measure(sc, &sr, once, m_progress);
                 if (check.failure == bench::Failure::WrongOutput) {
@@ -478,8 +479,8 @@ void Run::retrain(int batch, BatchSummary &summary)
         replaceTextFile(m_folder.batchWeights(batch), std::string(bytes.begin(), bytes.end()));
         return;
     }
-    const samples::TrainingRun run = samples::trainModel(m_model->weights(), split.training, split.validation, t,
-                                                         m_progress);
+    const samples::TrainingRun run =
+        samples::trainModel(m_model->weights(), split.training, split.validation, t, m_progress);
     summary.trainSeconds = secondsSince(started);
     if (!run.ok()) {
         summary.trainingNote = run.error;
@@ -533,7 +534,8 @@ void Run::mergeShards(int batch)
             if (r.batch == batch && order.count(r.pipeline) && !m_done.count({r.pipeline, batch, r.index}))
                 found.push_back({std::move(r), shard});
     std::sort(found.begin(), found.end(), [&](const Found &a, const Found &b) {
-        return std::pair(order[a.record.pipeline], a.record.index) < std::pair(order[b.record.pipeline], b.record.index);
+        return std::pair(order[a.record.pipeline], a.record.index) <
+               std::pair(order[b.record.pipeline], b.record.index);
     });
     for (Found &f : found) {
         ScheduleRecord &r = f.record;
@@ -628,8 +630,8 @@ void Run::runBatch(int batch)
         const Json *retrained = t->find("retrained");
         training += std::to_string(b) + "\t" + (retrained && retrained->toBool() ? "1" : "0") + "\t" +
                     num("training_loss_before") + "\t" + num("training_loss_after") + "\t" +
-                    num("validation_loss_before") + "\t" + num("validation_loss_after") + "\t" + num("seconds") +
-                    "\t" + (note ? note->toString() : std::string()) + "\n";
+                    num("validation_loss_before") + "\t" + num("validation_loss_after") + "\t" + num("seconds") + "\t" +
+                    (note ? note->toString() : std::string()) + "\n";
     }
     replaceTextFile(m_folder.trainingTsv(), training);
     m_result.batches.push_back(summary);
@@ -749,7 +751,8 @@ Json describeTarget(const AutotuneOptions &o)
         d["status"] = q.status;
         if (q.device) {
             d["name"] = q.device->name;
-            d["compute_capability"] = std::to_string(q.device->computeMajor) + "." + std::to_string(q.device->computeMinor);
+            d["compute_capability"] =
+                std::to_string(q.device->computeMajor) + "." + std::to_string(q.device->computeMinor);
             d["sm_count"] = q.device->smCount;
         }
         d["driver_version"] = q.driverVersion;
@@ -763,8 +766,9 @@ Json describeTarget(const AutotuneOptions &o)
             d["opencl"] = *parsed.value;
         else
             d["opencl_error"] = "the bench worker did not describe the OpenCL device: " + r.startError + r.err;
-        d["times"] = o.target == bench::TargetKind::OpenCL ? "OpenCL device times (PoCL's CPU device where there is no GPU)"
-                                                           : "host CPU times";
+        d["times"] = o.target == bench::TargetKind::OpenCL
+                         ? "OpenCL device times (PoCL's CPU device where there is no GPU)"
+                         : "host CPU times";
     }
     return d;
 }

@@ -41,11 +41,11 @@ class Progress;
 
 namespace beamscope::autotune {
 
+using samples::batchName;
 using samples::RunFolder;
+using samples::scheduleIdFor;
 using samples::ScheduleRecord;
 using samples::Status;
-using samples::batchName;
-using samples::scheduleIdFor;
 using samples::statusName;
 
 struct PipelineSpec {
@@ -59,29 +59,29 @@ struct AutotuneOptions {
     std::vector<PipelineSpec> pipelines;
     std::filesystem::path weightsPath; // starting weights (Anderson2021 network)
     bench::TargetKind target = bench::TargetKind::OpenCL;
-    gpu::DeviceFacts device;           // the search's device limits (local device or a profile)
-    std::string deviceSource;          // "local" or the profile's name, for the manifest
+    gpu::DeviceFacts device;  // the search's device limits (local device or a profile)
+    std::string deviceSource; // "local" or the profile's name, for the manifest
     int cudaCapability = bench::kDefaultCudaCapability;
 
     int batches = 1;
     int batchSize = 80;
-    uint64_t seed = 0;             // mixed into every dropout seed
-    int firstBeamSize = 32;        // sample 0
-    int otherBeamSize = 1;         // the others
-    int otherDropout = 1;          // percent of children kept, the others
+    uint64_t seed = 0;      // mixed into every dropout seed
+    int firstBeamSize = 32; // sample 0
+    int otherBeamSize = 1;  // the others
+    int otherDropout = 1;   // percent of children kept, the others
     bool randomizeTilings = true;
     bool freezeInlineComputeRoot = true;
     std::string searchSpaceOptions = "1111";
 
-    int jobs = 0;                  // compile processes at once; 0: one per hardware thread
+    int jobs = 0; // compile processes at once; 0: one per hardware thread
     double compileTimeoutSeconds = 600;
     std::filesystem::path cacheDir; // empty: core/bench's default
     bench::RunOptions run;          // reps, warmup, scale, benchmark time limit (10 s), worker
 
     bool retrain = true;
-    int epochs = 200;               // Halide's loop: 200 epochs at 0.001 after each batch
+    int epochs = 200; // Halide's loop: 200 epochs at 0.001 after each batch
     float learningRate = 0.001f;
-    size_t minBatch = 9;            // Halide trains only on pipelines' batches of more than 8 schedules
+    size_t minBatch = 9; // Halide trains only on pipelines' batches of more than 8 schedules
 
     // Test-only: "pipeline:batch:index" -> "crash", "hang" or "wrong-output".
     std::map<std::string, std::string> injectFaults;

@@ -53,17 +53,18 @@ std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string 
         }
         const std::string path = r.generatorLibrary, name = r.generatorName;
         const std::map<std::string, std::string> params = r.generatorParams;
-        o.pipelines.push_back({name, source, [path, name, params] { return pipelines::buildGenerator(path, name, params); }});
+        o.pipelines.push_back(
+            {name, source, [path, name, params] { return pipelines::buildGenerator(path, name, params); }});
     }
     if (o.pipelines.empty()) {
         error = "no pipelines: name apps, random pipelines or a generator";
         return std::nullopt;
     }
 
-    const std::string profile = !r.profile.empty() ? r.profile : (o.target == bench::TargetKind::Cuda ? "local" : "v100");
-    const gpu::LocalDeviceQuery local = o.target == bench::TargetKind::Cuda || profile == "local"
-                                            ? gpu::queryLocalDevice()
-                                            : gpu::LocalDeviceQuery{};
+    const std::string profile =
+        !r.profile.empty() ? r.profile : (o.target == bench::TargetKind::Cuda ? "local" : "v100");
+    const gpu::LocalDeviceQuery local =
+        o.target == bench::TargetKind::Cuda || profile == "local" ? gpu::queryLocalDevice() : gpu::LocalDeviceQuery{};
     // A Slurm submission prepares the folder on a login node, which need not
     // have the GPU the tasks will measure on.
     if (o.target == bench::TargetKind::Cuda && !local.device && !r.prepareOnly) {
@@ -195,7 +196,12 @@ std::vector<std::string> requestArguments(const AutotuneRequest &r)
     if (!r.retrain)
         a.push_back("--no-retrain");
     add("epochs", std::to_string(r.epochs));
-    add("learning-rate", [&] { std::ostringstream f; f.precision(9); f << r.learningRate; return f.str(); }());
+    add("learning-rate", [&] {
+        std::ostringstream f;
+        f.precision(9);
+        f << r.learningRate;
+        return f.str();
+    }());
     add("min-batch", std::to_string(r.minBatch));
     for (const auto &[key, fault] : r.injectFaults)
         add("inject-fault", key + "=" + fault);

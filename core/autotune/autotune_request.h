@@ -23,15 +23,15 @@ namespace beamscope::autotune {
 
 struct AutotuneRequest {
     std::string outDir;
-    std::vector<std::string> apps;  // registry names (beamscope-cli apps)
-    int randomPipelines = 0;        // seeded random pipelines, random_<seed>_<stages>
+    std::vector<std::string> apps; // registry names (beamscope-cli apps)
+    int randomPipelines = 0;       // seeded random pipelines, random_<seed>_<stages>
     int randomStages = 4;
-    std::string generatorLibrary;   // with generatorName: one generator of a library
+    std::string generatorLibrary; // with generatorName: one generator of a library
     std::string generatorName;
     std::map<std::string, std::string> generatorParams;
-    std::string weights;            // a path or a shipped name; empty: the shipped baseline
-    std::string target = "opencl";  // "cuda" or "opencl"
-    std::string profile;            // "local" or a reference profile; empty: local for cuda, else v100
+    std::string weights;           // a path or a shipped name; empty: the shipped baseline
+    std::string target = "opencl"; // "cuda" or "opencl"
+    std::string profile;           // "local" or a reference profile; empty: local for cuda, else v100
 
     int batches = 1;
     int batchSize = 80;
@@ -62,25 +62,25 @@ struct AutotuneRequest {
 
 struct BatchSummary {
     int batch = 0;
-    std::map<std::string, int> counts;            // status name -> schedules
-    std::map<std::string, double> bestMs;         // pipeline -> best runtime so far (all batches)
+    std::map<std::string, int> counts;    // status name -> schedules
+    std::map<std::string, double> bestMs; // pipeline -> best runtime so far (all batches)
     double searchSeconds = 0, compileSeconds = 0, measureSeconds = 0, trainSeconds = 0;
     bool retrained = false;
-    std::string trainingNote;                     // why nothing was trained, when it was not
-    samples::EpochRecord before, after;           // the loss before and after the retrain
+    std::string trainingNote;           // why nothing was trained, when it was not
+    samples::EpochRecord before, after; // the loss before and after the retrain
     Json toJson() const;
 };
 
 // Called on the run's thread.
 struct AutotuneEvents {
-    std::function<void(const std::string &)> onStart;                // the run's one-line description
-    std::function<void(const samples::ScheduleRecord &)> onRecord;   // each schedule as it is finished
-    std::function<void(const BatchSummary &)> onBatch;               // each batch once it is complete
+    std::function<void(const std::string &)> onStart;              // the run's one-line description
+    std::function<void(const samples::ScheduleRecord &)> onRecord; // each schedule as it is finished
+    std::function<void(const BatchSummary &)> onBatch;             // each batch once it is complete
 };
 
 struct AutotuneResult {
     bool ok = false;
-    std::string error;        // nothing could be run (options, folder, weights, parameters unlike the manifest's)
+    std::string error; // nothing could be run (options, folder, weights, parameters unlike the manifest's)
     bool cancelled = false;
     int batchesSkipped = 0;   // finished by an earlier run
     int schedulesResumed = 0; // records found from an earlier run in unfinished batches

@@ -49,11 +49,12 @@ PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::
         bench::IsolatedCompileOptions compile;
         compile.compile.cacheDir = options.cacheDir;
         compile.timeoutSeconds = options.compileTimeoutSeconds;
-        const bench::Schedule schedule = bench::Schedule::custom(
-            "pick", [state](pipelines::PipelineInstance &p, const Halide::Target &) {
+        const bench::Schedule schedule =
+            bench::Schedule::custom("pick", [state](pipelines::PipelineInstance &p, const Halide::Target &) {
                 schedule::applySchedule(*state, p.outputs);
             });
-        const std::vector<bench::CompiledLibrary> built = bench::compileIsolated({{build, schedule, target, {}, {}}}, compile);
+        const std::vector<bench::CompiledLibrary> built =
+            bench::compileIsolated({{build, schedule, target, {}, {}}}, compile);
         if (!built.front().ok) {
             out.error = built.front().error;
             return out;

@@ -17,19 +17,19 @@ namespace beamscope::autotune {
 
 struct PickOptions {
     bench::TargetKind target = bench::TargetKind::OpenCL;
-    gpu::DeviceFacts device;       // the search's device limits
+    gpu::DeviceFacts device; // the search's device limits
     int cudaCapability = bench::kDefaultCudaCapability;
     int beamSize = 32;
     double compileTimeoutSeconds = 600;
-    bench::RunOptions run;         // reps, warmup, scale, time limit
+    bench::RunOptions run; // reps, warmup, scale, time limit
     std::filesystem::path cacheDir;
 };
 
 struct PickMeasurement {
     bool ok = false;
-    std::string error;       // the pipeline is unknown, the search or the build failed, the run failed
+    std::string error; // the pipeline is unknown, the search or the build failed, the run failed
     double predictedCost = 0;
-    double runtimeMs = 0;    // the best of the timed runs
+    double runtimeMs = 0; // the best of the timed runs
     double searchSeconds = 0;
 };
 

@@ -108,13 +108,16 @@ std::string arrayScript(const SlurmPlan &plan)
            "# One shard of an autotune batch (beamscope-cli autotune --slurm; docs/slurm.md).\n"
            "# Usage (by the merge job and the first submission): sbatch --array=TASKS autotune.sbatch BATCH\n"
            "#SBATCH --job-name=beamscope-autotune\n"
-           "#SBATCH --output=" + out + "/slurm/logs/autotune-%A_%a.log\n" +
-           sbatchDirectives(plan.slurm, true) +
+           "#SBATCH --output=" +
+           out + "/slurm/logs/autotune-%A_%a.log\n" + sbatchDirectives(plan.slurm, true) +
            "set -euo pipefail\n"
            "batch=\"$1\"\n"
            "task=\"$SLURM_ARRAY_TASK_ID\"\n"
-           "shard=\"$(printf '%s/slurm/batch_%04d/task_%d' " + shellQuote(out) + " \"$batch\" \"$task\")\"\n"
-           "exec " + shellQuote(plan.cli) + " autotune --out \"$shard\" --prior " + shellQuote(out) +
+           "shard=\"$(printf '%s/slurm/batch_%04d/task_%d' " +
+           shellQuote(out) +
+           " \"$batch\" \"$task\")\"\n"
+           "exec " +
+           shellQuote(plan.cli) + " autotune --out \"$shard\" --prior " + shellQuote(out) +
            " --batch \"$batch\" --shard \"$task/" + std::to_string(plan.slurm.tasks) + "\" --batches " +
            std::to_string(plan.batches) + joinQuoted(plan.autotuneArgs) + " --no-retrain\n";
 }
@@ -127,10 +130,11 @@ std::string mergeScript(const SlurmPlan &plan)
            "# submits the next batch (beamscope-cli autotune --slurm; docs/slurm.md).\n"
            "# Usage: sbatch --dependency=afterany:ARRAY merge.sbatch BATCH ATTEMPT\n"
            "#SBATCH --job-name=beamscope-merge\n"
-           "#SBATCH --output=" + out + "/slurm/logs/merge-%j.log\n" +
-           sbatchDirectives(plan.slurm, false) +
+           "#SBATCH --output=" +
+           out + "/slurm/logs/merge-%j.log\n" + sbatchDirectives(plan.slurm, false) +
            "set -euo pipefail\n"
-           "exec " + shellQuote(plan.cli) + " autotune --out " + shellQuote(out) + " --batches " + std::to_string(plan.batches) +
+           "exec " +
+           shellQuote(plan.cli) + " autotune --out " + shellQuote(out) + " --batches " + std::to_string(plan.batches) +
            joinQuoted(plan.autotuneArgs) + " --slurm-merge \"$1\" --slurm-attempt \"$2\"\n";
 }
 

@@ -25,8 +25,8 @@ namespace beamscope::autotune {
 using beamscope::SlurmOptions;
 
 struct SlurmPlan {
-    std::filesystem::path out;           // the run folder (on a file system every node sees)
-    std::string cli;                     // beamscope-cli, absolute
+    std::filesystem::path out;             // the run folder (on a file system every node sees)
+    std::string cli;                       // beamscope-cli, absolute
     std::vector<std::string> autotuneArgs; // the autotune command's own options, --out and Slurm ones left out
     int batches = 1;
     SlurmOptions slurm;
@@ -35,7 +35,7 @@ struct SlurmPlan {
     static std::optional<SlurmPlan> fromJson(const Json &json, std::string *error);
 };
 
-std::filesystem::path slurmFolder(const std::filesystem::path &out);            // <out>/slurm
+std::filesystem::path slurmFolder(const std::filesystem::path &out); // <out>/slurm
 std::filesystem::path shardFolder(const std::filesystem::path &out, int batch, int task);
 
 // The two scripts (written into <out>/slurm/ by submitBatch).
@@ -70,11 +70,11 @@ struct SlurmTaskState {
 };
 
 struct SlurmStatus {
-    std::vector<SlurmTaskState> tasks;  // the latest submission of each task of each batch
+    std::vector<SlurmTaskState> tasks;    // the latest submission of each task of each batch
     std::vector<std::string> pendingJobs; // merge jobs still queued or running
     int batchesDone = 0, batches = 0;
-    size_t samples = 0;                 // merged samples in <out>
-    std::vector<std::string> resubmitted; // "batch B task K (attempt A)"
+    size_t samples = 0;                     // merged samples in <out>
+    std::vector<std::string> resubmitted;   // "batch B task K (attempt A)"
     std::vector<std::string> failedFinally; // tasks given up after the retries
     std::string error;
     Json toJson() const;

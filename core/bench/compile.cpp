@@ -277,8 +277,8 @@ CompiledLibrary compilePipeline(const CompileRequest &request, const CompileOpti
         return result;
     }
 
-    std::vector<std::string> link = {compilerFor(options), "-shared", "-fPIC", "-O2", "-o", tmpLib.string(),
-                                     objPath.string()};
+    std::vector<std::string> link = {compilerFor(options), "-shared",       "-fPIC", "-O2", "-o",
+                                     tmpLib.string(),      objPath.string()};
     for (const auto &flag : request.extraCompilerFlags)
         link.push_back(flag);
     for (const auto &src : request.extraSources)
@@ -289,8 +289,8 @@ CompiledLibrary compilePipeline(const CompileRequest &request, const CompileOpti
         link.emplace_back(flag);
     const ChildResult linked = runChild(link, 300);
     if (!linked.started || linked.signaled || linked.exitCode != 0) {
-        result.error = "linking " + tmpLib.filename().string() + " with " + link[0] + " failed: " +
-                       (linked.started ? linked.err : linked.startError);
+        result.error = "linking " + tmpLib.filename().string() + " with " + link[0] +
+                       " failed: " + (linked.started ? linked.err : linked.startError);
         cleanup();
         return result;
     }
@@ -313,7 +313,8 @@ std::vector<CompiledLibrary> compileAll(const std::vector<CompileRequest> &reque
 {
     std::vector<CompiledLibrary> results(requests.size());
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const size_t jobs = std::min(requests.size(), static_cast<size_t>(options.jobs > 0 ? options.jobs : static_cast<int>(hw)));
+    const size_t jobs =
+        std::min(requests.size(), static_cast<size_t>(options.jobs > 0 ? options.jobs : static_cast<int>(hw)));
     std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
     std::mutex progressMutex;

@@ -55,22 +55,22 @@ struct CompileRequest {
 struct CompileOptions {
     std::filesystem::path cacheDir; // empty: defaultCacheDir()
     bool useCache = true;
-    std::string compiler;           // empty: $CC, else "cc"
-    int jobs = 0;                   // parallel compilations; 0: one per hardware thread
+    std::string compiler; // empty: $CC, else "cc"
+    int jobs = 0;         // parallel compilations; 0: one per hardware thread
 };
 
 struct CompiledLibrary {
     bool ok = false;
-    std::string error;                // what failed (Halide's message, the linker's output)
-    std::filesystem::path library;    // the .so
-    std::string function;             // <function>_argv / _metadata
-    std::string pipeline;             // the instance's name
-    std::string schedule;             // the schedule's label
-    std::string target;               // Halide target string
-    double compileSeconds = 0;        // this call's time (near zero on a cache hit)
+    std::string error;             // what failed (Halide's message, the linker's output)
+    std::filesystem::path library; // the .so
+    std::string function;          // <function>_argv / _metadata
+    std::string pipeline;          // the instance's name
+    std::string schedule;          // the schedule's label
+    std::string target;            // Halide target string
+    double compileSeconds = 0;     // this call's time (near zero on a cache hit)
     bool cacheHit = false;
-    bool timedOut = false;            // compileIsolated killed it at its time limit
-    std::string key;                  // cache key (hex)
+    bool timedOut = false; // compileIsolated killed it at its time limit
+    std::string key;       // cache key (hex)
 
     Json toJson() const;
     static CompiledLibrary fromJson(const Json &json);

@@ -15,8 +15,8 @@ private:
     using IRVisitor::visit;
     void visit(const Halide::Internal::Call *call) override
     {
-        static const std::set<std::string> inexact = {"exp",  "log",  "pow",   "sin",   "cos",   "tan",
-                                                      "asin", "acos", "atan",  "atan2", "sinh",  "cosh",
+        static const std::set<std::string> inexact = {"exp",  "log",   "pow",   "sin",   "cos",  "tan",
+                                                      "asin", "acos",  "atan",  "atan2", "sinh", "cosh",
                                                       "tanh", "asinh", "acosh", "atanh", "sqrt"};
         if (call->call_type == Halide::Internal::Call::PureExtern) {
             std::string name = call->name;

@@ -153,11 +153,11 @@ std::vector<CompiledLibrary> compileIsolated(const std::vector<CompileRequest> &
                 ::kill(it->pid, SIGKILL);
                 ::waitpid(it->pid, &status, 0);
                 ::close(it->readFd);
-                CompiledLibrary c = failed(requests[it->request],
-                                           cancelled ? std::string("cancelled while compiling")
-                                                     : "compile timeout: killed after " +
-                                                           std::to_string(static_cast<int>(options.timeoutSeconds)) +
-                                                           " s");
+                CompiledLibrary c =
+                    failed(requests[it->request],
+                           cancelled ? std::string("cancelled while compiling")
+                                     : "compile timeout: killed after " +
+                                           std::to_string(static_cast<int>(options.timeoutSeconds)) + " s");
                 c.timedOut = !cancelled;
                 c.compileSeconds = seconds;
                 out[it->request] = c;

@@ -21,8 +21,8 @@ class Progress;
 namespace beamscope::bench {
 
 struct IsolatedCompileOptions {
-    CompileOptions compile;        // cache, compiler; jobs = children at once (0: one per hardware thread)
-    double timeoutSeconds = 600;   // per library; <= 0: none
+    CompileOptions compile;      // cache, compiler; jobs = children at once (0: one per hardware thread)
+    double timeoutSeconds = 600; // per library; <= 0: none
 };
 
 // Results in request order. A child killed for its time limit comes back with

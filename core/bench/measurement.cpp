@@ -78,10 +78,11 @@ fs::path defaultWorkerPath()
     if (!ec) {
         // Beside the program (a build's app/), from a test's folder, and installed:
         // bin/../libexec/beamscope/.
-        for (const fs::path &candidate : {self.parent_path() / "beamscope-bench-worker",
-                                          self.parent_path() / ".." / "app" / "beamscope-bench-worker",
-                                          self.parent_path() / ".." / ".." / "app" / "beamscope-bench-worker",
-                                          self.parent_path() / ".." / "libexec" / "beamscope" / "beamscope-bench-worker"})
+        for (const fs::path &candidate :
+             {self.parent_path() / "beamscope-bench-worker",
+              self.parent_path() / ".." / "app" / "beamscope-bench-worker",
+              self.parent_path() / ".." / ".." / "app" / "beamscope-bench-worker",
+              self.parent_path() / ".." / "libexec" / "beamscope" / "beamscope-bench-worker"})
             if (fs::exists(candidate, ec))
                 return fs::weakly_canonical(candidate, ec);
     }
@@ -101,10 +102,7 @@ std::string lastPhase(const std::string &log)
     return log.substr(at + marker.size(), end == std::string::npos ? std::string::npos : end - at - marker.size());
 }
 
-std::string tail(const std::string &s, size_t n)
-{
-    return s.size() <= n ? s : "..." + s.substr(s.size() - n);
-}
+std::string tail(const std::string &s, size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
 
 // The worker's stderr without its own lines: what the pipeline (the Halide
 // runtime, an extern stage) said, most recent last.
@@ -160,12 +158,18 @@ Measurement measure(const CompiledLibrary &candidate, const CompiledLibrary *ref
 
     const fs::path worker = options.worker.empty() ? defaultWorkerPath() : options.worker;
     std::vector<std::string> argv = {worker.string(),
-                                     "--candidate", candidate.library.string(),
-                                     "--function", candidate.function,
-                                     "--reps", std::to_string(options.reps),
-                                     "--warmup", std::to_string(options.warmup),
-                                     "--scale", std::to_string(options.scale),
-                                     "--seed", std::to_string(options.seed)};
+                                     "--candidate",
+                                     candidate.library.string(),
+                                     "--function",
+                                     candidate.function,
+                                     "--reps",
+                                     std::to_string(options.reps),
+                                     "--warmup",
+                                     std::to_string(options.warmup),
+                                     "--scale",
+                                     std::to_string(options.scale),
+                                     "--seed",
+                                     std::to_string(options.seed)};
     if (reference) {
         for (const std::string &a : {std::string("--reference"), reference->library.string(),
                                      std::string("--reference-function"), reference->function})

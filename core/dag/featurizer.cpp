@@ -8,13 +8,15 @@ namespace beamscope::dag {
 using namespace Halide;
 using namespace Halide::Internal;
 
-bool JacobianEntry::operator==(const JacobianEntry &o) const {
+bool JacobianEntry::operator==(const JacobianEntry &o) const
+{
     return known == o.known && numerator * o.denominator == denominator * o.numerator;
 }
 
 namespace {
 // Halide's gcd (Util): a and b swapped so that a >= b, then Euclid.
-int64_t halideGcd(int64_t a, int64_t b) {
+int64_t halideGcd(int64_t a, int64_t b)
+{
     if (a < b)
         std::swap(a, b);
     while (b != 0) {
@@ -26,7 +28,8 @@ int64_t halideGcd(int64_t a, int64_t b) {
 }
 } // namespace
 
-void addOptionalRational(int64_t &numerator, int64_t &denominator, int64_t otherNumerator, int64_t otherDenominator) {
+void addOptionalRational(int64_t &numerator, int64_t &denominator, int64_t otherNumerator, int64_t otherDenominator)
+{
     if ((denominator & otherDenominator) == 0) {
         numerator = denominator = 0;
         return;
@@ -47,7 +50,8 @@ void addOptionalRational(int64_t &numerator, int64_t &denominator, int64_t other
 
 namespace {
 
-ScalarType classify(Type t) {
+ScalarType classify(Type t)
+{
     if (t.is_float())
         return t.bits() > 32 ? ScalarType::Double : ScalarType::Float;
     if (t.bits() == 1)
@@ -63,7 +67,8 @@ ScalarType classify(Type t) {
 
 JacobianEntry known(int64_t n, int64_t d) { return JacobianEntry{true, n, d}; }
 
-void addInto(JacobianEntry &a, const JacobianEntry &b) {
+void addInto(JacobianEntry &a, const JacobianEntry &b)
+{
     int64_t n = a.known ? a.numerator : 0, d = a.known ? a.denominator : 0;
     addOptionalRational(n, d, b.known ? b.numerator : 0, b.known ? b.denominator : 0);
     a = d == 0 ? JacobianEntry{} : JacobianEntry{true, n, d};
@@ -73,7 +78,8 @@ class Featurizer : public IRVisitor {
 public:
     Featurizer(FunctionDAG &dag, Node &node, Stage &stage) : m_dag(dag), m_node(node), m_stage(stage) {}
 
-    void visitStore(Type t, std::vector<Expr> args) {
+    void visitStore(Type t, std::vector<Expr> args)
+    {
         for (Expr &e : args)
             e = common_subexpression_elimination(simplify(e));
         memoryAccess(m_node.name, t, args, AccessType::Store);
@@ -82,13 +88,17 @@ public:
 private:
     using IRVisitor::visit;
 
-    int &bucket(OpType op, Type t) {
+    int &bucket(OpType op, Type t)
+    {
         const ScalarType s = classify(t);
         m_stage.features.typesInUse[static_cast<int>(s)] = 1;
         return m_stage.features.op(op, s);
     }
 
-    void visit(const Variable *op) override { bucket(op->param.defined() ? OpType::Param : OpType::Variable, op->type)++; }
+    void visit(const Variable *op) override
+    {
+        bucket(op->param.defined() ? OpType::Param : OpType::Variable, op->type)++;
+    }
     void visit(const IntImm *op) override { bucket(OpType::Const, op->type)++; }
     void visit(const UIntImm *op) override { bucket(OpType::Const, op->type)++; }
     void visit(const FloatImm *op) override { bucket(OpType::Const, op->type)++; }
@@ -112,12 +122,14 @@ private:
     void visit(const Not *op) override { count(OpType::Not, op); }
     void visit(const Select *op) override { count(OpType::Select, op); }
 
-    void visit(const Let *op) override {
+    void visit(const Let *op) override
+    {
         ScopedBinding<Expr> bind(m_lets, op->name, op->value);
         count(OpType::Let, op);
     }
 
-    void visit(const Call *op) override {
+    void visit(const Call *op) override
+    {
         IRVisitor::visit(op);
         if (op->call_type == Call::Halide) {
             const bool self = op->name == m_node.name;
@@ -133,12 +145,14 @@ private:
     }
 
     template <typename T>
-    void count(OpType type, const T *op) {
+    void count(OpType type, const T *op)
+    {
         bucket(type, op->type)++;
         IRVisitor::visit(op);
     }
 
-    bool isLoopVar(const std::string &name) const {
+    bool isLoopVar(const std::string &name) const
+    {
         for (const Loop &l : m_stage.loop)
             if (l.var == name)
                 return true;
@@ -146,7 +160,8 @@ private:
     }
 
     // d(e)/d(v) when it is a rational constant; unknown otherwise.
-    JacobianEntry differentiate(const Expr &e, const std::string &v) {
+    JacobianEntry differentiate(const Expr &e, const std::string &v)
+    {
         if (!expr_uses_var(e, v, m_lets))
             return known(0, 1);
         if (const Variable *var = e.as<Variable>()) {
@@ -202,7 +217,8 @@ private:
         return {};
     }
 
-    void memoryAccess(const std::string &name, Type t, const std::vector<Expr> &args, AccessType access) {
+    void memoryAccess(const std::string &name, Type t, const std::vector<Expr> &args, AccessType access)
+    {
         const size_t loops = m_stage.loop.size();
         std::vector<std::vector<JacobianEntry>> matrix(args.size(), std::vector<JacobianEntry>(loops));
         std::vector<size_t> onesRow(args.size()), zerosRow(args.size()), onesCol(loops), zerosCol(loops);
@@ -269,7 +285,8 @@ private:
 
 } // namespace
 
-void featurizeStage(FunctionDAG &dag, int nodeIndex, int stageIndex) {
+void featurizeStage(FunctionDAG &dag, int nodeIndex, int stageIndex)
+{
     Node &node = dag.nodes[static_cast<size_t>(nodeIndex)];
     Stage &stage = node.stages[static_cast<size_t>(stageIndex)];
     stage.features = PipelineFeatures{};

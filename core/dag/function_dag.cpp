@@ -11,7 +11,8 @@ namespace beamscope::dag {
 using namespace Halide;
 using namespace Halide::Internal;
 
-void Span::unionWith(const Span &other) {
+void Span::unionWith(const Span &other)
+{
     if (other.max < other.min)
         return;
     if (max < min) {
@@ -29,7 +30,8 @@ namespace {
 class ApplyParamEstimates : public IRMutator {
     using IRMutator::visit;
 
-    Expr visit(const Variable *op) override {
+    Expr visit(const Variable *op) override
+    {
         if (!op->param.defined())
             return op;
         Expr e;
@@ -46,16 +48,18 @@ class ApplyParamEstimates : public IRMutator {
                 e = op->param.extent_constraint_estimate(i);
             if (!e.defined() && (op->name == op->param.name() + ".min." + std::to_string(i) ||
                                  op->name == op->param.name() + ".extent." + std::to_string(i)))
-                throw DagError("input \"" + op->param.name() + "\" has no estimate on dimension " +
-                               std::to_string(i) + " (set_estimates)");
+                throw DagError("input \"" + op->param.name() + "\" has no estimate on dimension " + std::to_string(i) +
+                               " (set_estimates)");
         }
         if (!e.defined())
-            throw DagError("no estimate for \"" + op->name + "\" of input \"" + op->param.name() + "\" (set_estimates)");
+            throw DagError("no estimate for \"" + op->name + "\" of input \"" + op->param.name() +
+                           "\" (set_estimates)");
         return e;
     }
 };
 
-int64_t evaluate(const Expr &e, const std::map<std::string, Expr> &values, const char *what) {
+int64_t evaluate(const Expr &e, const std::map<std::string, Expr> &values, const char *what)
+{
     const Expr v = simplify(substitute(values, e));
     const int64_t *i = as_const_int(v);
     if (!i) {
@@ -68,7 +72,8 @@ int64_t evaluate(const Expr &e, const std::map<std::string, Expr> &values, const
 
 } // namespace
 
-FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
+FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
+{
     std::vector<Function> outputs;
     for (const Func &f : outputFuncs)
         outputs.push_back(f.function());
@@ -123,8 +128,9 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
             for (int j = 0; j < func.dimensions(); j++) {
                 auto it = estimates.find(func.args()[j]);
                 if (it == estimates.end())
-                    throw DagError("output Func \"" + node.name + "\" has no estimate on dimension " + std::to_string(j) +
-                                   " (" + func.args()[j] + "); call set_estimate / set_estimates on it");
+                    throw DagError("output Func \"" + node.name + "\" has no estimate on dimension " +
+                                   std::to_string(j) + " (" + func.args()[j] +
+                                   "); call set_estimate / set_estimates on it");
                 node.estimatedRegion.push_back(it->second);
             }
         }
@@ -140,7 +146,8 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
             const StageSchedule &sched = def.schedule();
             if (!sched.splits().empty())
                 // An autoscheduler schedules Funcs that have no schedule yet (Halide's refuses them too).
-                throw DagError("Func \"" + node.name + "\" is already scheduled (it has splits): an autoscheduler "
+                throw DagError("Func \"" + node.name +
+                               "\" is already scheduled (it has splits): an autoscheduler "
                                "schedules Funcs without a schedule; skip the generator's own schedule when it is "
                                "autoscheduled (run it with auto_schedule=true and guard its schedule() with "
                                "if (!auto_schedule)), or remove the Func's scheduling directives");
@@ -203,7 +210,8 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
 
             class CallCounter : public IRVisitor {
                 using IRVisitor::visit;
-                void visit(const Call *op) override {
+                void visit(const Call *op) override
+                {
                     calls[op->name]++;
                     IRVisitor::visit(op);
                     if (op->call_type == Call::Halide || op->call_type == Call::Image) {
@@ -237,7 +245,8 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
                     if (!in.is_bounded())
                         throw DagError("the region of \"" + producerName + "\" needed by \"" + stage.name +
                                        "\" is unbounded (set estimates on every output and input)");
-                    edge.bounds.emplace_back(simplify(applyEstimates.mutate(in.min)), simplify(applyEstimates.mutate(in.max)));
+                    edge.bounds.emplace_back(simplify(applyEstimates.mutate(in.min)),
+                                             simplify(applyEstimates.mutate(in.max)));
                 }
                 edge.calls = counter.calls[producerName];
                 anyIncoming = true;
@@ -262,16 +271,18 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs) {
     featurize();
 }
 
-void FunctionDAG::featurize() {
+void FunctionDAG::featurize()
+{
     for (size_t n = 0; n < nodes.size(); n++)
         for (size_t s = 0; s < nodes[n].stages.size(); s++)
             featurizeStage(*this, static_cast<int>(n), static_cast<int>(s));
 }
 
-const Stage &FunctionDAG::stage(const StageRef &ref) const {
+const Stage &FunctionDAG::stage(const StageRef &ref) const
+{
     if (ref.node < 0 || static_cast<size_t>(ref.node) >= nodes.size())
-        throw std::logic_error("FunctionDAG::stage: node " + std::to_string(ref.node) + " is out of range (the pipeline has " +
-                               std::to_string(nodes.size()) + " Funcs)");
+        throw std::logic_error("FunctionDAG::stage: node " + std::to_string(ref.node) +
+                               " is out of range (the pipeline has " + std::to_string(nodes.size()) + " Funcs)");
     const Node &n = nodes[static_cast<size_t>(ref.node)];
     if (ref.stage < 0 || static_cast<size_t>(ref.stage) >= n.stages.size())
         throw std::logic_error("FunctionDAG::stage: Func \"" + n.name + "\" has " + std::to_string(n.stages.size()) +
@@ -279,7 +290,8 @@ const Stage &FunctionDAG::stage(const StageRef &ref) const {
     return n.stages[static_cast<size_t>(ref.stage)];
 }
 
-std::vector<StageRef> FunctionDAG::costModelStages() const {
+std::vector<StageRef> FunctionDAG::costModelStages() const
+{
     std::vector<StageRef> out;
     for (const Node &n : nodes) {
         if (n.isInput)
@@ -290,7 +302,8 @@ std::vector<StageRef> FunctionDAG::costModelStages() const {
     return out;
 }
 
-std::vector<Span> FunctionDAG::requiredToComputed(int nodeIndex, const std::vector<Span> &required) const {
+std::vector<Span> FunctionDAG::requiredToComputed(int nodeIndex, const std::vector<Span> &required) const
+{
     const Node &n = nodes.at(static_cast<size_t>(nodeIndex));
     std::map<std::string, Expr> values;
     for (size_t i = 0; i < n.regionRequired.size(); i++) {
@@ -299,11 +312,13 @@ std::vector<Span> FunctionDAG::requiredToComputed(int nodeIndex, const std::vect
     }
     std::vector<Span> computed;
     for (const Interval &in : n.regionComputed)
-        computed.push_back(Span{evaluate(in.min, values, "region computed"), evaluate(in.max, values, "region computed")});
+        computed.push_back(
+            Span{evaluate(in.min, values, "region computed"), evaluate(in.max, values, "region computed")});
     return computed;
 }
 
-std::vector<Span> FunctionDAG::loopBounds(int nodeIndex, int stageIndex, const std::vector<Span> &computed) const {
+std::vector<Span> FunctionDAG::loopBounds(int nodeIndex, int stageIndex, const std::vector<Span> &computed) const
+{
     const Node &n = nodes.at(static_cast<size_t>(nodeIndex));
     std::map<std::string, Expr> values;
     for (size_t i = 0; i < n.regionRequired.size(); i++) {
@@ -316,7 +331,8 @@ std::vector<Span> FunctionDAG::loopBounds(int nodeIndex, int stageIndex, const s
     return loops;
 }
 
-std::vector<Span> FunctionDAG::producerRegion(const Edge &edge, const std::vector<Span> &consumerLoop) const {
+std::vector<Span> FunctionDAG::producerRegion(const Edge &edge, const std::vector<Span> &consumerLoop) const
+{
     const Node &consumer = nodes.at(static_cast<size_t>(edge.consumerNode));
     const Stage &stage = consumer.stages.at(static_cast<size_t>(edge.consumerStage));
     std::map<std::string, Expr> values;
@@ -330,14 +346,16 @@ std::vector<Span> FunctionDAG::producerRegion(const Edge &edge, const std::vecto
     return region;
 }
 
-std::vector<std::vector<Span>> FunctionDAG::estimatedRegionsRequired() const {
+std::vector<std::vector<Span>> FunctionDAG::estimatedRegionsRequired() const
+{
     std::vector<std::vector<Span>> regions;
     for (int id : outputNodes)
         regions.push_back(nodes[static_cast<size_t>(id)].estimatedRegion);
     return regionsRequired(regions);
 }
 
-std::vector<std::vector<Span>> FunctionDAG::regionsRequired(const std::vector<std::vector<Span>> &outputRegions) const {
+std::vector<std::vector<Span>> FunctionDAG::regionsRequired(const std::vector<std::vector<Span>> &outputRegions) const
+{
     if (outputRegions.size() != outputNodes.size())
         throw DagError("regionsRequired: " + std::to_string(outputRegions.size()) + " regions for " +
                        std::to_string(outputNodes.size()) + " outputs");
@@ -366,7 +384,8 @@ std::vector<std::vector<Span>> FunctionDAG::regionsRequired(const std::vector<st
     return required;
 }
 
-std::string FunctionDAG::dump() const {
+std::string FunctionDAG::dump() const
+{
     std::ostringstream os;
     for (const Node &n : nodes) {
         os << "Node: " << n.name << "\n  Region computed:\n";
@@ -385,7 +404,8 @@ std::string FunctionDAG::dump() const {
            << nodes[static_cast<size_t>(e.consumerNode)].stages[static_cast<size_t>(e.consumerStage)].name
            << "\n  Footprint:\n";
         for (size_t d = 0; d < e.bounds.size(); d++)
-            os << "    Min " << d << ": " << e.bounds[d].first << "\n    Max " << d << ": " << e.bounds[d].second << "\n";
+            os << "    Min " << d << ": " << e.bounds[d].first << "\n    Max " << d << ": " << e.bounds[d].second
+               << "\n";
         os << "  Load Jacobians:\n";
         for (const LoadJacobian &j : e.loadJacobians) {
             if (j.count > 1)

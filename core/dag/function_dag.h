@@ -68,9 +68,9 @@ struct Node;
 
 struct Stage {
     Node *node = nullptr;
-    int index = 0;           // 0 = pure definition, k = update k-1
-    std::string name;        // "<func>_s<index>"
-    std::vector<Loop> loop;  // innermost first, as Halide's schedule lists dims
+    int index = 0;          // 0 = pure definition, k = update k-1
+    std::string name;       // "<func>_s<index>"
+    std::vector<Loop> loop; // innermost first, as Halide's schedule lists dims
     PipelineFeatures features;
     // d(store coordinate i) / d(loop j) of the definition's left-hand side, as Halide's
     // featurizer derives it (simplified, CSE'd arguments): a constant coordinate is a row of
@@ -87,13 +87,13 @@ struct Node {
     Halide::Internal::Function func;
     std::string name;
     int id = 0;
-    std::vector<SymbolicInterval> regionRequired; // symbolic variables <func>.<arg>.min/max
+    std::vector<SymbolicInterval> regionRequired;           // symbolic variables <func>.<arg>.min/max
     std::vector<Halide::Internal::Interval> regionComputed; // in terms of regionRequired
     std::vector<Stage> stages;
     std::vector<Span> estimatedRegion; // outputs only: from set_estimates / bound
     std::vector<int> outgoingEdges;
     bool isOutput = false;
-    bool isInput = false;   // an ImageParam / Input<Buffer> wrapper (<name>_im)
+    bool isInput = false; // an ImageParam / Input<Buffer> wrapper (<name>_im)
     bool isWrapper = false;
     bool isPointwise = false;
     int bytesPerPoint = 0;

@@ -13,8 +13,30 @@ enum class ScalarType { Bool, UInt8, UInt16, UInt32, UInt64, Float, Double };
 constexpr int kScalarTypeCount = 7;
 
 enum class OpType {
-    Const, Cast, Variable, Param, Add, Sub, Mod, Mul, Div, Min, Max, EQ, NE, LT, LE,
-    And, Or, Not, Select, ImageCall, FuncCall, SelfCall, ExternCall, Let
+    Const,
+    Cast,
+    Variable,
+    Param,
+    Add,
+    Sub,
+    Mod,
+    Mul,
+    Div,
+    Min,
+    Max,
+    EQ,
+    NE,
+    LT,
+    LE,
+    And,
+    Or,
+    Not,
+    Select,
+    ImageCall,
+    FuncCall,
+    SelfCall,
+    ExternCall,
+    Let
 };
 constexpr int kOpTypeCount = 24;
 
@@ -31,10 +53,9 @@ struct PipelineFeatures {
     std::array<std::array<int, kScalarTypeCount>, kFeatureRows> matrix{};
 
     int &op(OpType op, ScalarType t) { return matrix[static_cast<int>(op)][static_cast<int>(t)]; }
-    int &access(AccessPattern p, AccessType a, ScalarType t) {
-        return matrix[accessRow(p, a)][static_cast<int>(t)];
-    }
-    static int accessRow(AccessPattern p, AccessType a) {
+    int &access(AccessPattern p, AccessType a, ScalarType t) { return matrix[accessRow(p, a)][static_cast<int>(t)]; }
+    static int accessRow(AccessPattern p, AccessType a)
+    {
         return kOpTypeCount + static_cast<int>(p) * kAccessTypeCount + static_cast<int>(a);
     }
     bool operator==(const PipelineFeatures &) const = default;

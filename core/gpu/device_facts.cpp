@@ -38,8 +38,8 @@ namespace {
 
 // Numbers as the CUDA runtime reports them on these boards (cudaDeviceProp /
 // deviceQuery), which match NVIDIA's published whitepapers and datasheets.
-DeviceFacts profile(std::string name, int major, int minor, int sms, int smemOptinKb, int smemSmKb,
-                    int clockMHz, int memClockMHz, int busBits, int l2Mb, long long memMiB)
+DeviceFacts profile(std::string name, int major, int minor, int sms, int smemOptinKb, int smemSmKb, int clockMHz,
+                    int memClockMHz, int busBits, int l2Mb, long long memMiB)
 {
     DeviceFacts d;
     d.name = std::move(name);

@@ -25,8 +25,8 @@ struct DeviceFacts {
     int maxThreadsPerBlock = 0;
     int maxThreadsPerSm = 0;
     int maxBlocksPerSm = 0;
-    int clockKHz = 0;        // peak SM clock
-    int memoryClockKHz = 0;  // peak memory clock
+    int clockKHz = 0;       // peak SM clock
+    int memoryClockKHz = 0; // peak memory clock
     int memoryBusWidthBits = 0;
     int l2CacheBytes = 0;
     long long globalMemoryBytes = 0;
@@ -46,7 +46,7 @@ struct LocalDeviceQuery {
     int deviceCount = 0;
     int driverVersion = 0;  // cudaDriverGetVersion, e.g. 12040 for 12.4; 0 when unknown
     int runtimeVersion = 0; // cudaRuntimeGetVersion of the runtime built in
-    std::string status; // "CUDA device 0 of 1", "no CUDA device: ...", "no CUDA device support built"
+    std::string status;     // "CUDA device 0 of 1", "no CUDA device: ...", "no CUDA device support built"
 };
 
 LocalDeviceQuery queryLocalDevice();
@@ -55,7 +55,7 @@ LocalDeviceQuery queryLocalDevice();
 // "A100" (SXM4 40GB), "H100" (SXM5 80GB), "H200" (SXM 141GB).
 const std::vector<DeviceFacts> &referenceProfiles();
 std::optional<DeviceFacts> findProfile(const std::string &name); // case-insensitive, "v100" or the full name
-std::vector<std::string> profileNames();                          // short names, in the order above
+std::vector<std::string> profileNames();                         // short names, in the order above
 
 // The device a search sizes its schedules for: "local" (the CUDA device here,
 // queried) or a reference profile's name. Empty with `error` set ("local: no

@@ -8,11 +8,11 @@
 namespace beamscope::gpu {
 
 struct DeviceSearchParameters {
-    int parallelism = 80;            // SM count
-    int sharedMemoryLimitKb = 48;    // per block, without opt-in
-    int sharedMemorySmLimitKb = 96;  // per SM
-    int activeBlockLimit = 32;       // resident blocks per SM
-    int activeWarpLimit = 64;        // resident warps per SM
+    int parallelism = 80;           // SM count
+    int sharedMemoryLimitKb = 48;   // per block, without opt-in
+    int sharedMemorySmLimitKb = 96; // per SM
+    int activeBlockLimit = 32;      // resident blocks per SM
+    int activeWarpLimit = 64;       // resident warps per SM
 
     Json toJson() const; // keys as Halide names them: parallelism, shared_memory_limit_kb, ...
 };

@@ -44,27 +44,31 @@ enum Feature : int {
     NumThreadsPerBlock = 71,
 };
 
-void set(TermCoefficients &out, CostTerm term, float coefficient) {
+void set(TermCoefficients &out, CostTerm term, float coefficient)
+{
     out.coefficient[static_cast<size_t>(term)] = coefficient;
 }
 
 // costTermChannel for every term, looked up once.
 struct ChannelTables {
     std::array<int, kCostTermCount> notInlined{}, inlined{};
-    ChannelTables() {
+    ChannelTables()
+    {
         for (int t = 0; t < kCostTermCount; ++t) {
             notInlined[static_cast<size_t>(t)] = costTermChannel(CostTerm(t), false);
             inlined[static_cast<size_t>(t)] = costTermChannel(CostTerm(t), true);
         }
     }
 };
-const ChannelTables &channelTables() {
+const ChannelTables &channelTables()
+{
     static const ChannelTables tables;
     return tables;
 }
 } // namespace
 
-void computeTermCoefficients(const float *f, int numCores, TermCoefficients &out) {
+void computeTermCoefficients(const float *f, int numCores, TermCoefficients &out)
+{
     const bool inlined = f[InlinedCalls] != 0.0f;
     out.inlined = inlined;
     out.channel = inlined ? channelTables().inlined : channelTables().notInlined;
@@ -117,7 +121,8 @@ void computeTermCoefficients(const float *f, int numCores, TermCoefficients &out
     set(out, CostTerm::WorkingSet, f[WorkingSet]);
 }
 
-float sumTerms(const TermCoefficients &c, const float *relu1, float *terms) {
+float sumTerms(const TermCoefficients &c, const float *relu1, float *terms)
+{
     float total = 0.0f;
     for (int t = 0; t < kCostTermCount; ++t) {
         const float term = c.coefficient[static_cast<size_t>(t)] * relu1[c.channel[static_cast<size_t>(t)]];
@@ -128,7 +133,8 @@ float sumTerms(const TermCoefficients &c, const float *relu1, float *terms) {
     return total;
 }
 
-void sumTermsGroup(const TermCoefficients *c, const float (*relu1)[kConv1Channels], int count, float *totals) {
+void sumTermsGroup(const TermCoefficients *c, const float (*relu1)[kConv1Channels], int count, float *totals)
+{
     if (count != 4) {
         for (int i = 0; i < count; ++i)
             totals[i] = sumTerms(c[i], relu1[i], nullptr);
@@ -147,7 +153,8 @@ void sumTermsGroup(const TermCoefficients *c, const float (*relu1)[kConv1Channel
     totals[3] = t3;
 }
 
-const char *costTermName(CostTerm term) {
+const char *costTermName(CostTerm term)
+{
     switch (term) {
     case CostTerm::ComputeScalars: return "compute_scalars";
     case CostTerm::ComputeThreads: return "compute_threads";
@@ -181,7 +188,8 @@ const char *costTermName(CostTerm term) {
     return "?";
 }
 
-const char *costTermGroup(CostTerm term) {
+const char *costTermGroup(CostTerm term)
+{
     const int t = static_cast<int>(term);
     if (t <= static_cast<int>(CostTerm::ComputeThreads))
         return "compute";
@@ -198,7 +206,8 @@ const char *costTermGroup(CostTerm term) {
     return "?";
 }
 
-int costTermChannel(CostTerm term, bool inlined) {
+int costTermChannel(CostTerm term, bool inlined)
+{
     switch (term) {
     case CostTerm::ComputeScalars: return inlined ? 3 : 1;
     case CostTerm::ComputeThreads: return inlined ? 4 : 19;

@@ -13,7 +13,8 @@ namespace beamscope::model {
 
 using weights::TensorIndex;
 
-std::string checkWeights(const weights::Weights &w) {
+std::string checkWeights(const weights::Weights &w)
+{
     const auto &head2 = w.tensor(TensorIndex::Head2Filter);
     if (head2.shape.size() == 2 && head2.shape[0] == 24 && head2.shape[1] == 39)
         return "this is the CPU (Adams2019) network (head2_filter 24 x 39); the GPU cost model needs "
@@ -42,7 +43,8 @@ std::string checkWeights(const weights::Weights &w) {
     return {};
 }
 
-CostModel::CostModel(weights::Weights w) : m_weights(std::move(w)) {
+CostModel::CostModel(weights::Weights w) : m_weights(std::move(w))
+{
     if (std::string why = checkWeights(m_weights); !why.empty())
         throw ModelError(why);
 
@@ -61,7 +63,8 @@ CostModel::CostModel(weights::Weights w) : m_weights(std::move(w)) {
     m_conv1FilterT.assign(conv1.begin() + kHead1Channels * kConv1Channels, conv1.end());
 }
 
-PipelineEmbedding CostModel::embedPipeline(std::span<const float> pipelineFeatures, int numStages) const {
+PipelineEmbedding CostModel::embedPipeline(std::span<const float> pipelineFeatures, int numStages) const
+{
     if (numStages <= 0)
         throw ModelError("pipeline features: expected at least 1 stage, found " + std::to_string(numStages));
     const size_t expected = static_cast<size_t>(numStages) * kPipelineFeaturesPerStage;
@@ -91,8 +94,9 @@ PipelineEmbedding CostModel::embedPipeline(std::span<const float> pipelineFeatur
             for (int y = 0; y < kPipelineFeatureTypes; ++y)
                 for (int x = 0; x < kPipelineFeatureRows; ++x)
                     if (const float feature = p[x * kPipelineFeatureTypes + y]; feature != 0.0f)
-                        sum += m_squashedHead1[static_cast<size_t>(c + kHead1Channels * (x + kPipelineFeatureRows * y))] *
-                               feature;
+                        sum +=
+                            m_squashedHead1[static_cast<size_t>(c + kHead1Channels * (x + kPipelineFeatureRows * y))] *
+                            feature;
             h[c] = sum;
         }
         float *out = e.conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels;
@@ -119,7 +123,8 @@ struct EvalContext {
     float *costPerStage;
 };
 
-void evaluateRange(const EvalContext &ctx, int begin, int end) {
+void evaluateRange(const EvalContext &ctx, int begin, int end)
+{
     const int stages = ctx.pipeline->numStages;
     alignas(32) float relu1[kKernelItems][kConv1Channels];
     TermCoefficients coefficients[kKernelItems];
@@ -135,7 +140,8 @@ void evaluateRange(const EvalContext &ctx, int begin, int end) {
             const int i = items.count++;
             schedule[i] = n;
             stage[i] = s;
-            items.features[i] = ctx.features + (static_cast<size_t>(n) * ctx.stageExtent + static_cast<size_t>(s)) * kScheduleFeatureCount;
+            items.features[i] = ctx.features + (static_cast<size_t>(n) * ctx.stageExtent + static_cast<size_t>(s)) *
+                                                   kScheduleFeatureCount;
             items.stage1[i] = ctx.pipeline->conv1Stage1.data() + static_cast<size_t>(s) * kConv1Channels;
             items.relu1[i] = relu1[i];
             if (++s == stages) {
@@ -163,7 +169,8 @@ void evaluateRange(const EvalContext &ctx, int begin, int end) {
 
 void CostModel::evaluate(const PipelineEmbedding &pipeline, std::span<const float> scheduleFeatures, int batchSize,
                          int numCores, std::span<float> predictions, std::span<float> costPerStage, int stageExtent,
-                         int threads) const {
+                         int threads) const
+{
     const int stages = pipeline.numStages;
     if (stageExtent == 0)
         stageExtent = stages;
@@ -183,17 +190,18 @@ void CostModel::evaluate(const PipelineEmbedding &pipeline, std::span<const floa
         throw ModelError("predictions: expected room for " + std::to_string(batchSize) + " values, found " +
                          std::to_string(predictions.size()));
     if (!costPerStage.empty() && costPerStage.size() < static_cast<size_t>(batchSize) * stages)
-        throw ModelError("cost per stage: expected room for " + std::to_string(batchSize * stages) +
-                         " values, found " + std::to_string(costPerStage.size()));
+        throw ModelError("cost per stage: expected room for " + std::to_string(batchSize * stages) + " values, found " +
+                         std::to_string(costPerStage.size()));
 
-    EvalContext ctx{{m_head2FilterT.data(), m_weights.tensor(TensorIndex::Head2Bias).data.data(), m_conv1FilterT.data()},
-                    selectNetworkKernel(),
-                    &pipeline,
-                    scheduleFeatures.data(),
-                    stageExtent,
-                    numCores,
-                    predictions.data(),
-                    costPerStage.empty() ? nullptr : costPerStage.data()};
+    EvalContext ctx{
+        {m_head2FilterT.data(), m_weights.tensor(TensorIndex::Head2Bias).data.data(), m_conv1FilterT.data()},
+        selectNetworkKernel(),
+        &pipeline,
+        scheduleFeatures.data(),
+        stageExtent,
+        numCores,
+        predictions.data(),
+        costPerStage.empty() ? nullptr : costPerStage.data()};
 
     // Threads only pay off for batches worth more than their start-up time.
     const int useful = std::max(1, std::min(threads, batchSize * stages / 256));
@@ -215,7 +223,8 @@ void CostModel::evaluate(const PipelineEmbedding &pipeline, std::span<const floa
 }
 
 Evaluation CostModel::evaluate(std::span<const float> pipelineFeatures, std::span<const float> scheduleFeatures,
-                               int numStages, int batchSize, int numCores, int stageExtent) const {
+                               int numStages, int batchSize, int numCores, int stageExtent) const
+{
     const PipelineEmbedding pipeline = embedPipeline(pipelineFeatures, numStages);
     Evaluation result;
     result.numStages = numStages;
@@ -227,7 +236,8 @@ Evaluation CostModel::evaluate(std::span<const float> pipelineFeatures, std::spa
 }
 
 std::vector<StageBreakdown> CostModel::breakdown(const PipelineEmbedding &pipeline,
-                                                 std::span<const float> scheduleFeatures, int numCores) const {
+                                                 std::span<const float> scheduleFeatures, int numCores) const
+{
     const int stages = pipeline.numStages;
     const size_t expected = static_cast<size_t>(stages) * kScheduleFeatureCount;
     if (scheduleFeatures.size() < expected)

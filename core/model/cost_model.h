@@ -28,8 +28,8 @@
 
 namespace beamscope::model {
 
-constexpr int kPipelineFeatureRows = 40;  // head1_w
-constexpr int kPipelineFeatureTypes = 7;  // head1_h
+constexpr int kPipelineFeatureRows = 40; // head1_w
+constexpr int kPipelineFeatureTypes = 7; // head1_h
 constexpr int kPipelineFeaturesPerStage = kPipelineFeatureRows * kPipelineFeatureTypes;
 constexpr int kScheduleFeatureCount = 73; // head2_w
 constexpr int kHead1Channels = 8;
@@ -61,11 +61,11 @@ struct PipelineEmbedding {
 // (scaled, for the compute terms, by the idle-core and idle-lane factors,
 // for the global memory terms by 1/efficiency when the stage is not inlined).
 enum class CostTerm : int {
-    ComputeScalars,                  // num_scalars x relu1(1) (inlined: relu1(3))
-    ComputeThreads,                  // num_blocks x threads/block x points/thread x relu1(19) (inlined: relu1(4))
-    StoreSharedMem,                  // num_blocks x shared stores/block x relu1(29)
-    StoreGlobalMem,                  // num_blocks x global stores/block x relu1(21) / store efficiency
-    StoreFalseSharing,               // inner_parallelism > 1: relu1(22) x num_scalars / max(1, global innermost bytes at task)
+    ComputeScalars,    // num_scalars x relu1(1) (inlined: relu1(3))
+    ComputeThreads,    // num_blocks x threads/block x points/thread x relu1(19) (inlined: relu1(4))
+    StoreSharedMem,    // num_blocks x shared stores/block x relu1(29)
+    StoreGlobalMem,    // num_blocks x global stores/block x relu1(21) / store efficiency
+    StoreFalseSharing, // inner_parallelism > 1: relu1(22) x num_scalars / max(1, global innermost bytes at task)
     LoadGlobalLinesPerRealization,   // num_realizations x ... x relu1(5)
     LoadSharedLinesPerRealization,   // relu1(16)
     LoadRegisterLinesPerRealization, // relu1(8)
@@ -92,8 +92,8 @@ enum class CostTerm : int {
 };
 constexpr int kCostTermCount = static_cast<int>(CostTerm::Count);
 
-const char *costTermName(CostTerm term);     // "compute_scalars", "load_global_mem", ...
-const char *costTermGroup(CostTerm term);    // "compute", "store", "load", "malloc", "parallelism", "working_set"
+const char *costTermName(CostTerm term);  // "compute_scalars", "load_global_mem", ...
+const char *costTermGroup(CostTerm term); // "compute", "store", "load", "malloc", "parallelism", "working_set"
 // The relu1 channel a term multiplies (the compute terms depend on inlining).
 int costTermChannel(CostTerm term, bool inlined);
 
@@ -101,12 +101,12 @@ int costTermChannel(CostTerm term, bool inlined);
 struct StageBreakdown {
     // In the network's units (nanoseconds-ish), before the 1e-9 unit change.
     std::array<float, kCostTermCount> terms{};
-    std::array<float, kConv1Channels> relu1{};  // the 32 coefficients
-    std::array<float, kConv1Channels> conv1{};  // relu1 before the leaky relu
-    bool inlined = false;                       // inlined_calls != 0
-    float numTasks = 1;                         // max(1, inner x outer parallelism)
-    float idleCoreWastage = 1;                  // ceil(tasks/cores) / max(1, tasks/cores)
-    float idleLaneFactor = 1;                   // 1 / (1 - idle_lane_wastage) when not inlined
+    std::array<float, kConv1Channels> relu1{}; // the 32 coefficients
+    std::array<float, kConv1Channels> conv1{}; // relu1 before the leaky relu
+    bool inlined = false;                      // inlined_calls != 0
+    float numTasks = 1;                        // max(1, inner x outer parallelism)
+    float idleCoreWastage = 1;                 // ceil(tasks/cores) / max(1, tasks/cores)
+    float idleLaneFactor = 1;                  // 1 / (1 - idle_lane_wastage) when not inlined
     // Sum of terms in CostTerm order (float, left to right) times 1e-9f:
     // bit-identical to the stage's costPerStage from evaluate().
     float stageCost = 0;
@@ -120,7 +120,10 @@ struct Evaluation {
     std::vector<float> predictions;  // [B]
     std::vector<float> costPerStage; // [B][S]
 
-    float cost(int schedule, int stage) const { return costPerStage[static_cast<size_t>(schedule) * numStages + stage]; }
+    float cost(int schedule, int stage) const
+    {
+        return costPerStage[static_cast<size_t>(schedule) * numStages + stage];
+    }
 };
 
 class CostModel {
@@ -139,12 +142,12 @@ public:
     // predictions: [batchSize]; costPerStage: [batchSize][numStages] or empty.
     // threads > 1 splits the batch over std::threads (results do not depend on it).
     void evaluate(const PipelineEmbedding &pipeline, std::span<const float> scheduleFeatures, int batchSize,
-                  int numCores, std::span<float> predictions, std::span<float> costPerStage,
-                  int stageExtent = 0, int threads = 1) const;
+                  int numCores, std::span<float> predictions, std::span<float> costPerStage, int stageExtent = 0,
+                  int threads = 1) const;
 
     // Convenience: embed + evaluate with fresh output vectors.
-    Evaluation evaluate(std::span<const float> pipelineFeatures, std::span<const float> scheduleFeatures,
-                        int numStages, int batchSize, int numCores, int stageExtent = 0) const;
+    Evaluation evaluate(std::span<const float> pipelineFeatures, std::span<const float> scheduleFeatures, int numStages,
+                        int batchSize, int numCores, int stageExtent = 0) const;
 
     // Per-stage breakdown of ONE schedule: scheduleFeatures is [numStages][73].
     std::vector<StageBreakdown> breakdown(const PipelineEmbedding &pipeline, std::span<const float> scheduleFeatures,
@@ -153,9 +156,9 @@ public:
 private:
     weights::Weights m_weights;
     // Derived once: sigmoid(head1_filter), filter1 split by input, transposed copies for the kernels.
-    std::vector<float> m_squashedHead1;  // [8][40][7] as in the file: c fastest
-    std::vector<float> m_head2FilterT;   // [73][24]
-    std::vector<float> m_conv1FilterT;   // [24][32] (head2 part of filter1)
+    std::vector<float> m_squashedHead1; // [8][40][7] as in the file: c fastest
+    std::vector<float> m_head2FilterT;  // [73][24]
+    std::vector<float> m_conv1FilterT;  // [24][32] (head2 part of filter1)
 };
 
 } // namespace beamscope::model

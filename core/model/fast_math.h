@@ -20,7 +20,8 @@ namespace detail {
 // Splits x (> 0, finite) into reduced * 2^exponent with reduced in [0.75, 1.5):
 // the mantissa keeps its bits, and the exponent field is chosen from the top
 // mantissa bit so that mantissas above 1.5 are halved.
-inline float reduceForLog(float x, int32_t &exponent) {
+inline float reduceForLog(float x, int32_t &exponent)
+{
     const int32_t bits = std::bit_cast<int32_t>(x);
     const int32_t mantissaAndSign = bits & static_cast<int32_t>(0x807fffff);
     const int32_t newBiasedExponent = 127 - (mantissaAndSign >> 22);
@@ -33,7 +34,8 @@ constexpr float kLog2 = 0.693147182f; // logf(2.0f)
 
 // Halide's fast_log (a degree-7 polynomial in the reduced mantissa). Valid for
 // finite x > 0; the cost model only feeds it feature + 1 >= 1.
-inline float fastLog(float x) {
+inline float fastLog(float x)
+{
     int32_t exponent = 0;
     const float x1 = detail::reduceForLog(x, exponent) - 1.0f;
     const float x2 = x1 * x1;
@@ -51,7 +53,8 @@ inline float fastLog(float x) {
 }
 
 // Halide's halide_log (degree 9): used only for pow() in the ADAM step.
-inline float halideLog(float x) {
+inline float halideLog(float x)
+{
     if (x < 0.0f)
         return std::numeric_limits<float>::quiet_NaN();
     if (x == 0.0f)
@@ -75,7 +78,8 @@ inline float halideLog(float x) {
 
 // Halide's halide_exp: x = k ln2 + r with a two-part ln2, a degree-7
 // polynomial in r, and 2^k written straight into the exponent bits.
-inline float halideExp(float x) {
+inline float halideExp(float x)
+{
     const float ln2Part1 = 0.6931457519f;
     const float ln2Part2 = 1.4286067653e-6f;
     const float oneOverLn2 = 1.0f / detail::kLog2;

@@ -20,14 +20,14 @@ struct KernelWeights {
 // sequence whatever its neighbours, so results do not depend on grouping.
 constexpr int kKernelItems = 4;
 struct KernelItems {
-    int count = 0;                              // 1..kKernelItems
-    const float *features[kKernelItems] = {};   // 73 raw schedule features each
-    const float *stage1[kKernelItems] = {};     // the pipeline half of conv1 (32) each
-    float *conv1[kKernelItems] = {};            // optional: the 32 pre-activation values
-    float *relu1[kKernelItems] = {};            // the 32 coefficients
+    int count = 0;                            // 1..kKernelItems
+    const float *features[kKernelItems] = {}; // 73 raw schedule features each
+    const float *stage1[kKernelItems] = {};   // the pipeline half of conv1 (32) each
+    float *conv1[kKernelItems] = {};          // optional: the 32 pre-activation values
+    float *relu1[kKernelItems] = {};          // the 32 coefficients
     // Optional, for training's backward pass:
-    float *normalized[kKernelItems] = {};       // the 73 fast_log(feature + 1)
-    float *head2[kKernelItems] = {};            // the 24 head2 activations (after the leaky relu)
+    float *normalized[kKernelItems] = {}; // the 73 fast_log(feature + 1)
+    float *head2[kKernelItems] = {};      // the 24 head2 activations (after the leaky relu)
 };
 
 using NetworkKernel = void (*)(const KernelWeights &w, const KernelItems &items);

@@ -26,7 +26,8 @@ constexpr int kFeatures = 73;
 constexpr int kPadded = KernelWeights::kPaddedFeatures;
 
 // fast_log of 8 lanes, the operations of fastLog() (fast_math.h) with FMA.
-inline __m256 fastLog8(__m256 x) {
+inline __m256 fastLog8(__m256 x)
+{
     const __m256i bits = _mm256_castps_si256(x);
     const __m256i mantissa = _mm256_and_si256(bits, _mm256_set1_epi32(static_cast<int32_t>(0x807fffff)));
     const __m256i newBiased = _mm256_sub_epi32(_mm256_set1_epi32(127), _mm256_srai_epi32(mantissa, 22));
@@ -46,7 +47,8 @@ inline __m256 fastLog8(__m256 x) {
     return _mm256_fmadd_ps(_mm256_cvtepi32_ps(exponent), _mm256_set1_ps(0.693147182f), poly);
 }
 
-inline __m256 leaky8(__m256 e) {
+inline __m256 leaky8(__m256 e)
+{
     const __m256 zero = _mm256_setzero_ps();
     return _mm256_fmadd_ps(_mm256_min_ps(e, zero), _mm256_set1_ps(1e-10f), _mm256_max_ps(e, zero));
 }
@@ -59,7 +61,8 @@ namespace {
 // order (Halide's order for these reductions, so rounding stays close to its
 // compiled model). The weight rows are loaded once and shared by the N items.
 template <int N>
-inline void evaluateItems(const KernelWeights &w, const KernelItems &items) {
+inline void evaluateItems(const KernelWeights &w, const KernelItems &items)
+{
     alignas(32) float normalized[N][kPadded];
     // Features 72..79: only lane 0 exists in memory; the masked load reads
     // nothing past the 73rd float, and the padding lanes become log(1) = 0.
@@ -144,7 +147,8 @@ inline void evaluateItems(const KernelWeights &w, const KernelItems &items) {
 
 } // namespace
 
-void networkKernelAvx2(const KernelWeights &w, const KernelItems &items) {
+void networkKernelAvx2(const KernelWeights &w, const KernelItems &items)
+{
     switch (items.count) {
     case 1: evaluateItems<1>(w, items); break;
     case 2: evaluateItems<2>(w, items); break;

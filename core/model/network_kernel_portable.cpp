@@ -18,7 +18,8 @@ namespace {
 typedef float v4f __attribute__((vector_size(16)));
 typedef int32_t v4i __attribute__((vector_size(16)));
 
-inline v4f load4(const float *p) {
+inline v4f load4(const float *p)
+{
     v4f v;
     std::memcpy(&v, p, sizeof v);
     return v;
@@ -26,7 +27,8 @@ inline v4f load4(const float *p) {
 inline void store4(float *p, v4f v) { std::memcpy(p, &v, sizeof v); }
 
 // fastLog() (fast_math.h) on 4 lanes, operation for operation.
-inline v4f fastLog4(v4f x) {
+inline v4f fastLog4(v4f x)
+{
     v4i bits;
     std::memcpy(&bits, &x, sizeof bits);
     const v4i mantissa = bits & static_cast<int32_t>(0x807fffff);
@@ -48,7 +50,8 @@ inline v4f fastLog4(v4f x) {
 }
 
 // leaky() on 4 lanes; a NaN lane gives 0 like the scalar and AVX2 versions.
-inline v4f leaky4(v4f e) {
+inline v4f leaky4(v4f e)
+{
     const v4f zero = {0.0f, 0.0f, 0.0f, 0.0f};
     const v4f positive = e > zero ? e : zero;
     const v4f negative = e < zero ? e : zero;
@@ -56,7 +59,8 @@ inline v4f leaky4(v4f e) {
 }
 
 void evaluateOne(const KernelWeights &w, const float *features, const float *stage1, float *conv1, float *relu1,
-                 float *normalizedOut, float *head2Out) {
+                 float *normalizedOut, float *head2Out)
+{
     constexpr int kPadded = KernelWeights::kPaddedFeatures;
     float raw[kPadded] = {};
     std::memcpy(raw, features, kScheduleFeatureCount * sizeof(float));
@@ -99,13 +103,15 @@ void evaluateOne(const KernelWeights &w, const float *features, const float *sta
 
 } // namespace
 
-void networkKernelPortable(const KernelWeights &w, const KernelItems &items) {
+void networkKernelPortable(const KernelWeights &w, const KernelItems &items)
+{
     for (int i = 0; i < items.count; ++i)
         evaluateOne(w, items.features[i], items.stage1[i], items.conv1[i], items.relu1[i], items.normalized[i],
                     items.head2[i]);
 }
 
-NetworkKernel selectNetworkKernel() {
+NetworkKernel selectNetworkKernel()
+{
     static const NetworkKernel chosen = [] {
         const char *forced = std::getenv("BEAMSCOPE_MODEL_KERNEL");
         if (forced && std::strcmp(forced, "portable") == 0)
@@ -120,7 +126,8 @@ NetworkKernel selectNetworkKernel() {
     return chosen;
 }
 
-const char *networkKernelName(NetworkKernel kernel) {
+const char *networkKernelName(NetworkKernel kernel)
+{
 #if defined(__x86_64__) || defined(__i386__)
     if (kernel == &networkKernelAvx2)
         return "avx2-fma";

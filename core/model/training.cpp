@@ -27,7 +27,8 @@ struct StageActivations {
     TermCoefficients terms;
 };
 
-void checkBatch(const weights::Weights &w, const TrainingBatch &b) {
+void checkBatch(const weights::Weights &w, const TrainingBatch &b)
+{
     if (std::string why = checkWeights(w); !why.empty())
         throw ModelError(why);
     if (b.numStages <= 0 || b.batchSize <= 0)
@@ -42,13 +43,14 @@ void checkBatch(const weights::Weights &w, const TrainingBatch &b) {
         throw ModelError("training batch: schedule features: expected " + std::to_string(sf) + " values, found " +
                          std::to_string(b.scheduleFeatures.size()));
     if (b.trueRuntimes.size() < static_cast<size_t>(b.batchSize))
-        throw ModelError("training batch: true runtimes: expected " + std::to_string(b.batchSize) +
-                         " values, found " + std::to_string(b.trueRuntimes.size()));
+        throw ModelError("training batch: true runtimes: expected " + std::to_string(b.batchSize) + " values, found " +
+                         std::to_string(b.trueRuntimes.size()));
     if (b.numCores <= 0)
         throw ModelError("training batch: num_cores: expected > 0, found " + std::to_string(b.numCores));
 }
 
-int referenceIndex(const TrainingBatch &b) {
+int referenceIndex(const TrainingBatch &b)
+{
     if (b.reference >= 0)
         return std::clamp(b.reference, 0, b.batchSize - 1);
     int fastest = 0;
@@ -74,7 +76,8 @@ struct Forward {
 // over 2e-5 relative, retrained conv_relu weights 7e-6 of the tensor max
 // instead of 5e-7), so the kernel is fixed here whatever the CPU, which also
 // makes training bit-reproducible across machines.
-Forward forward(const weights::Weights &w, const TrainingBatch &b) {
+Forward forward(const weights::Weights &w, const TrainingBatch &b)
+{
     const int S = b.numStages, B = b.batchSize;
     const CostModel model(w);
     Forward fw;
@@ -145,7 +148,8 @@ Forward forward(const weights::Weights &w, const TrainingBatch &b) {
 
 } // namespace
 
-TrainingState TrainingState::start(weights::Weights initial) {
+TrainingState TrainingState::start(weights::Weights initial)
+{
     if (std::string why = checkWeights(initial); !why.empty())
         throw ModelError(why);
     TrainingState state;
@@ -158,12 +162,14 @@ TrainingState TrainingState::start(weights::Weights initial) {
     return state;
 }
 
-float computeLoss(const weights::Weights &w, const TrainingBatch &batch) {
+float computeLoss(const weights::Weights &w, const TrainingBatch &batch)
+{
     checkBatch(w, batch);
     return forward(w, batch).loss;
 }
 
-LossAndGradients computeLossAndGradients(const weights::Weights &w, const TrainingBatch &b) {
+LossAndGradients computeLossAndGradients(const weights::Weights &w, const TrainingBatch &b)
+{
     checkBatch(w, b);
     Forward fw = forward(w, b);
     const int S = b.numStages, B = b.batchSize;
@@ -171,8 +177,9 @@ LossAndGradients computeLossAndGradients(const weights::Weights &w, const Traini
     const auto &f1 = w.tensor(TensorIndex::Conv1Filter).data;
 
     // Gradients accumulate in double: their sums run over the whole batch.
-    std::vector<double> gH1f(h1f.size(), 0.0), gH1b(kHead1Channels, 0.0), gH2f(static_cast<size_t>(kHead2Channels) * kScheduleFeatureCount, 0.0),
-        gH2b(kHead2Channels, 0.0), gF1(f1.size(), 0.0), gB1(kConv1Channels, 0.0);
+    std::vector<double> gH1f(h1f.size(), 0.0), gH1b(kHead1Channels, 0.0),
+        gH2f(static_cast<size_t>(kHead2Channels) * kScheduleFeatureCount, 0.0), gH2b(kHead2Channels, 0.0),
+        gF1(f1.size(), 0.0), gB1(kConv1Channels, 0.0);
     std::vector<double> gStage1(static_cast<size_t>(S) * kConv1Channels, 0.0);
 
     for (int n = 0; n < B; ++n) {
@@ -255,7 +262,8 @@ LossAndGradients computeLossAndGradients(const weights::Weights &w, const Traini
 
 float adamPow(float base, float exponent) { return halidePow(base, exponent); }
 
-StepResult trainStep(TrainingState &state, const TrainingBatch &batch, float learningRate) {
+StepResult trainStep(TrainingState &state, const TrainingBatch &batch, float learningRate)
+{
     StepResult result;
     result.pass = computeLossAndGradients(state.weights, batch);
     const float t1 = static_cast<float>(state.timestep + 1);

@@ -26,7 +26,7 @@ struct TrainingBatch {
     std::span<const float> pipelineFeatures; // [numStages][40][7]
     std::span<const float> scheduleFeatures; // [batchSize][numStages][73]
     std::span<const float> trueRuntimes;     // [batchSize], any unit (only ratios matter)
-    int numCores = 32;  // Halide's retrain tool always runs with 32 (its --num_cores is ignored)
+    int numCores = 32;                       // Halide's retrain tool always runs with 32 (its --num_cores is ignored)
     int reference = -1; // index of the reference schedule; -1 = the fastest (first on ties), as Halide
 };
 

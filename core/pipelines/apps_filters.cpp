@@ -14,7 +14,8 @@ namespace {
 
 // [1 3 3 1] / 8 downsample and [1 3] / 4 upsample in x and y, any extra dimensions
 // passed through with Halide's implicit `_`.
-Func downsample(const std::string &name, Func f) {
+Func downsample(const std::string &name, Func f)
+{
     Var x("x"), y("y");
     Func dx(name + "_x"), d(name);
     dx(x, y, _) = (f(2 * x - 1, y, _) + 3.0f * (f(2 * x, y, _) + f(2 * x + 1, y, _)) + f(2 * x + 2, y, _)) / 8.0f;
@@ -22,7 +23,8 @@ Func downsample(const std::string &name, Func f) {
     return d;
 }
 
-Func upsample(const std::string &name, Func f) {
+Func upsample(const std::string &name, Func f)
+{
     Var x("x"), y("y");
     Func ux(name + "_x"), u(name);
     ux(x, y, _) = 0.25f * f((x / 2) - 1 + 2 * (x % 2), y, _) + 0.75f * f(x / 2, y, _);
@@ -32,7 +34,8 @@ Func upsample(const std::string &name, Func f) {
 
 } // namespace
 
-PipelineInstance localLaplacian() {
+PipelineInstance localLaplacian()
+{
     ImageParam input(UInt(16), 3, "input");
     Param<int> levels("levels");
     Param<float> alpha("alpha"), beta("beta");
@@ -93,7 +96,8 @@ PipelineInstance localLaplacian() {
     return makeInstance("local_laplacian", {output}, {input, levels, alpha, beta}, tiledGpuSchedule(output, roots));
 }
 
-PipelineInstance maxFilter() {
+PipelineInstance maxFilter()
+{
     ImageParam input(Float(32), 3, "input");
     const int radius = 26, slices = 6;
     Var x("x"), y("y"), c("c");
@@ -123,7 +127,8 @@ PipelineInstance maxFilter() {
     return makeInstance("max_filter", {output}, {input}, tiledGpuSchedule(output, roots));
 }
 
-PipelineInstance nlMeans() {
+PipelineInstance nlMeans()
+{
     ImageParam input(Float(32), 3, "input");
     Param<int> patch_size("patch_size"), search_area("search_area");
     Param<float> sigma("sigma");
@@ -160,7 +165,8 @@ PipelineInstance nlMeans() {
                         tiledGpuSchedule(output, {blurY, blur, sum}));
 }
 
-PipelineInstance stencilChain() {
+PipelineInstance stencilChain()
+{
     ImageParam input(UInt(16), 2, "input");
     const int stencils = 8;
     Var x("x"), y("y");
@@ -185,7 +191,8 @@ PipelineInstance stencilChain() {
     return makeInstance("stencil_chain", {output}, {input}, tiledGpuSchedule(output, roots));
 }
 
-PipelineInstance unsharp() {
+PipelineInstance unsharp()
+{
     ImageParam input(Float(32), 3, "input");
     const float sigma = 1.5f;
     const int radius = 3;
@@ -219,7 +226,8 @@ PipelineInstance unsharp() {
     return makeInstance("unsharp", {output}, {input}, tiledGpuSchedule(output, {gray, blurY}));
 }
 
-PipelineInstance convLayer() {
+PipelineInstance convLayer()
+{
     const int N = 5, CI = 128, CO = 128, W = 100, H = 80;
     ImageParam input(Float(32), 4, "input"), filter(Float(32), 4, "filter"), bias(Float(32), 1, "bias");
     Var c("c"), x("x"), y("y"), n("n");
@@ -237,7 +245,8 @@ PipelineInstance convLayer() {
     return makeInstance("conv_layer", {output}, {input, filter, bias}, tiledGpuSchedule(output, {conv}));
 }
 
-PipelineInstance cudaMatMul() {
+PipelineInstance cudaMatMul()
+{
     const int size = 2048;
     ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
     Var x("x"), y("y");
@@ -254,7 +263,8 @@ PipelineInstance cudaMatMul() {
     return makeInstance("cuda_mat_mul", {output}, {A, B}, tiledGpuSchedule(output, {prod}));
 }
 
-PipelineInstance depthwiseSeparableConv() {
+PipelineInstance depthwiseSeparableConv()
+{
     const int N = 4, CI = 32, CO = 16, W = 112, H = 112;
     ImageParam input(Float(32), 4, "input"), depthwiseFilter(Float(32), 3, "depthwise_filter");
     ImageParam pointwiseFilter(Float(32), 2, "pointwise_filter"), bias(Float(32), 1, "bias");

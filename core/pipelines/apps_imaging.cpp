@@ -11,7 +11,8 @@ using namespace Halide;
 namespace {
 
 // Three-tap [1 4 6 4 1]-style blur of a 4-D grid along dimension `dim`.
-Func gridBlur(const std::string &name, Func in, int dim) {
+Func gridBlur(const std::string &name, Func in, int dim)
+{
     Var x("x"), y("y"), z("z"), c("c");
     Func f(name);
     auto at = [&](int d) {
@@ -23,7 +24,8 @@ Func gridBlur(const std::string &name, Func in, int dim) {
     return f;
 }
 
-Expr trilinear(Func grid, Expr xi, Expr yi, Expr zi, Expr c, Expr xf, Expr yf, Expr zf) {
+Expr trilinear(Func grid, Expr xi, Expr yi, Expr zi, Expr c, Expr xf, Expr yf, Expr zf)
+{
     return lerp(lerp(lerp(grid(xi, yi, zi, c), grid(xi + 1, yi, zi, c), xf),
                      lerp(grid(xi, yi + 1, zi, c), grid(xi + 1, yi + 1, zi, c), xf), yf),
                 lerp(lerp(grid(xi, yi, zi + 1, c), grid(xi + 1, yi, zi + 1, c), xf),
@@ -33,7 +35,8 @@ Expr trilinear(Func grid, Expr xi, Expr yi, Expr zi, Expr c, Expr xf, Expr yf, E
 
 } // namespace
 
-PipelineInstance bilateralGrid() {
+PipelineInstance bilateralGrid()
+{
     ImageParam input(Float(32), 2, "input");
     Param<float> r_sigma("r_sigma");
     const int s_sigma = 8;
@@ -71,8 +74,10 @@ PipelineInstance bilateralGrid() {
 // input's luma accumulates the colour offset (low-res output - input) per
 // cell; the blurred grid is sliced with the full-res input's luma and the
 // offset added back at full resolution.
-PipelineInstance bgu() {
-    ImageParam lowIn(Float(32), 3, "low_res_in"), lowOut(Float(32), 3, "low_res_out"), fullIn(Float(32), 3, "full_res_in");
+PipelineInstance bgu()
+{
+    ImageParam lowIn(Float(32), 3, "low_res_in"), lowOut(Float(32), 3, "low_res_out"),
+        fullIn(Float(32), 3, "full_res_in");
     const int s_sigma = 8, grid_z = 8, scale = 8;
     Var x("x"), y("y"), z("z"), c("c");
     Func li = BoundaryConditions::repeat_edge(lowIn), lo = BoundaryConditions::repeat_edge(lowOut);
@@ -110,7 +115,8 @@ PipelineInstance bgu() {
                         tiledGpuSchedule(output, {lumaLow, splat, blurz, blurx, blury, sliced}));
 }
 
-PipelineInstance cameraPipe() {
+PipelineInstance cameraPipe()
+{
     ImageParam input(UInt(16), 2, "input");
     ImageParam matrix(Float(32), 2, "matrix"); // matrix(column, row): 3 gains + offset per output channel
     Param<float> gamma("gamma"), contrast("contrast"), sharpen_strength("sharpen_strength");
@@ -123,15 +129,17 @@ PipelineInstance cameraPipe() {
     denoised(x, y) = clamp(shifted(x, y), cast<uint16_t>(0),
                            max(max(shifted(x - 2, y), shifted(x + 2, y)), max(shifted(x, y - 2), shifted(x, y + 2))));
     Func deinterleaved("deinterleaved"); // g_gr, r_r, b_b, g_gb planes at half resolution
-    deinterleaved(x, y, c) = select(c == 0, denoised(2 * x, 2 * y), c == 1, denoised(2 * x + 1, 2 * y),
-                                    c == 2, denoised(2 * x, 2 * y + 1), denoised(2 * x + 1, 2 * y + 1));
+    deinterleaved(x, y, c) = select(c == 0, denoised(2 * x, 2 * y), c == 1, denoised(2 * x + 1, 2 * y), c == 2,
+                                    denoised(2 * x, 2 * y + 1), denoised(2 * x + 1, 2 * y + 1));
     Func linear("linear");
-    linear(x, y, c) = cast<float>(cast<int>(deinterleaved(x, y, c)) - black_level) / cast<float>(white_level - black_level);
+    linear(x, y, c) =
+        cast<float>(cast<int>(deinterleaved(x, y, c)) - black_level) / cast<float>(white_level - black_level);
 
     // Bilinear demosaic: each plane upsampled to full resolution.
     auto plane = [&](Expr p) {
         Expr hx = x / 2, hy = y / 2, ox = x % 2, oy = y % 2;
-        return 0.25f * (linear(hx, hy, p) + linear(hx + ox, hy, p) + linear(hx, hy + oy, p) + linear(hx + ox, hy + oy, p));
+        return 0.25f *
+               (linear(hx, hy, p) + linear(hx + ox, hy, p) + linear(hx, hy + oy, p) + linear(hx + ox, hy + oy, p));
     };
     Func demosaiced("demosaiced");
     demosaiced(x, y, c) = select(c == 0, plane(1), c == 1, 0.5f * (plane(0) + plane(3)), plane(2));
@@ -153,7 +161,8 @@ PipelineInstance cameraPipe() {
     Func blurred("sharpen_blur");
     blurred(x, y, c) = (cast<int16_t>(processed(x - 1, y, c)) + 2 * cast<int16_t>(processed(x, y, c)) +
                         cast<int16_t>(processed(x + 1, y, c)) + cast<int16_t>(processed(x, y - 1, c)) +
-                        cast<int16_t>(processed(x, y + 1, c))) / 6;
+                        cast<int16_t>(processed(x, y + 1, c))) /
+                       6;
     Func output("camera_pipe");
     Expr p = cast<float>(processed(x, y, c));
     output(x, y, c) = cast<uint8_t>(clamp(p + sharpen_strength * (p - cast<float>(blurred(x, y, c))), 0.0f, 255.0f));
@@ -171,7 +180,8 @@ PipelineInstance cameraPipe() {
                         tiledGpuSchedule(output, {denoised, demosaiced, curve, processed}));
 }
 
-PipelineInstance harris() {
+PipelineInstance harris()
+{
     ImageParam input(Float(32), 3, "input");
     Var x("x"), y("y");
     Func in = BoundaryConditions::repeat_edge(input);
@@ -208,7 +218,8 @@ PipelineInstance harris() {
     return makeInstance("harris", {output}, {input}, tiledGpuSchedule(output, {gray, Ix, Iy}));
 }
 
-PipelineInstance hist() {
+PipelineInstance hist()
+{
     ImageParam input(UInt(8), 3, "input");
     Var x("x"), y("y"), c("c"), i("i");
     Func in = BoundaryConditions::repeat_edge(input);
@@ -256,7 +267,8 @@ PipelineInstance hist() {
 namespace {
 
 // Causal then anti-causal first-order IIR down the columns of f, transposed.
-Func blurColumnsTransposed(const std::string &name, Func f, Expr height, Expr alpha, std::vector<Func> &roots) {
+Func blurColumnsTransposed(const std::string &name, Func f, Expr height, Expr alpha, std::vector<Func> &roots)
+{
     Var x("x"), y("y"), c("c");
     Func blur(name);
     blur(x, y, c) = f(x, y, c);
@@ -273,7 +285,8 @@ Func blurColumnsTransposed(const std::string &name, Func f, Expr height, Expr al
 
 } // namespace
 
-PipelineInstance iirBlur() {
+PipelineInstance iirBlur()
+{
     ImageParam input(Float(32), 3, "input");
     Param<float> alpha("alpha");
     Var x("x"), y("y"), c("c");
@@ -304,7 +317,8 @@ PipelineInstance iirBlur() {
     return makeInstance("iir_blur", {output}, {input, alpha}, gpu);
 }
 
-PipelineInstance interpolate() {
+PipelineInstance interpolate()
+{
     ImageParam input(Float(32), 3, "input"); // RGB + alpha
     const int levels = 6;
     Var x("x"), y("y"), c("c");
@@ -317,7 +331,8 @@ PipelineInstance interpolate() {
         Func dx("downsampled_x_" + std::to_string(l));
         dx(x, y, c) = (prev(2 * x - 1, y, c) + 2.0f * prev(2 * x, y, c) + prev(2 * x + 1, y, c)) * 0.25f;
         downsampled[static_cast<size_t>(l)] = Func("downsampled_" + std::to_string(l));
-        downsampled[static_cast<size_t>(l)](x, y, c) = (dx(x, 2 * y - 1, c) + 2.0f * dx(x, 2 * y, c) + dx(x, 2 * y + 1, c)) * 0.25f;
+        downsampled[static_cast<size_t>(l)](x, y, c) =
+            (dx(x, 2 * y - 1, c) + 2.0f * dx(x, 2 * y, c) + dx(x, 2 * y + 1, c)) * 0.25f;
         roots.push_back(downsampled[static_cast<size_t>(l)]);
     }
     interpolated[levels - 1] = downsampled[levels - 1];
@@ -342,7 +357,8 @@ PipelineInstance interpolate() {
 // Block-matching stereo picks a disparity per pixel; the left image is then
 // blurred over a disc of sample points whose radius grows with the distance
 // from the focal depth.
-PipelineInstance lensBlur() {
+PipelineInstance lensBlur()
+{
     ImageParam left(UInt(8), 3, "left"), right(UInt(8), 3, "right");
     Param<int> slices("slices"), focus_depth("focus_depth");
     Param<float> blur_radius_scale("blur_radius_scale");
@@ -353,7 +369,10 @@ PipelineInstance lensBlur() {
     Func diff("diff");
     diff(x, y, z, c) = min(absd(l(x, y, c), r(x + 2 * z, y, c)), absd(l(x, y, c), r(x + 2 * z + 1, y, c)));
     Func cost("cost");
-    auto sq = [](Expr e) { Expr f = cast<float>(e); return f * f; };
+    auto sq = [](Expr e) {
+        Expr f = cast<float>(e);
+        return f * f;
+    };
     cost(x, y, z) = sq(diff(x, y, z, 0)) + sq(diff(x, y, z, 1)) + sq(diff(x, y, z, 2));
     Func costX("cost_blur_x"), costY("cost_blur");
     costX(x, y, z) = cost(x - 2, y, z) + cost(x - 1, y, z) + cost(x, y, z) + cost(x + 1, y, z) + cost(x + 2, y, z);

@@ -15,12 +15,14 @@ struct PipelineInput {
     Halide::Internal::Parameter parameter;
     PipelineInput(const Halide::ImageParam &p) : argument(p), parameter(p.parameter()) {}
     template <typename T>
-    PipelineInput(const Halide::Param<T> &p) : argument(p), parameter(p.parameter()) {}
+    PipelineInput(const Halide::Param<T> &p) : argument(p), parameter(p.parameter())
+    {}
 };
 
 inline PipelineInstance makeInstance(std::string name, std::vector<Halide::Func> outputs,
                                      std::vector<PipelineInput> inputs,
-                                     std::function<void(const Halide::Target &)> gpuSchedule) {
+                                     std::function<void(const Halide::Target &)> gpuSchedule)
+{
     PipelineInstance p;
     p.name = std::move(name);
     p.outputs = std::move(outputs);

@@ -15,21 +15,24 @@ using namespace Halide;
 
 namespace {
 
-std::mutex &libraryMutex() {
+std::mutex &libraryMutex()
+{
     static std::mutex m;
     return m;
 }
 
 // path -> generators it registered; libraries stay loaded for the process's life
 // (Halide keeps pointers into them once their generators are registered).
-std::map<std::string, std::vector<std::string>> &loadedLibraries() {
+std::map<std::string, std::vector<std::string>> &loadedLibraries()
+{
     static std::map<std::string, std::vector<std::string>> libs;
     return libs;
 }
 
 } // namespace
 
-std::vector<std::string> loadGeneratorLibrary(const std::string &path) {
+std::vector<std::string> loadGeneratorLibrary(const std::string &path)
+{
     std::lock_guard<std::mutex> lock(libraryMutex());
     auto &libs = loadedLibraries();
     if (auto it = libs.find(path); it != libs.end())
@@ -50,7 +53,8 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path) {
     return added;
 }
 
-std::map<std::string, std::string> parseGeneratorParams(const std::vector<std::string> &entries) {
+std::map<std::string, std::string> parseGeneratorParams(const std::vector<std::string> &entries)
+{
     std::string error;
     auto params = parseKeyValues(entries, &error);
     if (!params)
@@ -59,7 +63,8 @@ std::map<std::string, std::string> parseGeneratorParams(const std::vector<std::s
 }
 
 PipelineInstance buildGenerator(const std::string &path, const std::string &name,
-                                const std::map<std::string, std::string> &params) {
+                                const std::map<std::string, std::string> &params)
+{
     const std::vector<std::string> names = loadGeneratorLibrary(path);
     if (std::find(names.begin(), names.end(), name) == names.end()) {
         std::string list;
@@ -89,8 +94,8 @@ PipelineInstance buildGenerator(const std::string &path, const std::string &name
         const auto &estimates = out.function().schedule().estimates();
         for (int d = 0; d < out.dimensions(); d++) {
             const std::string var = out.function().args()[static_cast<size_t>(d)];
-            const bool has = std::any_of(estimates.begin(), estimates.end(),
-                                         [&](const Internal::Bound &b) { return b.var == var; });
+            const bool has =
+                std::any_of(estimates.begin(), estimates.end(), [&](const Internal::Bound &b) { return b.var == var; });
             if (!has)
                 throw GeneratorError(path + ": generator \"" + name + "\": output \"" + out.name() +
                                      "\" has no estimate on dimension " + std::to_string(d) + " (" + var +

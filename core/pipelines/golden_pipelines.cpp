@@ -10,7 +10,8 @@ using namespace Halide;
 
 namespace {
 
-PipelineInstance boxBlur() {
+PipelineInstance boxBlur()
+{
     ImageParam input(Float(32), 2, "input");
     Var x("x"), y("y");
     Func blur_x("blur_x"), output("output");
@@ -25,13 +26,16 @@ PipelineInstance boxBlur() {
     });
 }
 
-PipelineInstance stencilChainU16() {
+PipelineInstance stencilChainU16()
+{
     ImageParam input(UInt(16), 2, "input");
     Var x("x"), y("y");
     auto stencil = [&](auto &p) {
         Expr p00 = cast<uint32_t>(p(x, y)), p10 = cast<uint32_t>(p(x + 1, y)), p20 = cast<uint32_t>(p(x + 2, y));
-        Expr p01 = cast<uint32_t>(p(x, y + 1)), p11 = cast<uint32_t>(p(x + 1, y + 1)), p21 = cast<uint32_t>(p(x + 2, y + 1));
-        Expr p02 = cast<uint32_t>(p(x, y + 2)), p12 = cast<uint32_t>(p(x + 1, y + 2)), p22 = cast<uint32_t>(p(x + 2, y + 2));
+        Expr p01 = cast<uint32_t>(p(x, y + 1)), p11 = cast<uint32_t>(p(x + 1, y + 1)),
+             p21 = cast<uint32_t>(p(x + 2, y + 1));
+        Expr p02 = cast<uint32_t>(p(x, y + 2)), p12 = cast<uint32_t>(p(x + 1, y + 2)),
+             p22 = cast<uint32_t>(p(x + 2, y + 2));
         Expr sum = p00 + 2 * p10 + p20 + 2 * p01 + 4 * p11 + 2 * p21 + p02 + 2 * p12 + p22;
         return cast<uint16_t>(sum >> 4);
     };
@@ -43,17 +47,20 @@ PipelineInstance stencilChainU16() {
     output(x, y) = stencil(stage_4);
     input.set_estimates({{0, 1546}, {0, 2570}});
     output.set_estimates({{0, 1536}, {0, 2560}});
-    return makeInstance("stencil_chain_u16", {output}, {input}, [output, stages = std::vector<Func>{stage_1, stage_2, stage_3, stage_4}](const Target &) mutable {
-        Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
-        output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
-        for (Func &f : stages) {
-            Var fxo("fxo"), fyo("fyo"), fxi("fxi"), fyi("fyi");
-            f.compute_root().gpu_tile(f.args()[0], f.args()[1], fxo, fyo, fxi, fyi, 16, 16);
-        }
-    });
+    return makeInstance(
+        "stencil_chain_u16", {output}, {input},
+        [output, stages = std::vector<Func>{stage_1, stage_2, stage_3, stage_4}](const Target &) mutable {
+            Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+            output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
+            for (Func &f : stages) {
+                Var fxo("fxo"), fyo("fyo"), fxi("fxi"), fyi("fyi");
+                f.compute_root().gpu_tile(f.args()[0], f.args()[1], fxo, fyo, fxi, fyi, 16, 16);
+            }
+        });
 }
 
-PipelineInstance matmul() {
+PipelineInstance matmul()
+{
     ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
     Var x("x"), y("y");
     RDom k(0, 1024, "k");
@@ -72,7 +79,8 @@ PipelineInstance matmul() {
     });
 }
 
-PipelineInstance histogram() {
+PipelineInstance histogram()
+{
     ImageParam input(UInt(8), 2, "input");
     Var i("i");
     RDom r(0, 1536, 0, 2560, "r");
@@ -91,7 +99,8 @@ PipelineInstance histogram() {
     });
 }
 
-PipelineInstance convRelu() {
+PipelineInstance convRelu()
+{
     ImageParam input(Float(32), 4, "input"), filter(Float(32), 4, "filter"), bias(Float(32), 1, "bias");
     Var c("c"), x("x"), y("y"), n("n");
     RDom r(0, 32, 0, 3, 0, 3, "r");
@@ -111,16 +120,15 @@ PipelineInstance convRelu() {
     });
 }
 
-PipelineInstance selectCast() {
+PipelineInstance selectCast()
+{
     ImageParam input(UInt(8), 2, "input");
     Param<float> gain("gain");
     Var x("x"), y("y");
     Func widen("widen"), curve("curve"), tone("tone"), output("output");
     widen(x, y) = cast<int16_t>(input(x, y)) - cast<int16_t>(128);
     Expr v = widen(x, y);
-    curve(x, y) = select(v > 64, min(v * 2, cast<int16_t>(255)),
-                         v < -64, max(v / 2, cast<int16_t>(-255)),
-                         v);
+    curve(x, y) = select(v > 64, min(v * 2, cast<int16_t>(255)), v < -64, max(v / 2, cast<int16_t>(-255)), v);
     Expr t = cast<double>(curve(x, y) + curve(x + 1, y)) * Expr(0.5);
     tone(x, y) = cast<float>(t) * gain + select(curve(x, y) == curve(x + 1, y), 0.0f, 0.5f);
     output(x, y) = cast<uint8_t>(clamp(cast<int32_t>(tone(x, y)) + 128, 0, 255));
@@ -136,7 +144,8 @@ PipelineInstance selectCast() {
 
 } // namespace
 
-std::vector<PipelineInfo> goldenPipelines() {
+std::vector<PipelineInfo> goldenPipelines()
+{
     return {
         {"box_blur", "golden: 3x3 separable box blur, float32", Origin::Golden, boxBlur},
         {"stencil_chain_u16", "golden: 5 chained 3x3 stencils, uint16", Origin::Golden, stencilChainU16},

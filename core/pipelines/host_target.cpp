@@ -8,7 +8,8 @@ namespace beamscope::pipelines {
 
 namespace {
 
-bool cpuHasAvx512Fp16() {
+bool cpuHasAvx512Fp16()
+{
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a = 0, b = 0, c = 0, d = 0;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
@@ -21,7 +22,8 @@ bool cpuHasAvx512Fp16() {
 
 } // namespace
 
-Halide::Target correctedForThisCpu(Halide::Target target) {
+Halide::Target correctedForThisCpu(Halide::Target target)
+{
     if (target.arch == Halide::Target::X86 && target.has_feature(Halide::Target::AVX512_SapphireRapids) &&
         !cpuHasAvx512Fp16())
         target = target.without_feature(Halide::Target::AVX512_SapphireRapids);

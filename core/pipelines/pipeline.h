@@ -14,8 +14,8 @@ namespace beamscope::pipelines {
 
 struct PipelineInstance {
     std::string name;
-    std::vector<Halide::Func> outputs;        // estimates set on every output dimension
-    std::vector<Halide::Argument> arguments;  // inputs in call order (ImageParams, Params), for AOT compilation
+    std::vector<Halide::Func> outputs;       // estimates set on every output dimension
+    std::vector<Halide::Argument> arguments; // inputs in call order (ImageParams, Params), for AOT compilation
     // The pipeline's hand-written GPU schedule, when it has one (applied to the Funcs above).
     std::function<void(const Halide::Target &)> applyGpuSchedule;
     // The Parameters behind `arguments`, same order: lets JIT callers (tests,

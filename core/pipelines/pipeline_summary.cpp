@@ -38,10 +38,7 @@ int countStages(const PipelineInstance &instance)
 
 } // namespace
 
-std::string displayName(const std::string &text)
-{
-    return withoutUniqueSuffixes(text);
-}
+std::string displayName(const std::string &text) { return withoutUniqueSuffixes(text); }
 
 namespace {
 

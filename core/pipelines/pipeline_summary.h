@@ -17,8 +17,8 @@ namespace beamscope::pipelines {
 struct PipelineListing {
     std::string name;
     std::string description;
-    std::string origin;     // originName(): "app", "golden", ...
-    int stageCount = 0;     // cost-model stages (definitions of non-input Funcs)
+    std::string origin; // originName(): "app", "golden", ...
+    int stageCount = 0; // cost-model stages (definitions of non-input Funcs)
     bool hasGpuSchedule = false;
 };
 
@@ -27,22 +27,22 @@ struct PipelineListing {
 std::vector<PipelineListing> listPipelines();
 
 struct StageSummary {
-    std::string name;         // "<func>_s<definition>", as the DAG names stages (displayName)
-    std::string func;         // displayName of the Func
-    int definition = 0;       // 0 = pure definition, k = update k-1
-    int updateCount = 0;      // updates of the stage's Func
-    bool isInput = false;     // an input wrapper (no features of its own)
+    std::string name;     // "<func>_s<definition>", as the DAG names stages (displayName)
+    std::string func;     // displayName of the Func
+    int definition = 0;   // 0 = pure definition, k = update k-1
+    int updateCount = 0;  // updates of the stage's Func
+    bool isInput = false; // an input wrapper (no features of its own)
     bool isOutput = false;
-    int costModelIndex = -1;  // position in FunctionDAG::costModelStages(); -1 for inputs
-    int depth = 0;            // longest producer chain from a source stage (inputs are 0)
+    int costModelIndex = -1;    // position in FunctionDAG::costModelStages(); -1 for inputs
+    int depth = 0;              // longest producer chain from a source stage (inputs are 0)
     std::string definitionText; // "blur_x(x, y) = ..." as Halide prints it
     dag::PipelineFeatures features;
 };
 
 struct StageEdge {
-    int producer = 0;  // index into PipelineSummary::stages
+    int producer = 0; // index into PipelineSummary::stages
     int consumer = 0;
-    int calls = 0;     // call sites; 0 for the link from a definition to the next update of the same Func
+    int calls = 0; // call sites; 0 for the link from a definition to the next update of the same Func
     bool sameFunc = false;
 };
 
@@ -51,7 +51,7 @@ struct PipelineSummary {
     std::vector<StageSummary> stages; // DAG node order (outputs first), each Func's stages pure first
     std::vector<StageEdge> edges;     // one per DAG edge, then one per update after the pure definition
     int funcCount = 0;
-    int depthCount = 0;               // number of layers (max depth + 1)
+    int depthCount = 0; // number of layers (max depth + 1)
 };
 
 class SummaryError : public std::runtime_error {

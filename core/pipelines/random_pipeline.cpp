@@ -20,7 +20,8 @@ namespace {
 class Rng {
 public:
     explicit Rng(uint64_t seed) : m_state(seed) {}
-    uint64_t next() {
+    uint64_t next()
+    {
         uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -42,11 +43,13 @@ constexpr int kWidth = 1024, kHeight = 1024, kChannels = 3;
 
 } // namespace
 
-std::string randomPipelineName(uint64_t seed, int stages) {
+std::string randomPipelineName(uint64_t seed, int stages)
+{
     return "random_" + std::to_string(seed) + "_" + std::to_string(stages);
 }
 
-std::optional<std::pair<uint64_t, int>> parseRandomPipelineName(const std::string &name) {
+std::optional<std::pair<uint64_t, int>> parseRandomPipelineName(const std::string &name)
+{
     const std::string prefix = "random_";
     if (name.rfind(prefix, 0) != 0)
         return std::nullopt;
@@ -64,7 +67,8 @@ std::optional<std::pair<uint64_t, int>> parseRandomPipelineName(const std::strin
     return std::make_pair(seed, stages);
 }
 
-PipelineInstance randomPipeline(uint64_t seed, int stageCount) {
+PipelineInstance randomPipeline(uint64_t seed, int stageCount)
+{
     Rng rng(seed);
     ImageParam input(Float(32), 3, "input");
     Var x("x"), y("y"), c("c");
@@ -132,7 +136,9 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount) {
             break;
         }
         case 4: { // downsample by 2 in both dimensions
-            f(x, y, c) = (a(2 * x, 2 * y, c) + a(2 * x + 1, 2 * y, c) + a(2 * x, 2 * y + 1, c) + a(2 * x + 1, 2 * y + 1, c)) * 0.25f;
+            f(x, y, c) =
+                (a(2 * x, 2 * y, c) + a(2 * x + 1, 2 * y, c) + a(2 * x, 2 * y + 1, c) + a(2 * x + 1, 2 * y + 1, c)) *
+                0.25f;
             newScale = scale + 1;
             break;
         }
@@ -176,23 +182,24 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount) {
     input.set_estimates({{0, kWidth}, {0, kHeight}, {0, kChannels}});
     output.set_estimates({{0, kWidth}, {0, kHeight}, {0, kChannels}});
 
-    return makeInstance(randomPipelineName(seed, stageCount), {output}, {input}, [output, scheduled](const Target &) mutable {
-        Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
-        output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
-        for (Func &f : scheduled) {
-            Var fxo("fxo"), fyo("fyo"), fxi("fxi"), fyi("fyi");
-            f.compute_root();
-            if (f.dimensions() == 1) {
-                f.gpu_tile(f.args()[0], fxo, fxi, 64);
-                continue;
-            }
-            f.gpu_tile(f.args()[0], f.args()[1], fxo, fyo, fxi, fyi, 16, 16);
-            for (int u = 0; u < f.num_update_definitions(); u++) {
-                Var uxo("uxo"), uyo("uyo"), uxi("uxi"), uyi("uyi");
-                f.update(u).gpu_tile(f.args()[0], f.args()[1], uxo, uyo, uxi, uyi, 16, 16);
-            }
-        }
-    });
+    return makeInstance(randomPipelineName(seed, stageCount), {output}, {input},
+                        [output, scheduled](const Target &) mutable {
+                            Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+                            output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
+                            for (Func &f : scheduled) {
+                                Var fxo("fxo"), fyo("fyo"), fxi("fxi"), fyi("fyi");
+                                f.compute_root();
+                                if (f.dimensions() == 1) {
+                                    f.gpu_tile(f.args()[0], fxo, fxi, 64);
+                                    continue;
+                                }
+                                f.gpu_tile(f.args()[0], f.args()[1], fxo, fyo, fxi, fyi, 16, 16);
+                                for (int u = 0; u < f.num_update_definitions(); u++) {
+                                    Var uxo("uxo"), uyo("uyo"), uxi("uxi"), uyi("uyi");
+                                    f.update(u).gpu_tile(f.args()[0], f.args()[1], uxo, uyo, uxi, uyi, 16, 16);
+                                }
+                            }
+                        });
 }
 
 } // namespace beamscope::pipelines

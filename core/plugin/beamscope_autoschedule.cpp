@@ -27,13 +27,15 @@ namespace {
 
 constexpr const char *kName = "Beamscope";
 
-[[noreturn]] void userError(const std::string &message) {
+[[noreturn]] void userError(const std::string &message)
+{
     throw Halide::CompileError(std::string(kName) + " autoscheduler: " + message + "\n");
 }
 
 // BEAMSCOPE_COST_ONLY: the dump must decide every Func (decisions are a prefix of the
 // scheduling order, so the undecided ones are its tail); then its cost and features.
-void printCostOfGivenState(const search::AutoscheduleOutcome &out, const std::filesystem::path &dump) {
+void printCostOfGivenState(const search::AutoscheduleOutcome &out, const std::filesystem::path &dump)
+{
     const search::SearchResult &r = out.result;
     const std::vector<int> &order = out.searchDag->scheduleOrder();
     if (r.startDepth < static_cast<int>(order.size())) {
@@ -55,15 +57,17 @@ void printCostOfGivenState(const search::AutoscheduleOutcome &out, const std::fi
         for (int row = 0; row < dag::kFeatureRows; row++)
             for (int t = 0; t < dag::kScalarTypeCount; t++)
                 if (const int v = pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]; v != 0)
-                    std::cerr << "    pipeline " << dag::featureRowName(row) << "." << dag::scalarTypeName(t) << " " << v
-                              << "\n";
+                    std::cerr << "    pipeline " << dag::featureRowName(row) << "." << dag::scalarTypeName(t) << " "
+                              << v << "\n";
         for (int i = 0; i < search::kScheduleFeatureCount; i++)
-            std::cerr << "    " << search::featureName(i) << " " << r.features[s].values[static_cast<size_t>(i)] << "\n";
+            std::cerr << "    " << search::featureName(i) << " " << r.features[s].values[static_cast<size_t>(i)]
+                      << "\n";
     }
 }
 
 void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const Halide::MachineParams &machine,
-         Halide::AutoSchedulerResults *results) {
+         Halide::AutoSchedulerResults *results)
+{
     if (!target.has_gpu_feature())
         userError("target " + target.to_string() +
                   " has no GPU feature; Beamscope schedules for GPUs (add -cuda or -opencl to the target)");
@@ -128,9 +132,9 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     emit.totalCost = r.cost;
     const std::string source = schedule::emitSource(*r.best, outputs, emit);
     if (settings.debug)
-        std::cerr << kName << ": " << name << " beam " << settings.params.beamSize << ", "
-                  << settings.params.passes() << " passes, " << r.statesEvaluated << " states, "
-                  << r.searchSeconds << " s, predicted cost " << r.cost << "\n"
+        std::cerr << kName << ": " << name << " beam " << settings.params.beamSize << ", " << settings.params.passes()
+                  << " passes, " << r.statesEvaluated << " states, " << r.searchSeconds << " s, predicted cost "
+                  << r.cost << "\n"
                   << r.best->dump()
                   // Halide's form, after Halide's marker, so that this log works as HL_PARTIAL_SCHEDULE.
                   << "** Optimal schedule:\n"
@@ -145,7 +149,8 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
 }
 
 void autoscheduleEntry(const Halide::Pipeline &pipeline, const Halide::Target &target,
-                       const Halide::MachineParams &machine, Halide::AutoSchedulerResults *results) {
+                       const Halide::MachineParams &machine, Halide::AutoSchedulerResults *results)
+{
     try {
         run(pipeline, target, machine, results);
     } catch (const Halide::Error &) {

@@ -10,7 +10,8 @@ namespace beamscope::plugin {
 namespace {
 
 int64_t integer(const std::function<std::optional<std::string>(const char *)> &getenv, const char *name,
-                int64_t fallback, int64_t lo, int64_t hi) {
+                int64_t fallback, int64_t lo, int64_t hi)
+{
     const auto v = getenv(name);
     if (!v || v->empty())
         return fallback;
@@ -25,7 +26,8 @@ int64_t integer(const std::function<std::optional<std::string>(const char *)> &g
 } // namespace
 
 PluginSettings settingsFromEnvironment(int parallelism,
-                                       const std::function<std::optional<std::string>(const char *)> &getenv) {
+                                       const std::function<std::optional<std::string>(const char *)> &getenv)
+{
     PluginSettings s;
     search::AutoscheduleParams &p = s.params;
     p.beamSize = static_cast<int>(integer(getenv, "HL_BEAM_SIZE", 32, 1, 100000));
@@ -68,7 +70,8 @@ PluginSettings settingsFromEnvironment(int parallelism,
     return s;
 }
 
-PluginSettings settingsFromEnvironment(int parallelism) {
+PluginSettings settingsFromEnvironment(int parallelism)
+{
     return settingsFromEnvironment(parallelism, [](const char *name) -> std::optional<std::string> {
         const char *v = std::getenv(name);
         return v ? std::optional<std::string>(v) : std::nullopt;

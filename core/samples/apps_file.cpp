@@ -74,8 +74,8 @@ bool parseAppsTsv(std::string_view text, const std::string &sourceName, std::map
         }
         auto [it, inserted] = apps.emplace(id, std::string(app));
         if (!inserted && it->second != app) {
-            errors.push_back(where + "pipeline id " + std::to_string(id) + ": expected one app, found " +
-                             shown(app) + " and, earlier, " + shown(it->second));
+            errors.push_back(where + "pipeline id " + std::to_string(id) + ": expected one app, found " + shown(app) +
+                             " and, earlier, " + shown(it->second));
             ok = false;
         }
     }

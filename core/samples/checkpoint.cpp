@@ -25,7 +25,8 @@ uint64_t fnv1a(std::span<const char> bytes, uint64_t h = 0xcbf29ce484222325ull)
 
 class Writer {
 public:
-    template <typename T> void put(T value)
+    template <typename T>
+    void put(T value)
     {
         const char *p = reinterpret_cast<const char *>(&value);
         bytes.insert(bytes.end(), p, p + sizeof(T));
@@ -38,7 +39,8 @@ class Reader {
 public:
     Reader(std::span<const char> data, std::string name) : m_data(data), m_name(std::move(name)) {}
 
-    template <typename T> bool get(T &value, const char *field)
+    template <typename T>
+    bool get(T &value, const char *field)
     {
         if (m_offset + sizeof(T) > m_data.size())
             return fail(field, "expected " + std::to_string(sizeof(T)) + " more bytes, found the end of the file");
@@ -212,14 +214,14 @@ CheckpointReadResult parseCheckpoint(std::span<const char> bytes, const std::str
     c.numCores = numCores;
     // 64-bit: epochs + 1 must not wrap to 0 for a damaged epoch count.
     if (uint64_t{historyCount} > uint64_t{epochs} + 1) {
-        b.fail("history count", "expected at most " + std::to_string(uint64_t{epochs} + 1) + ", found " +
-                                    std::to_string(historyCount));
+        b.fail("history count",
+               "expected at most " + std::to_string(uint64_t{epochs} + 1) + ", found " + std::to_string(historyCount));
         return bodyFailed();
     }
     constexpr size_t kRecordBytes = 4 * sizeof(uint32_t) + 5 * sizeof(double);
     if (historyCount > b.remaining() / kRecordBytes) {
-        b.fail("history count", "expected at most " + std::to_string(b.remaining() / kRecordBytes) +
-                                    " records of " + std::to_string(kRecordBytes) + " bytes (what the file holds), found " +
+        b.fail("history count", "expected at most " + std::to_string(b.remaining() / kRecordBytes) + " records of " +
+                                    std::to_string(kRecordBytes) + " bytes (what the file holds), found " +
                                     std::to_string(historyCount));
         return bodyFailed();
     }
@@ -245,10 +247,12 @@ CheckpointReadResult parseCheckpoint(std::span<const char> bytes, const std::str
     std::span<const char> image;
     if (!b.getBytes(imageSize, image, "weights"))
         return bodyFailed();
-    auto loaded = weights::parseWeightsFile(image, sourceName + " (weights at offset " + std::to_string(imageOffset) + ")");
+    auto loaded =
+        weights::parseWeightsFile(image, sourceName + " (weights at offset " + std::to_string(imageOffset) + ")");
     if (!loaded.ok()) {
         const auto *first = loaded.firstError();
-        result.error = first ? first->format() : sourceName + ": offset " + std::to_string(imageOffset) + ": weights: unreadable";
+        result.error =
+            first ? first->format() : sourceName + ": offset " + std::to_string(imageOffset) + ": weights: unreadable";
         return result;
     }
     c.state.weights = std::move(*loaded.weights);

@@ -17,10 +17,7 @@ namespace {
 
 constexpr const char *kAppsFile = "apps.tsv";
 
-bool isSampleFile(const fs::path &path)
-{
-    return path.extension() == ".sample";
-}
+bool isSampleFile(const fs::path &path) { return path.extension() == ".sample"; }
 
 std::string describeFloat(float value)
 {
@@ -74,7 +71,8 @@ SampleListing listSamples(const std::vector<fs::path> &roots)
         std::sort(found.begin(), found.end());
         // The pipeline id is only known once a file is read, so apps.tsv travels
         // with the files of its root.
-        auto appsById = apps.empty() ? nullptr : std::make_shared<const std::map<int32_t, std::string>>(std::move(apps));
+        auto appsById =
+            apps.empty() ? nullptr : std::make_shared<const std::map<int32_t, std::string>>(std::move(apps));
         for (auto &file : found) {
             // The first folder below the root names the app; apps.tsv may override
             // it per pipeline id once the id is known (buildDataset).
@@ -218,7 +216,8 @@ Dataset buildDataset(const std::vector<SampleSource> &files, Progress *progress)
             }
             if (index % 256 == 0)
                 progress->report(static_cast<double>(index) / static_cast<double>(files.size()),
-                                 "reading samples (" + std::to_string(index) + "/" + std::to_string(files.size()) + ")");
+                                 "reading samples (" + std::to_string(index) + "/" + std::to_string(files.size()) +
+                                     ")");
         }
         ++dataset.filesRead;
         auto read = readSample(source.file);
@@ -247,11 +246,10 @@ Dataset buildDataset(const std::vector<SampleSource> &files, Progress *progress)
             // Halide trusts that every sample of a pipeline id has its stage
             // count; a mismatch would make it read past the schedule buffer.
             if (sample.stageCount() != builder.set.stageCount) {
-                dataset.skipped.push_back(
-                    {source.file, "pipeline " + std::to_string(sample.pipelineId) + " has " +
-                                      std::to_string(builder.set.stageCount) + " stages in " +
-                                      builder.firstFile.string() + " but this sample has " +
-                                      std::to_string(sample.stageCount())});
+                dataset.skipped.push_back({source.file, "pipeline " + std::to_string(sample.pipelineId) + " has " +
+                                                            std::to_string(builder.set.stageCount) + " stages in " +
+                                                            builder.firstFile.string() + " but this sample has " +
+                                                            std::to_string(sample.stageCount())});
                 continue;
             }
             if (pipelineFeaturesOf(sample) != builder.set.pipelineFeatures)

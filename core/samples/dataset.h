@@ -25,8 +25,8 @@ class Progress;
 namespace beamscope::samples {
 
 // Halide's plausibility limits (load_samples).
-constexpr float kMaxRuntimeMs = 100000.0f;     // runtimes over 100 s are not predicted
-constexpr float kMaxScheduleFeature = 1e14f;   // larger means something overflowed
+constexpr float kMaxRuntimeMs = 100000.0f;   // runtimes over 100 s are not predicted
+constexpr float kMaxScheduleFeature = 1e14f; // larger means something overflowed
 
 struct SampleSource {
     std::filesystem::path file;
@@ -37,8 +37,8 @@ struct SampleSource {
 };
 
 struct SampleListing {
-    std::vector<SampleSource> files;      // sorted by path within each root, roots in the given order
-    std::vector<std::string> errors;      // missing roots, malformed apps.tsv (file:line: ...)
+    std::vector<SampleSource> files; // sorted by path within each root, roots in the given order
+    std::vector<std::string> errors; // missing roots, malformed apps.tsv (file:line: ...)
     bool ok() const { return errors.empty(); }
 };
 
@@ -61,11 +61,11 @@ struct DatasetWarning {
 };
 
 struct ScheduleEntry {
-    std::filesystem::path file;  // the file with the fastest runtime of this schedule
-    int32_t scheduleId = 0;      // that file's schedule id
-    uint64_t hash = 0;           // scheduleHash()
-    std::vector<float> runtimesMs; // every run of this schedule; [0] is the fastest
-    std::vector<float> features;   // S × 73 schedule features, stage after stage
+    std::filesystem::path file;                    // the file with the fastest runtime of this schedule
+    int32_t scheduleId = 0;                        // that file's schedule id
+    uint64_t hash = 0;                             // scheduleHash()
+    std::vector<float> runtimesMs;                 // every run of this schedule; [0] is the fastest
+    std::vector<float> features;                   // S × 73 schedule features, stage after stage
     std::vector<std::filesystem::path> duplicates; // other files with the same features
 
     float bestRuntimeMs() const { return runtimesMs.front(); }
@@ -78,7 +78,7 @@ struct PipelineSet {
     // S × 40 × 7 pipeline features as the sample stores them ([stage][row][type],
     // types_in_use left out), taken from the first file read for this pipeline.
     std::vector<float> pipelineFeatures;
-    uint64_t pipelineHash = 0; // pipelineHash() of that first file
+    uint64_t pipelineHash = 0;            // pipelineHash() of that first file
     std::vector<ScheduleEntry> schedules; // ascending hash: Halide's std::map order
 
     size_t fastestIndex() const; // schedule with the smallest best runtime (first on ties)

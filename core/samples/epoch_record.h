@@ -16,12 +16,12 @@ struct RankSummary {
 };
 
 struct EpochRecord {
-    int epoch = 0;              // 0 = the weights before training
-    double trainingLoss = 0;    // mean batch loss (epoch >= 1: before each step, as Halide prints it)
-    double validationLoss = 0;  // mean batch loss on validation after the epoch; NaN without validation batches
+    int epoch = 0;             // 0 = the weights before training
+    double trainingLoss = 0;   // mean batch loss (epoch >= 1: before each step, as Halide prints it)
+    double validationLoss = 0; // mean batch loss on validation after the epoch; NaN without validation batches
     size_t trainingBatches = 0;
     size_t validationBatches = 0;
-    RankSummary validation;     // ranking of every validation schedule after the epoch
+    RankSummary validation; // ranking of every validation schedule after the epoch
 };
 
 } // namespace beamscope::samples

@@ -20,8 +20,8 @@ struct PipelineSummary {
     int stages = 0;
     size_t schedules = 0, samples = 0;
     double minMs = 0, medianMs = 0, maxMs = 0; // over the schedules' best runtimes
-    std::map<std::string, int> attempts;      // autotune records: status -> count (empty elsewhere)
-    std::vector<std::string> failures;        // "<sid> <status>: <message>", first few
+    std::map<std::string, int> attempts;       // autotune records: status -> count (empty elsewhere)
+    std::vector<std::string> failures;         // "<sid> <status>: <message>", first few
 };
 
 struct FolderSummary {

@@ -39,11 +39,14 @@ std::optional<HoldOneOutSubmission> submitHoldOneOut(const std::vector<std::stri
         "#!/bin/bash\n"
         "# One held-out app of a hold-one-out training (beamscope-cli retrain --hold-one-out --slurm; docs/slurm.md).\n"
         "#SBATCH --job-name=beamscope-hold-one-out\n"
-        "#SBATCH --output=" + dir.string() + "/logs/hold-one-out-%A_%a.log\n" +
-        sbatchDirectives(slurm, true) +
+        "#SBATCH --output=" +
+        dir.string() + "/logs/hold-one-out-%A_%a.log\n" + sbatchDirectives(slurm, true) +
         "set -euo pipefail\n"
-        "app=\"$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + shellQuote((dir / "apps.txt").string()) + ")\"\n"
-        "exec " + shellQuote(cli) + " retrain" + args + " --hold-one-out --out-dir " + shellQuote(out.string()) +
+        "app=\"$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " +
+        shellQuote((dir / "apps.txt").string()) +
+        ")\"\n"
+        "exec " +
+        shellQuote(cli) + " retrain" + args + " --hold-one-out --out-dir " + shellQuote(out.string()) +
         " --only-app \"$app\" --resume\n";
     const std::string table = shellQuote((out / "hold-one-out.txt").string());
     const std::string json = shellQuote((out / "hold-one-out.json").string());
@@ -51,14 +54,23 @@ std::optional<HoldOneOutSubmission> submitHoldOneOut(const std::vector<std::stri
         "#!/bin/bash\n"
         "# The quality table of a hold-one-out training, once every app's task has ended.\n"
         "#SBATCH --job-name=beamscope-hold-one-out-table\n"
-        "#SBATCH --output=" + dir.string() + "/logs/hold-one-out-table-%j.log\n" +
-        sbatchDirectives(slurm, false) +
+        "#SBATCH --output=" +
+        dir.string() + "/logs/hold-one-out-table-%j.log\n" + sbatchDirectives(slurm, false) +
         "set -euo pipefail\n"
-        "cli=" + shellQuote(cli) + "\n"
-        "\"$cli\" retrain" + args + " --hold-one-out --out-dir " + shellQuote(out.string()) + " --resume > " + table + ".tmp\n"
-        "\"$cli\" retrain" + args + " --hold-one-out --out-dir " + shellQuote(out.string()) + " --resume --json > " + json + ".tmp\n"
-        "mv " + table + ".tmp " + table + "\n"
-        "mv " + json + ".tmp " + json + "\n";
+        "cli=" +
+        shellQuote(cli) +
+        "\n"
+        "\"$cli\" retrain" +
+        args + " --hold-one-out --out-dir " + shellQuote(out.string()) + " --resume > " + table +
+        ".tmp\n"
+        "\"$cli\" retrain" +
+        args + " --hold-one-out --out-dir " + shellQuote(out.string()) + " --resume --json > " + json +
+        ".tmp\n"
+        "mv " +
+        table + ".tmp " + table +
+        "\n"
+        "mv " +
+        json + ".tmp " + json + "\n";
     std::error_code ec;
     fs::create_directories(dir / "logs", ec);
     if (!writeText(dir / "apps.txt", appList, error) || !writeText(dir / "hold-one-out.sbatch", task, error) ||

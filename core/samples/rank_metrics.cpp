@@ -31,10 +31,7 @@ std::vector<double> averageRanks(std::span<const double> values)
     return ranks;
 }
 
-int sign(double x)
-{
-    return (x > 0) - (x < 0);
-}
+int sign(double x) { return (x > 0) - (x < 0); }
 
 // Pairs where either value is NaN have no place in an order (and would break
 // the sort), so every metric looks only at the rest.

@@ -12,9 +12,9 @@ namespace beamscope::samples {
 struct RankMetrics {
     size_t count = 0; // pairs used (NaN-free)
     // NaN when undefined (fewer than two values, or one side constant).
-    double spearman = 0;          // Pearson correlation of average ranks (ties share a rank)
-    double kendall = 0;           // Kendall tau-b (tie corrected)
-    double pairwiseAccuracy = 0;  // pairs with different runtimes ordered right; predicted ties count 1/2
+    double spearman = 0;         // Pearson correlation of average ranks (ties share a rank)
+    double kendall = 0;          // Kendall tau-b (tie corrected)
+    double pairwiseAccuracy = 0; // pairs with different runtimes ordered right; predicted ties count 1/2
 };
 
 double spearman(std::span<const double> a, std::span<const double> b);

@@ -27,8 +27,9 @@ std::optional<weights::Weights> loadStartingWeights(const fs::path &path, std::s
 std::string RetrainPlan::describe() const
 {
     return "training set: " + std::to_string(split.training.size()) + " pipelines, " +
-           std::to_string(trainingSchedules) + " schedules; validation set: " + std::to_string(split.validation.size()) +
-           " pipelines, " + std::to_string(validationSchedules) + " schedules" +
+           std::to_string(trainingSchedules) +
+           " schedules; validation set: " + std::to_string(split.validation.size()) + " pipelines, " +
+           std::to_string(validationSchedules) + " schedules" +
            (split.swapped ? " (swapped: every pipeline hashed to validation)" : "");
 }
 
@@ -48,8 +49,9 @@ PlanResult planRetrain(const Dataset &dataset, const RetrainSettings &settings)
     // A checkpoint of an earlier run is never dropped without being asked:
     // resume continues it, replacing starts over.
     if (fs::exists(checkpoint, ec) && !settings.training.resume && !settings.replace)
-        return refuse("resume", checkpoint.string() +
-                                    ": a checkpoint of an earlier run exists: resume continues it, replacing starts over");
+        return refuse("resume",
+                      checkpoint.string() +
+                          ": a checkpoint of an earlier run exists: resume continues it, replacing starts over");
     if (dataset.pipelines.empty())
         return refuse("samples", "no usable sample in " + std::to_string(dataset.filesRead) + " file(s) read");
 
@@ -86,8 +88,8 @@ std::string noTrainingBatchMessage(const std::vector<PipelineSet> &training, con
     for (const auto &p : training)
         largest = std::max(largest, p.schedules.size());
     return "no training batch: " + std::to_string(training.size()) + " training pipeline(s), the largest with " +
-           std::to_string(largest) + " distinct schedule(s); batches need at least " +
-           std::to_string(batches.minSize) + " (Halide trains only on more than 8)";
+           std::to_string(largest) + " distinct schedule(s); batches need at least " + std::to_string(batches.minSize) +
+           " (Halide trains only on more than 8)";
 }
 
 WriteResult saveTrainedWeights(weights::Weights trained, const fs::path &path, Overwrite overwrite)

@@ -24,10 +24,10 @@ namespace beamscope::samples {
 std::optional<weights::Weights> loadStartingWeights(const std::filesystem::path &path, std::string &error);
 
 struct RetrainSettings {
-    TrainingOptions training;            // epochs, rate, seed, cores, batches, resume; checkpointPath is set by the plan
-    std::optional<std::string> holdOut;  // an app held out for validation; else Halide's hash split
+    TrainingOptions training;           // epochs, rate, seed, cores, batches, resume; checkpointPath is set by the plan
+    std::optional<std::string> holdOut; // an app held out for validation; else Halide's hash split
     SplitMode splitMode = SplitMode::ByPipeline; // Halide's --partition_schedules: BySchedule
-    std::filesystem::path output;        // the .weights file to write
+    std::filesystem::path output;                // the .weights file to write
     // Replace an existing output, and start over from scratch even if an
     // earlier run left a checkpoint (--force; the GUI asks).
     bool replace = false;
@@ -38,7 +38,7 @@ struct RetrainPlan {
     RetrainSettings settings;
     Split split;
     std::filesystem::path checkpoint;
-    bool resumes = false;                // resume requested and a checkpoint is there
+    bool resumes = false; // resume requested and a checkpoint is there
     size_t trainingSchedules = 0, validationSchedules = 0;
 
     // "training set: 3 pipelines, 120 schedules; validation set: 1 pipeline, 40 schedules"
@@ -71,7 +71,7 @@ struct RetrainResult {
     int epochsCompleted = 0;
     int resumedEpochs = 0;
     std::vector<EpochRecord> history;
-    weights::Weights trained;            // ok only
+    weights::Weights trained; // ok only
 };
 
 // Trains (onEpoch and progress as trainModel takes them), writes the output

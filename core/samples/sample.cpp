@@ -38,8 +38,8 @@ SampleReadResult parseSample(std::span<const char> bytes, const std::string &sou
     // zero-stage file; both mean a damaged sample, so they are errors here.
     if (size < static_cast<size_t>(kStageBytes + kTrailerBytes) || (size - kTrailerBytes) % kStageBytes != 0) {
         std::ostringstream message;
-        message << sourceName << ": size " << size << " bytes: expected a multiple of " << kStageBytes
-                << " plus " << kTrailerBytes << " (1440·S + 12, S >= 1 stage records)";
+        message << sourceName << ": size " << size << " bytes: expected a multiple of " << kStageBytes << " plus "
+                << kTrailerBytes << " (1440·S + 12, S >= 1 stage records)";
         if (size >= static_cast<size_t>(kTrailerBytes)) {
             const size_t whole = (size - kTrailerBytes) / kStageBytes;
             message << "; found " << whole << " whole stage record" << (whole == 1 ? "" : "s") << " and "
@@ -98,10 +98,7 @@ WriteResult writeSample(const Sample &sample, const std::filesystem::path &path,
     return writeFileAtomically(path, bytes, overwrite);
 }
 
-float runtimeMsFromSeconds(double seconds)
-{
-    return static_cast<float>(seconds * 1000.0);
-}
+float runtimeMsFromSeconds(double seconds) { return static_cast<float>(seconds * 1000.0); }
 
 uint64_t hashFloats(uint64_t h, std::span<const float> values)
 {
@@ -133,9 +130,6 @@ std::vector<float> pipelineFeaturesInTrainerOrder(const Sample &sample)
     return out;
 }
 
-uint64_t pipelineHash(const Sample &sample)
-{
-    return hashFloats(0, pipelineFeaturesInTrainerOrder(sample));
-}
+uint64_t pipelineHash(const Sample &sample) { return hashFloats(0, pipelineFeaturesInTrainerOrder(sample)); }
 
 } // namespace beamscope::samples

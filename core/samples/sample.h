@@ -15,14 +15,14 @@
 
 namespace beamscope::samples {
 
-constexpr int kScheduleFeatureCount = 73;  // ScheduleFeatures v3 (head2_w)
-constexpr int kTypesInUseCount = 7;        // int types_in_use[7], skipped by the model
-constexpr int kPipelineFeatureRows = 40;   // head1_w
-constexpr int kPipelineFeatureTypes = 7;   // head1_h
+constexpr int kScheduleFeatureCount = 73; // ScheduleFeatures v3 (head2_w)
+constexpr int kTypesInUseCount = 7;       // int types_in_use[7], skipped by the model
+constexpr int kPipelineFeatureRows = 40;  // head1_w
+constexpr int kPipelineFeatureTypes = 7;  // head1_h
 constexpr int kPipelineFeatureCount = kPipelineFeatureRows * kPipelineFeatureTypes;
 constexpr int kStageFloats = kScheduleFeatureCount + kTypesInUseCount + kPipelineFeatureCount; // 360
-constexpr int kStageBytes = kStageFloats * 4;   // 1440
-constexpr int kTrailerBytes = 12;               // runtime, pipeline id, schedule id
+constexpr int kStageBytes = kStageFloats * 4;                                                  // 1440
+constexpr int kTrailerBytes = 12; // runtime, pipeline id, schedule id
 
 struct Sample {
     // S stage records, each kStageFloats floats: 73 schedule features, 7

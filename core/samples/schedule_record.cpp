@@ -10,8 +10,8 @@ namespace beamscope::samples {
 namespace {
 
 constexpr std::array<const char *, kStatusCount> kStatusNames = {
-    "ok", "duplicate", "search_failed", "compile_failed", "compile_timeout", "crash", "hang", "wrong_output",
-    "run_failed"};
+    "ok",    "duplicate", "search_failed", "compile_failed", "compile_timeout",
+    "crash", "hang",      "wrong_output",  "run_failed"};
 
 std::string hex64(uint64_t v)
 {
@@ -99,11 +99,19 @@ std::optional<ScheduleRecord> ScheduleRecord::fromJson(const Json &json, std::st
         r.pipeline = p->toString();
     else
         return fail("field 'pipeline': expected a string");
-    for (auto [key, out] : {std::pair{"pipeline_id", &pid}, {"batch", &batch}, {"index", &index},
-                            {"schedule_id", &sid}, {"beam_size", &beam}, {"random_dropout", &dropout},
-                            {"duplicate_of", &dup}, {"runs", &runs}, {"predicted_cost", &r.predictedCost},
-                            {"runtime_ms", &r.runtimeMs}, {"median_ms", &r.medianMs},
-                            {"search_seconds", &r.searchSeconds}, {"compile_seconds", &r.compileSeconds},
+    for (auto [key, out] : {std::pair{"pipeline_id", &pid},
+                            {"batch", &batch},
+                            {"index", &index},
+                            {"schedule_id", &sid},
+                            {"beam_size", &beam},
+                            {"random_dropout", &dropout},
+                            {"duplicate_of", &dup},
+                            {"runs", &runs},
+                            {"predicted_cost", &r.predictedCost},
+                            {"runtime_ms", &r.runtimeMs},
+                            {"median_ms", &r.medianMs},
+                            {"search_seconds", &r.searchSeconds},
+                            {"compile_seconds", &r.compileSeconds},
                             {"measure_seconds", &r.measureSeconds}})
         if (!number(key, *out))
             return fail(std::string("field '") + key + "': expected a number");

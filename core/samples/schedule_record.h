@@ -31,18 +31,18 @@ struct ScheduleRecord {
     std::string pipeline;
     int32_t pipelineId = 0;
     int batch = 0;
-    int index = 0;           // within the batch: 0 is the beam search, the rest dropout samples
-    int32_t scheduleId = 0;  // batch·10000 + index, Halide's "%04d%04d"
+    int index = 0;          // within the batch: 0 is the beam search, the rest dropout samples
+    int32_t scheduleId = 0; // batch·10000 + index, Halide's "%04d%04d"
     uint64_t dropoutSeed = 0;
     int beamSize = 0;
     int randomDropout = 100;
     double predictedCost = 0;
     uint64_t scheduleHash = 0; // samples::scheduleHash of the features (hex in JSON)
     Status status = Status::Ok;
-    std::string message;       // for failures: what happened, in words
-    int32_t duplicateOf = -1;  // Duplicate: the schedule id measured first
-    bool checked = false;      // output compared with the host reference
-    double runtimeMs = 0;      // the best of the timed runs (what the sample stores)
+    std::string message;      // for failures: what happened, in words
+    int32_t duplicateOf = -1; // Duplicate: the schedule id measured first
+    bool checked = false;     // output compared with the host reference
+    double runtimeMs = 0;     // the best of the timed runs (what the sample stores)
     double medianMs = 0;
     int runs = 0;
     double searchSeconds = 0, compileSeconds = 0, measureSeconds = 0;

@@ -83,8 +83,8 @@ std::string checkResumable(const Checkpoint &c, const TrainingOptions &o, uint64
 {
     std::ostringstream why;
     auto mismatch = [&](const char *field, const std::string &saved, const std::string &now) {
-        why << path.string() << ": " << field << ": the checkpoint was made with " << saved << ", this run uses "
-            << now << " (resume with the same settings, or start over without --resume)";
+        why << path.string() << ": " << field << ": the checkpoint was made with " << saved << ", this run uses " << now
+            << " (resume with the same settings, or start over without --resume)";
     };
     if (c.datasetFingerprint != fingerprint)
         mismatch("dataset", "other samples or another split", "these samples");
@@ -103,9 +103,9 @@ std::string checkResumable(const Checkpoint &c, const TrainingOptions &o, uint64
 std::string nonFiniteLossMessage(const PreparedBatch &batch, const model::LossAndGradients &pass, int epoch)
 {
     std::ostringstream why;
-    why << "epoch " << epoch << ": the loss of a batch of pipeline " << batch.pipeline->pipelineId << " ("
-        << batch.size << " schedules from " << batch.pipeline->schedules[batch.first].file.string()
-        << ") is not finite (" << pass.loss << ")";
+    why << "epoch " << epoch << ": the loss of a batch of pipeline " << batch.pipeline->pipelineId << " (" << batch.size
+        << " schedules from " << batch.pipeline->schedules[batch.first].file.string() << ") is not finite ("
+        << pass.loss << ")";
     for (size_t i = 0; i < pass.predictions.size(); ++i)
         if (!std::isfinite(pass.predictions[i])) {
             why << "; the model predicts " << pass.predictions[i] << " for "
@@ -134,8 +134,7 @@ EpochRecord evaluateWeights(const weights::Weights &w, const std::vector<Pipelin
 }
 
 TrainingRun trainModel(const weights::Weights &initial, const std::vector<PipelineSet> &training,
-                       const std::vector<PipelineSet> &validation, const TrainingOptions &options,
-                       Progress *progress)
+                       const std::vector<PipelineSet> &validation, const TrainingOptions &options, Progress *progress)
 {
     TrainingRun run;
     if (const auto why = model::checkWeights(initial); !why.empty()) {
@@ -206,8 +205,8 @@ TrainingRun trainModel(const weights::Weights &initial, const std::vector<Pipeli
                 std::ostringstream message;
                 message << "epoch " << epoch << "/" << options.epochs << ", batch " << k + 1 << "/" << order.size()
                         << ", loss " << step.pass.loss;
-                const double done = static_cast<double>(epoch - 1) * static_cast<double>(order.size()) +
-                                    static_cast<double>(k + 1);
+                const double done =
+                    static_cast<double>(epoch - 1) * static_cast<double>(order.size()) + static_cast<double>(k + 1);
                 progress->report(std::min(1.0, done / totalSteps), message.str());
             }
         }

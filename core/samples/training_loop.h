@@ -42,9 +42,9 @@ struct TrainingRun {
     model::TrainingState state;       // after the last completed epoch
     std::vector<EpochRecord> history; // [0] = before training, then one per completed epoch
     int epochsCompleted = 0;
-    int resumedEpochs = 0;            // epochs that came from the checkpoint
-    bool cancelled = false;           // stopped early; state is the last completed epoch's
-    std::string error;                // set when nothing could be done (bad checkpoint, unusable weights)
+    int resumedEpochs = 0;  // epochs that came from the checkpoint
+    bool cancelled = false; // stopped early; state is the last completed epoch's
+    std::string error;      // set when nothing could be done (bad checkpoint, unusable weights)
 
     bool ok() const { return error.empty(); }
 };

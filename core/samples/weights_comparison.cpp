@@ -71,8 +71,7 @@ double topKScore(const PipelineSet &pipeline, const std::vector<float> &predicti
     return bestPicked / best;
 }
 
-std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices,
-                                        int numCores)
+std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices, int numCores)
 {
     std::map<std::string, std::vector<const PipelineSet *>> byApp;
     for (const PipelineSet &p : dataset.pipelines)

@@ -31,10 +31,10 @@ struct AppScore {
     std::string app;
     std::filesystem::path weights; // the file used
     size_t pipelines = 0, schedules = 0;
-    RankMetrics rank;        // schedules of all the app's pipelines; NaN where undefined
-    double top1 = 0, top5 = 0; // mean over the app's pipelines
+    RankMetrics rank;                          // schedules of all the app's pipelines; NaN where undefined
+    double top1 = 0, top5 = 0;                 // mean over the app's pipelines
     std::vector<double> predicted, measuredMs; // per schedule (best runtime), for scatter plots
-    std::string error;         // the weights did not load, or the app has no weights here
+    std::string error;                         // the weights did not load, or the app has no weights here
 };
 
 struct ChoiceScore {

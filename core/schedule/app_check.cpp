@@ -48,7 +48,6 @@ std::vector<bench::Measurement> rerunWithCbs(const std::vector<bench::BenchReque
 
 } // namespace
 
-
 std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps, const model::CostModel &model,
                                 const AppCheckOptions &options, Progress *progress)
 {
@@ -86,9 +85,10 @@ std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps
             emit.totalCost = r.cost;
             row.source = emitSource(*r.best, s->instance.outputs, emit);
             const search::State *state = &*r.best;
-            schedules[i] = bench::Schedule::custom("beamscope", [state](pipelines::PipelineInstance &p, const Halide::Target &) {
-                applySchedule(*state, p.outputs);
-            });
+            schedules[i] =
+                bench::Schedule::custom("beamscope", [state](pipelines::PipelineInstance &p, const Halide::Target &) {
+                    applySchedule(*state, p.outputs);
+                });
             searched[i] = std::move(s);
         } catch (const Halide::Error &e) {
             row.error = std::string("Halide: ") + e.what();
@@ -139,9 +139,9 @@ std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps
             retry.empty() ? std::vector<bench::Measurement>{} : rerunWithCbs(retry, options.compile, options.run);
         for (size_t k = 0; k < crashed.size(); k++) {
             AppCheck &row = rows[crashed[k]];
-            row.openclNote = "the first run crashed in PoCL (" + row.opencl.message +
-                             "); rerun with POCL_WORK_GROUP_METHOD=cbs: " +
-                             (again[k].ok ? std::string("ok") : again[k].message);
+            row.openclNote =
+                "the first run crashed in PoCL (" + row.opencl.message +
+                "); rerun with POCL_WORK_GROUP_METHOD=cbs: " + (again[k].ok ? std::string("ok") : again[k].message);
             row.opencl = again[k];
         }
     }

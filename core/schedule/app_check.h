@@ -42,7 +42,7 @@ struct AppCheck {
     std::string source;                 // emitted schedule
     std::vector<std::string> mathCalls; // float_check.h's inexactMathCalls
     bench::CompiledLibrary cuda;
-    bench::Measurement opencl;          // untouched when runOpenCL is false
+    bench::Measurement opencl; // untouched when runOpenCL is false
     // Set when the first OpenCL run crashed inside PoCL's kernel and the
     // measurement is a rerun with POCL_WORK_GROUP_METHOD=cbs (app_check.cpp).
     std::string openclNote;
@@ -50,7 +50,6 @@ struct AppCheck {
     bool searched() const { return error.empty(); }
     bool passed(bool runOpenCL) const { return searched() && cuda.ok && (!runOpenCL || opencl.ok); }
 };
-
 
 // Searches the apps one after another, then compiles all CUDA builds in
 // parallel (options.compile.jobs), then compiles and runs the OpenCL builds.

@@ -8,14 +8,16 @@ namespace {
 
 using Kind = Directive::Kind;
 
-std::vector<Halide::VarOrRVar> varsOf(const std::vector<std::string> &names) {
+std::vector<Halide::VarOrRVar> varsOf(const std::vector<std::string> &names)
+{
     std::vector<Halide::VarOrRVar> out;
     for (const std::string &n : names)
         out.emplace_back(Halide::Var(n));
     return out;
 }
 
-const Halide::Func &lookup(const std::map<std::string, Halide::Func> &funcs, const std::string &name) {
+const Halide::Func &lookup(const std::map<std::string, Halide::Func> &funcs, const std::string &name)
+{
     const auto it = funcs.find(name);
     if (it == funcs.end())
         throw std::invalid_argument("applySchedule: the pipeline has no Func named '" + name +
@@ -24,13 +26,13 @@ const Halide::Func &lookup(const std::map<std::string, Halide::Func> &funcs, con
 }
 
 void applyStage(Halide::Func func, Halide::Stage stage, const StagePlan &plan,
-                const std::map<std::string, Halide::Func> &funcs) {
+                const std::map<std::string, Halide::Func> &funcs)
+{
     for (const Directive &d : plan.directives) {
         const auto v = varsOf(d.vars);
         switch (d.kind) {
         case Kind::ComputeRoot: func.compute_root(); break;
-        case Kind::ComputeAt:
-        {
+        case Kind::ComputeAt: {
             // Halide 14 checks the location against LoopLevels made without a
             // stage index (which stands for the last stage); name one only for
             // an earlier stage. The storage level is set too: a generator's
@@ -41,8 +43,7 @@ void applyStage(Halide::Func func, Halide::Stage stage, const StagePlan &plan,
                                                 ? Halide::LoopLevel(consumer, v[0])
                                                 : Halide::LoopLevel(consumer, v[0], d.consumerStage);
             func.compute_at(level).store_at(level);
-        }
-            break;
+        } break;
         case Kind::StoreIn: func.store_in(d.memory); break;
         case Kind::Split:
             stage.split(v[0], v[1], v[2], static_cast<int>(d.factor), Halide::TailStrategy::GuardWithIf);
@@ -73,7 +74,8 @@ void applyStage(Halide::Func func, Halide::Stage stage, const StagePlan &plan,
 
 } // namespace
 
-std::map<std::string, Halide::Func> funcsByName(const std::vector<Halide::Func> &outputs) {
+std::map<std::string, Halide::Func> funcsByName(const std::vector<Halide::Func> &outputs)
+{
     std::map<std::string, Halide::Func> out;
     for (const Halide::Func &o : outputs)
         for (const auto &[name, f] : Halide::Internal::find_transitive_calls(o.function()))
@@ -81,14 +83,16 @@ std::map<std::string, Halide::Func> funcsByName(const std::vector<Halide::Func> 
     return out;
 }
 
-void applyPlan(const SchedulePlan &plan, const std::map<std::string, Halide::Func> &funcs) {
+void applyPlan(const SchedulePlan &plan, const std::map<std::string, Halide::Func> &funcs)
+{
     for (const StagePlan &p : plan.stages) {
         Halide::Func f = lookup(funcs, p.func);
         applyStage(f, p.stage == 0 ? Halide::Stage(f) : f.update(p.stage - 1), p, funcs);
     }
 }
 
-void applySchedule(const search::State &state, const std::vector<Halide::Func> &outputs) {
+void applySchedule(const search::State &state, const std::vector<Halide::Func> &outputs)
+{
     const dag::FunctionDAG &searched = state.dag().dag();
     bool sameFuncs = !outputs.empty() && outputs.size() == searched.outputNodes.size();
     for (size_t i = 0; sameFuncs && i < outputs.size(); i++)

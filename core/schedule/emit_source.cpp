@@ -14,7 +14,8 @@ namespace {
 using Kind = Directive::Kind;
 
 // A C++ identifier for a Halide name ("f$1" -> "f_1", "0x" -> "_0x").
-std::string identifier(const std::string &name) {
+std::string identifier(const std::string &name)
+{
     std::string out;
     for (char c : name)
         out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
@@ -23,7 +24,8 @@ std::string identifier(const std::string &name) {
     return out;
 }
 
-const char *memoryName(Halide::MemoryType m) {
+const char *memoryName(Halide::MemoryType m)
+{
     switch (m) {
     case Halide::MemoryType::GPUShared: return "MemoryType::GPUShared";
     case Halide::MemoryType::Register: return "MemoryType::Register";
@@ -33,14 +35,16 @@ const char *memoryName(Halide::MemoryType m) {
     }
 }
 
-std::string joined(const std::vector<std::string> &names, const std::map<std::string, std::string> &ids) {
+std::string joined(const std::vector<std::string> &names, const std::map<std::string, std::string> &ids)
+{
     std::string out;
     for (const std::string &n : names)
         out += (out.empty() ? "" : ", ") + ids.at(n);
     return out;
 }
 
-std::string formatCost(double c) {
+std::string formatCost(double c)
+{
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.6g", c);
     return buf;
@@ -48,7 +52,8 @@ std::string formatCost(double c) {
 
 } // namespace
 
-std::map<std::string, int> pipelineFuncIndices(const std::vector<Halide::Func> &outputs) {
+std::map<std::string, int> pipelineFuncIndices(const std::vector<Halide::Func> &outputs)
+{
     std::map<std::string, Halide::Internal::Function> env;
     std::vector<Halide::Internal::Function> outs;
     for (const Halide::Func &o : outputs) {
@@ -63,13 +68,14 @@ std::map<std::string, int> pipelineFuncIndices(const std::vector<Halide::Func> &
     return out;
 }
 
-std::string emitSource(const search::State &state, const std::vector<Halide::Func> &outputs,
-                       const EmitOptions &options) {
+std::string emitSource(const search::State &state, const std::vector<Halide::Func> &outputs, const EmitOptions &options)
+{
     return emitSource(state, planSchedule(state), pipelineFuncIndices(outputs), options);
 }
 
 std::string emitSource(const search::State &state, const SchedulePlan &plan,
-                       const std::map<std::string, int> &funcIndices, const EmitOptions &options) {
+                       const std::map<std::string, int> &funcIndices, const EmitOptions &options)
+{
     const search::SearchDag &sd = state.dag();
     std::ostringstream os;
     os << "// Beamscope GPU schedule" << (options.pipeline.empty() ? "" : " for " + options.pipeline);
@@ -85,9 +91,8 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
     for (const std::string &f : funcs)
         if (!funcIndices.contains(f))
             throw std::invalid_argument("emitSource: the pipeline has no Func named '" + f + "'");
-    std::sort(funcs.begin(), funcs.end(), [&](const std::string &a, const std::string &b) {
-        return funcIndices.at(a) > funcIndices.at(b);
-    });
+    std::sort(funcs.begin(), funcs.end(),
+              [&](const std::string &a, const std::string &b) { return funcIndices.at(a) > funcIndices.at(b); });
 
     // Vars: the stages' own loop names, then the ones splits and fuses make, sorted by name.
     std::set<std::string> pure, made;

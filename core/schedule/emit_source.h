@@ -17,9 +17,9 @@
 namespace beamscope::schedule {
 
 struct EmitOptions {
-    std::string pipeline;                     // named in the heading comment
+    std::string pipeline;                           // named in the heading comment
     const std::vector<float> *stageCosts = nullptr; // cost-model order (SearchResult::stageCosts)
-    double totalCost = -1;                    // < 0: not printed
+    double totalCost = -1;                          // < 0: not printed
 };
 
 // Index of every Func in Pipeline::get_func's order (Halide's topological order).

@@ -12,7 +12,8 @@ using search::FuncSchedule;
 using search::StageTiling;
 using Kind = Directive::Kind;
 
-Directive split(const std::string &old, const std::string &outer, const std::string &inner, int64_t factor) {
+Directive split(const std::string &old, const std::string &outer, const std::string &inner, int64_t factor)
+{
     Directive d;
     d.kind = Kind::Split;
     d.vars = {old, outer, inner};
@@ -20,7 +21,8 @@ Directive split(const std::string &old, const std::string &outer, const std::str
     return d;
 }
 
-Directive withVars(Kind kind, std::vector<std::string> vars) {
+Directive withVars(Kind kind, std::vector<std::string> vars)
+{
     Directive d;
     d.kind = kind;
     d.vars = std::move(vars);
@@ -30,7 +32,8 @@ Directive withVars(Kind kind, std::vector<std::string> vars) {
 // Halide maps at most three loops to GPU blocks (or threads). `vars` are
 // adjacent in the loop nest, innermost first; the ones past `limit` are fused
 // into the last kept one, outward, so every loop stays parallel.
-std::vector<std::string> fuseDownTo(std::vector<std::string> vars, size_t limit, StagePlan &plan) {
+std::vector<std::string> fuseDownTo(std::vector<std::string> vars, size_t limit, StagePlan &plan)
+{
     while (vars.size() > limit) {
         const std::string fused = vars[limit - 1] + "_" + vars[limit];
         plan.directives.push_back(withVars(Kind::Fuse, {vars[limit - 1], vars[limit], fused}));
@@ -42,7 +45,8 @@ std::vector<std::string> fuseDownTo(std::vector<std::string> vars, size_t limit,
 }
 
 // Pure loops of a stage (reduction loops are left alone), innermost first.
-std::vector<size_t> pureLoops(const dag::Stage &st) {
+std::vector<size_t> pureLoops(const dag::Stage &st)
+{
     std::vector<size_t> out;
     for (size_t j = 0; j < st.loop.size(); j++)
         if (!st.loop[j].rvar)
@@ -52,12 +56,14 @@ std::vector<size_t> pureLoops(const dag::Stage &st) {
 
 // Thread loops in Halide's gpu_threads order: the state's vector loop first
 // (thread x), then the rest innermost first.
-void orderThreads(std::vector<std::pair<size_t, std::string>> &threads, int vectorLoop) {
+void orderThreads(std::vector<std::pair<size_t, std::string>> &threads, int vectorLoop)
+{
     std::stable_partition(threads.begin(), threads.end(),
                           [&](const auto &t) { return static_cast<int>(t.first) == vectorLoop; });
 }
 
-void planRoot(const dag::Stage &st, const StageTiling &t, bool hostsBlockLevel, StagePlan &plan) {
+void planRoot(const dag::Stage &st, const StageTiling &t, bool hostsBlockLevel, StagePlan &plan)
+{
     const std::vector<size_t> loops = pureLoops(st);
     if (loops.empty()) {
         plan.directives.push_back(withVars(Kind::GpuSingleThread, {}));
@@ -106,7 +112,8 @@ void planRoot(const dag::Stage &st, const StageTiling &t, bool hostsBlockLevel, 
         plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownTo(threadVars, hostsBlockLevel ? 1 : 3, plan)));
 }
 
-void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
+void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
+{
     // Thread loops are split off with the state's thread count as a constant
     // factor: the block's thread count must not follow the realized region,
     // which can exceed the estimate (data-dependent accesses) and would then
@@ -142,7 +149,8 @@ void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
     plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownTo(threadVars, 1, plan)));
 }
 
-void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan) {
+void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
+{
     if (!t.unrolled)
         return;
     // Unroll by the tile, split off with a constant factor, so the unrolled
@@ -161,14 +169,16 @@ void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan
 
 } // namespace
 
-std::string innermostLoopOfKind(const StagePlan &stage, Directive::Kind kind) {
+std::string innermostLoopOfKind(const StagePlan &stage, Directive::Kind kind)
+{
     for (const Directive &d : stage.directives)
         if (d.kind == kind && !d.vars.empty())
             return d.vars.front();
     return {};
 }
 
-SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *namesFrom) {
+SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *namesFrom)
+{
     if (!state.complete())
         throw std::invalid_argument("planSchedule: the state is incomplete (" + std::to_string(state.numScheduled()) +
                                     " of " + std::to_string(state.dag().scheduleOrder().size()) + " Funcs scheduled)");
@@ -206,9 +216,10 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
             std::string attachTo;
             if (loc != ComputeLocation::Root) {
                 const auto &consumerPlans = planIndex[static_cast<size_t>(f->consumer)];
-                const StagePlan *c = consumerPlans.empty()
-                                         ? nullptr
-                                         : &out.stages[static_cast<size_t>(consumerPlans[static_cast<size_t>(f->consumerStage)])];
+                const StagePlan *c =
+                    consumerPlans.empty()
+                        ? nullptr
+                        : &out.stages[static_cast<size_t>(consumerPlans[static_cast<size_t>(f->consumerStage)])];
                 if (c) {
                     attachTo = loc == ComputeLocation::ThreadLevel ? innermostLoopOfKind(*c, Kind::GpuThreads) : "";
                     if (attachTo.empty())
@@ -247,8 +258,7 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                     hostsBlockLevel = hostsBlockLevel || (g.location == ComputeLocation::BlockLevel &&
                                                           g.consumer == node && g.consumerStage == static_cast<int>(s));
                 planRoot(st, t, hostsBlockLevel, p);
-            }
-            else if (loc == ComputeLocation::BlockLevel)
+            } else if (loc == ComputeLocation::BlockLevel)
                 planBlockLevel(st, t, p);
             else
                 planThreadLevel(st, t, p);

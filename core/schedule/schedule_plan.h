@@ -36,15 +36,15 @@ namespace beamscope::schedule {
 struct Directive {
     enum class Kind {
         ComputeRoot,
-        ComputeAt,      // consumer, consumerStage, vars[0] = consumer's loop
-        StoreIn,        // memory
-        Split,          // vars = {old, outer, inner}, factor, GuardWithIf
-        Reorder,        // vars innermost first
-        Fuse,           // vars = {inner, outer, fused}
-        GpuBlocks,      // vars innermost first (1..3)
-        GpuThreads,     // vars thread x first (1..3)
+        ComputeAt,  // consumer, consumerStage, vars[0] = consumer's loop
+        StoreIn,    // memory
+        Split,      // vars = {old, outer, inner}, factor, GuardWithIf
+        Reorder,    // vars innermost first
+        Fuse,       // vars = {inner, outer, fused}
+        GpuBlocks,  // vars innermost first (1..3)
+        GpuThreads, // vars thread x first (1..3)
         GpuSingleThread,
-        Unroll,         // vars[0]
+        Unroll, // vars[0]
     };
     Kind kind = Kind::ComputeRoot;
     std::vector<std::string> vars;
@@ -57,11 +57,11 @@ struct Directive {
 struct StagePlan {
     int node = -1;
     std::string func;
-    int stage = 0;                       // 0 = pure definition, k = update k-1
+    int stage = 0; // 0 = pure definition, k = update k-1
     std::vector<Directive> directives;
-    std::vector<std::string> pureVars;   // the stage's own pure loop names it schedules
-    std::vector<std::string> newVars;    // names the directives introduce
-    std::string note;                    // why the plan departs from the state, if it does
+    std::vector<std::string> pureVars; // the stage's own pure loop names it schedules
+    std::vector<std::string> newVars;  // names the directives introduce
+    std::string note;                  // why the plan departs from the state, if it does
 };
 
 struct SchedulePlan {

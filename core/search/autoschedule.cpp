@@ -9,7 +9,8 @@ namespace beamscope::search {
 
 AutoscheduleOutcome autoschedule(const std::string &pipelineName, const std::vector<Halide::Func> &outputs,
                                  const model::CostModel &model, const AutoscheduleParams &params, SearchTrace *trace,
-                                 Progress *progress) {
+                                 Progress *progress)
+{
     AutoscheduleOutcome out;
     out.pipeline = pipelineName;
     out.dag = std::make_unique<dag::FunctionDAG>(outputs);
@@ -23,13 +24,15 @@ AutoscheduleOutcome autoschedule(const std::string &pipelineName, const std::vec
     return out;
 }
 
-std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outputs, const std::string &loopNestText) {
+std::vector<Json> partialScheduleDecisions(const std::vector<Halide::Func> &outputs, const std::string &loopNestText)
+{
     const dag::FunctionDAG dag(outputs);
     const SearchDag searchDag(dag);
     return partialScheduleDecisions(searchDag, loopNestText);
 }
 
-std::vector<Json> partialScheduleDecisions(const SearchDag &searchDag, const std::string &loopNestText) {
+std::vector<Json> partialScheduleDecisions(const SearchDag &searchDag, const std::string &loopNestText)
+{
     std::string error;
     const std::optional<State> state = parseLoopNest(searchDag, loopNestText, &error);
     if (!state)

@@ -19,7 +19,7 @@ namespace beamscope::search {
 
 struct AutoscheduleOutcome {
     std::string pipeline;
-    std::unique_ptr<dag::FunctionDAG> dag;  // owns what searchDag and the state refer to
+    std::unique_ptr<dag::FunctionDAG> dag; // owns what searchDag and the state refer to
     std::unique_ptr<SearchDag> searchDag;
     SearchResult result;
     std::vector<std::string> stageNames; // cost-model order

@@ -2,7 +2,8 @@
 
 namespace beamscope::search {
 
-bool SearchOptions::parse(const std::string &flags) {
+bool SearchOptions::parse(const std::string &flags)
+{
     if (flags.size() != 4)
         return false;
     for (char c : flags)
@@ -15,7 +16,8 @@ bool SearchOptions::parse(const std::string &flags) {
     return true;
 }
 
-std::string SearchOptions::toString() const {
+std::string SearchOptions::toString() const
+{
     std::string s;
     for (bool b : {computeRoot, inlineFuncs, computeAtBlock, computeAtThread})
         s += b ? '1' : '0';

@@ -12,7 +12,7 @@
 namespace beamscope::search {
 
 struct SearchOptions {
-    bool computeRoot = true;      // search_space_options "1111", in order
+    bool computeRoot = true; // search_space_options "1111", in order
     bool inlineFuncs = true;
     bool computeAtBlock = true;
     bool computeAtThread = true;
@@ -23,8 +23,8 @@ struct SearchOptions {
 
 struct AutoscheduleParams {
     int beamSize = 32;
-    int numPasses = 0;            // 0: 1 pass for beam 1, 5 otherwise (Halide's default)
-    int randomDropout = 100;      // percent of children kept per decision
+    int numPasses = 0;       // 0: 1 pass for beam 1, 5 otherwise (Halide's default)
+    int randomDropout = 100; // percent of children kept per decision
     uint64_t randomDropoutSeed = 0;
     bool disableSubtiling = false; // serial tiles of 1 only
     bool randomizeTilings = false; // sample the tiling candidates instead of taking them in order
@@ -34,13 +34,13 @@ struct AutoscheduleParams {
     // compute_root with its tiling) in every state of the remaining passes.
     bool freezeInlineComputeRoot = false;
     SearchOptions options;
-    FeatureParams device;          // parallelism, shared memory and occupancy limits
+    FeatureParams device;            // parallelism, shared memory and occupancy limits
     int maxChildrenPerDecision = 96; // tiling candidates kept per location and decision (every pass)
     // Continue from a state: its decisions (a trace node's "detail" objects,
     // root first, a prefix of the schedule order) are fixed and the search
     // schedules only the rest. Empty: start from the empty schedule.
     std::vector<Json> startDecisions;
-    size_t traceCap = 200000;      // nodes kept in the trace when recording
+    size_t traceCap = 200000; // nodes kept in the trace when recording
 
     int passes() const { return numPasses > 0 ? numPasses : (beamSize == 1 ? 1 : 5); }
 };

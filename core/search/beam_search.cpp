@@ -19,20 +19,23 @@
 
 namespace beamscope::search {
 
-void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out) {
+void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out)
+{
     for (const ScheduleFeatures &f : features)
         for (double v : f.values)
             out.push_back(static_cast<float>(v));
 }
 
 BeamSearch::BeamSearch(const SearchDag &dag, const model::CostModel &model, AutoscheduleParams params)
-    : m_dag(dag), m_model(model), m_params(std::move(params)) {
+    : m_dag(dag), m_model(model), m_params(std::move(params))
+{
     const int stages = static_cast<int>(dag.costStages().size());
     m_full = m_model.embedPipeline(dag.pipelineFeatures(), stages);
     m_prefix.resize(static_cast<size_t>(stages) + 1);
 }
 
-const model::PipelineEmbedding &BeamSearch::embedding(int stages) const {
+const model::PipelineEmbedding &BeamSearch::embedding(int stages) const
+{
     if (stages == m_full.numStages)
         return m_full;
     std::optional<model::PipelineEmbedding> &e = m_prefix[static_cast<size_t>(stages)];
@@ -47,7 +50,8 @@ const model::PipelineEmbedding &BeamSearch::embedding(int stages) const {
     return *e;
 }
 
-double BeamSearch::evaluate(const State &state, std::vector<float> *stageCosts) const {
+double BeamSearch::evaluate(const State &state, std::vector<float> *stageCosts) const
+{
     const std::vector<ScheduleFeatures> f = computeFeatures(state, m_params.device);
     const int stages = static_cast<int>(f.size());
     if (stages == 0) {
@@ -60,7 +64,8 @@ double BeamSearch::evaluate(const State &state, std::vector<float> *stageCosts) 
     return evaluatePacked(packed, stages, stageCosts);
 }
 
-double BeamSearch::evaluatePacked(std::span<const float> packed, int stages, std::vector<float> *stageCosts) const {
+double BeamSearch::evaluatePacked(std::span<const float> packed, int stages, std::vector<float> *stageCosts) const
+{
     if (stages == 0) {
         if (stageCosts)
             stageCosts->clear();
@@ -68,7 +73,8 @@ double BeamSearch::evaluatePacked(std::span<const float> packed, int stages, std
     }
     float prediction = 0;
     std::vector<float> costs(static_cast<size_t>(stages));
-    m_model.evaluate(embedding(stages), packed, 1, m_params.device.parallelism, std::span<float>(&prediction, 1), costs);
+    m_model.evaluate(embedding(stages), packed, 1, m_params.device.parallelism, std::span<float>(&prediction, 1),
+                     costs);
     if (stageCosts)
         *stageCosts = costs;
     return prediction;
@@ -78,24 +84,26 @@ namespace {
 
 struct Candidate {
     State state;
-    double cost = 0;        // the cost model's prediction
-    double rank = 0;        // cost with the coarse-to-fine penalty applied
+    double cost = 0; // the cost model's prediction
+    double rank = 0; // cost with the coarse-to-fine penalty applied
     bool penalized = false;
-    bool fixed = false;     // made by a decision fixed by the start state
+    bool fixed = false; // made by a decision fixed by the start state
     int64_t traceId = -1;
-    size_t order = 0;       // generation order, breaks ties deterministically
+    size_t order = 0; // generation order, breaks ties deterministically
 };
 
 // Min-heap on (rank, order).
 struct Later {
-    bool operator()(const Candidate *a, const Candidate *b) const {
+    bool operator()(const Candidate *a, const Candidate *b) const
+    {
         return a->rank != b->rank ? a->rank > b->rank : a->order > b->order;
     }
 };
 using Queue = std::priority_queue<Candidate *, std::vector<Candidate *>, Later>;
 
 // The search's parameters as the trace records them.
-TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePass, int startDepth) {
+TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePass, int startDepth)
+{
     TraceParams t;
     t.beamSize = p.beamSize;
     t.numPasses = totalPasses;
@@ -128,7 +136,8 @@ struct Generation {
 // Children Halide rejects before costing are dropped, unless every child would
 // be (then they are kept, so that a pass never stalls).
 Generation expandBeam(const std::vector<Candidate> &beam, const AutoscheduleParams &params, const GenerateOptions &go,
-                      bool fixedChildren, std::mt19937_64 &rng) {
+                      bool fixedChildren, std::mt19937_64 &rng)
+{
     Generation kept, rejected;
     for (const Candidate &b : beam) {
         for (Child &c : generateChildren(b.state, params, go, rng)) {
@@ -153,7 +162,8 @@ Generation expandBeam(const std::vector<Candidate> &beam, const AutoschedulePara
 // no longer the cheapest goes back into the queue. Exact duplicates are skipped.
 // What is left in the queue stays there for the blessing of the pass's result.
 std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, int pass,
-                                    const std::unordered_set<uint64_t> &permitted) {
+                                    const std::unordered_set<uint64_t> &permitted)
+{
     std::unordered_map<uint64_t, int> seenAtFiner;
     std::unordered_set<uint64_t> exact;
     std::vector<Candidate *> picked;
@@ -183,7 +193,8 @@ std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, in
 // The pass's result and the states within 20% of it (up to the beam size, in
 // queue order, no further penalties), which bless their ancestors for the
 // next pass.
-std::vector<Candidate *> blessed(Candidate *result, Queue &queue, size_t beamSize) {
+std::vector<Candidate *> blessed(Candidate *result, Queue &queue, size_t beamSize)
+{
     const double limit = 1.2 * result->rank;
     std::vector<Candidate *> out{result};
     while (!queue.empty() && out.size() < beamSize && queue.top()->rank <= limit) {
@@ -195,7 +206,8 @@ std::vector<Candidate *> blessed(Candidate *result, Queue &queue, size_t beamSiz
 
 } // namespace
 
-SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
+SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
+{
     const auto start = std::chrono::steady_clock::now();
     SearchResult result;
     std::mt19937_64 rng(m_params.randomDropoutSeed);
@@ -267,8 +279,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
             // Cost the whole batch at once.
             const int stages = children.front().state.scheduledStageCount();
             std::vector<float> predictions(children.size());
-            m_model.evaluate(embedding(stages), g.packed, static_cast<int>(children.size()), m_params.device.parallelism,
-                             predictions, {});
+            m_model.evaluate(embedding(stages), g.packed, static_cast<int>(children.size()),
+                             m_params.device.parallelism, predictions, {});
             result.statesEvaluated += static_cast<int64_t>(children.size());
             for (size_t i = 0; i < children.size(); i++) {
                 children[i].cost = std::isfinite(predictions[i]) ? predictions[i] : std::numeric_limits<double>::max();
@@ -312,7 +324,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
                     const std::span<const float> rows(g.packed.data() + c.order * rowFloats, rowFloats);
                     for (int st = 0; st < stages; st++) {
                         std::array<float, 73> row{};
-                        std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(st) * kScheduleFeatureCount, row.size(), row.begin());
+                        std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(st) * kScheduleFeatureCount, row.size(),
+                                    row.begin());
                         n->features.push_back(row);
                     }
                     evaluatePacked(rows, stages, &n->stageCosts);
@@ -357,7 +370,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress) {
 }
 
 std::vector<std::string> BeamSearch::freezeLowestCostStages(const State &best,
-                                                            std::vector<std::optional<FuncSchedule>> &fixed) const {
+                                                            std::vector<std::optional<FuncSchedule>> &fixed) const
+{
     // Per Func, the sum of its stages' costs in the pre-pass winner.
     std::vector<float> stageCosts;
     evaluate(best, &stageCosts);

@@ -33,15 +33,15 @@ namespace beamscope::search {
 struct SearchResult {
     std::optional<State> best;
     double cost = 0;
-    std::vector<float> stageCosts;              // cost-model order
-    std::vector<ScheduleFeatures> features;     // cost-model order
+    std::vector<float> stageCosts;          // cost-model order
+    std::vector<ScheduleFeatures> features; // cost-model order
     std::vector<double> passCosts;
     int64_t statesEvaluated = 0;
     double searchSeconds = 0;
     bool cancelled = false;
-    int startDepth = 0;               // decisions fixed by the start state
-    double prePassCost = 0;           // freezeInlineComputeRoot: the pre-pass winner's cost
-    std::vector<std::string> frozen;  // and the Funcs it froze
+    int startDepth = 0;              // decisions fixed by the start state
+    double prePassCost = 0;          // freezeInlineComputeRoot: the pre-pass winner's cost
+    std::vector<std::string> frozen; // and the Funcs it froze
 };
 
 // Packs features of `count` states with `stages` stages each into the model's

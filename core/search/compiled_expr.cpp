@@ -11,7 +11,8 @@ using namespace Halide::Internal;
 
 namespace {
 
-int64_t floorDiv(int64_t a, int64_t b) {
+int64_t floorDiv(int64_t a, int64_t b)
+{
     if (b == 0)
         return 0; // Halide defines x / 0 == 0
     int64_t q = a / b;
@@ -20,7 +21,8 @@ int64_t floorDiv(int64_t a, int64_t b) {
     return q;
 }
 
-int64_t euclidMod(int64_t a, int64_t b) {
+int64_t euclidMod(int64_t a, int64_t b)
+{
     if (b == 0)
         return 0;
     int64_t r = a % b;
@@ -31,7 +33,8 @@ int64_t euclidMod(int64_t a, int64_t b) {
 
 } // namespace
 
-CompiledExpr::CompiledExpr(const Expr &e, const std::map<std::string, int> &slots) {
+CompiledExpr::CompiledExpr(const Expr &e, const std::map<std::string, int> &slots)
+{
     bool ok = true;
     m_root = compile(e, slots, ok);
     if (!ok) {
@@ -49,7 +52,8 @@ CompiledExpr::CompiledExpr(const Expr &e, const std::map<std::string, int> &slot
     }
 }
 
-int CompiledExpr::compile(const Expr &e, const std::map<std::string, int> &slots, bool &ok) {
+int CompiledExpr::compile(const Expr &e, const std::map<std::string, int> &slots, bool &ok)
+{
     if (!ok || !e.defined()) {
         ok = false;
         return -1;
@@ -130,7 +134,8 @@ int CompiledExpr::compile(const Expr &e, const std::map<std::string, int> &slots
     return -1;
 }
 
-int64_t CompiledExpr::eval(int index, std::span<const int64_t> v) const {
+int64_t CompiledExpr::eval(int index, std::span<const int64_t> v) const
+{
     const Node &n = m_nodes[static_cast<size_t>(index)];
     switch (n.op) {
     case Op::Const: return n.value;
@@ -154,7 +159,8 @@ int64_t CompiledExpr::eval(int index, std::span<const int64_t> v) const {
     return 0;
 }
 
-int64_t CompiledExpr::evaluate(std::span<const int64_t> values) const {
+int64_t CompiledExpr::evaluate(std::span<const int64_t> values) const
+{
     if (m_root >= 0)
         return eval(m_root, values);
     if (m_fallback.empty())

@@ -9,13 +9,15 @@ namespace {
 // Far above kMaxInlinedCalls, far below int64 overflow when multiplied by an edge's calls.
 constexpr int64_t kCallsCeiling = int64_t(1) << 40;
 
-int64_t saturatingMulAdd(int64_t sum, int64_t a, int64_t b) {
+int64_t saturatingMulAdd(int64_t sum, int64_t a, int64_t b)
+{
     const int64_t product = a > kCallsCeiling / std::max<int64_t>(1, b) ? kCallsCeiling : a * b;
     return std::min(kCallsCeiling, sum + product);
 }
 } // namespace
 
-bool alwaysConsideredInline(const State &state, int node) {
+bool alwaysConsideredInline(const State &state, int node)
+{
     const SearchDag &d = state.dag();
     const dag::Node &n = d.node(node);
     if (n.isOutput || n.stages.size() > 1 || !n.isPointwise)
@@ -43,7 +45,8 @@ bool alwaysConsideredInline(const State &state, int node) {
     return ownLoopNest.size() == 1;
 }
 
-int64_t maxInlinedCalls(const State &state) {
+int64_t maxInlinedCalls(const State &state)
+{
     const SearchDag &d = state.dag();
     const auto inlined = [&](int node) {
         const FuncSchedule *f = state.scheduleOf(node);
@@ -83,7 +86,8 @@ int64_t maxInlinedCalls(const State &state) {
     return result;
 }
 
-std::string rejectionBeforeCosting(const State &state, const std::vector<ScheduleFeatures> &features) {
+std::string rejectionBeforeCosting(const State &state, const std::vector<ScheduleFeatures> &features)
+{
     const SearchDag &d = state.dag();
     for (size_t slot = 0; slot < features.size(); slot++) {
         const dag::StageRef &r = d.costStages()[slot];

@@ -22,8 +22,8 @@
 
 namespace beamscope::search {
 
-constexpr double kMaxRecomputeFactor = 10;  // Anderson2021 (Adams2019 uses 8)
-constexpr int64_t kMaxInlinedCalls = 256;   // Halide: max_inlined_calls() >= 256 is rejected
+constexpr double kMaxRecomputeFactor = 10; // Anderson2021 (Adams2019 uses 8)
+constexpr int64_t kMaxInlinedCalls = 256;  // Halide: max_inlined_calls() >= 256 is rejected
 
 // Anderson2021's always_consider_inline, for the recompute test: a single-stage,
 // non-output pointwise Func whose chain of inlined consumers ends in exactly one

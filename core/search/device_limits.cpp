@@ -4,7 +4,8 @@
 
 namespace beamscope::search {
 
-FeatureParams featureParamsFor(const gpu::DeviceFacts &device) {
+FeatureParams featureParamsFor(const gpu::DeviceFacts &device)
+{
     const gpu::DeviceSearchParameters p = gpu::searchParametersFor(device);
     FeatureParams out;
     out.parallelism = p.parallelism;

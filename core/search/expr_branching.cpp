@@ -20,7 +20,8 @@ struct Canonical {
     std::vector<Expr> values, args;
 };
 
-const Canonical &canonical(const Function &f) {
+const Canonical &canonical(const Function &f)
+{
     static std::mutex lock;
     static std::map<FunctionPtr, Canonical> cache;
     std::lock_guard<std::mutex> guard(lock);
@@ -41,22 +42,18 @@ class Measure {
 public:
     explicit Measure(const InlinedBranching &inlined) : m_inlined(inlined) {}
 
-    int of(const Expr &e) const {
+    int of(const Expr &e) const
+    {
         switch (e->node_type) {
         case IRNodeType::IntImm:
         case IRNodeType::UIntImm:
         case IRNodeType::FloatImm:
         case IRNodeType::StringImm:
-        case IRNodeType::Variable:
-            return 1;
-        case IRNodeType::Broadcast:
-            return of(e.as<Broadcast>()->value);
-        case IRNodeType::Cast:
-            return of(e.as<Cast>()->value);
-        case IRNodeType::Not:
-            return of(e.as<Not>()->a);
-        case IRNodeType::VectorReduce:
-            return of(e.as<VectorReduce>()->value);
+        case IRNodeType::Variable: return 1;
+        case IRNodeType::Broadcast: return of(e.as<Broadcast>()->value);
+        case IRNodeType::Cast: return of(e.as<Cast>()->value);
+        case IRNodeType::Not: return of(e.as<Not>()->a);
+        case IRNodeType::VectorReduce: return of(e.as<VectorReduce>()->value);
         case IRNodeType::Add: return binaryOf<Add>(e);
         case IRNodeType::Sub: return binaryOf<Sub>(e);
         case IRNodeType::Mod: return binaryOf<Mod>(e);
@@ -76,14 +73,10 @@ public:
             const Select *s = e.as<Select>();
             return std::max(binary(s->condition, s->true_value), binary(s->condition, s->false_value));
         }
-        case IRNodeType::Ramp:
-            return binary(e.as<Ramp>()->base, e.as<Ramp>()->stride);
-        case IRNodeType::Load:
-            return binary(e.as<Load>()->predicate, e.as<Load>()->index);
-        case IRNodeType::Let:
-            return binary(e.as<Let>()->value, e.as<Let>()->body);
-        case IRNodeType::Shuffle:
-            return nary(e.as<Shuffle>()->vectors);
+        case IRNodeType::Ramp: return binary(e.as<Ramp>()->base, e.as<Ramp>()->stride);
+        case IRNodeType::Load: return binary(e.as<Load>()->predicate, e.as<Load>()->index);
+        case IRNodeType::Let: return binary(e.as<Let>()->value, e.as<Let>()->body);
+        case IRNodeType::Shuffle: return nary(e.as<Shuffle>()->vectors);
         case IRNodeType::Call: {
             const Call *c = e.as<Call>();
             int inlinedValue = 0;
@@ -91,18 +84,19 @@ public:
                 return inlinedValue;
             return nary(c->args);
         }
-        default:
-            return 1;
+        default: return 1;
         }
     }
 
     // Equal operands need one more register; otherwise the larger one wins.
-    int binary(const Expr &a, const Expr &b) const {
+    int binary(const Expr &a, const Expr &b) const
+    {
         const int ba = of(a), bb = of(b);
         return ba == bb ? ba + 1 : std::max(ba, bb);
     }
 
-    int nary(const std::vector<Expr> &exprs) const {
+    int nary(const std::vector<Expr> &exprs) const
+    {
         int total = 0;
         for (const Expr &e : exprs) {
             const int b = of(e);
@@ -115,7 +109,8 @@ public:
 
 private:
     template <typename T>
-    int binaryOf(const Expr &e) const {
+    int binaryOf(const Expr &e) const
+    {
         const T *op = e.as<T>();
         return binary(op->a, op->b);
     }
@@ -125,7 +120,8 @@ private:
 
 } // namespace
 
-int exprBranching(const Function &func, const InlinedBranching &inlinedMeasure) {
+int exprBranching(const Function &func, const InlinedBranching &inlinedMeasure)
+{
     const Canonical &c = canonical(func);
     const Measure m(inlinedMeasure);
     return std::max(m.nary(c.values), m.nary(c.args));

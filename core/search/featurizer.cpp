@@ -21,7 +21,8 @@ using namespace Halide::Internal;
 
 namespace {
 
-int64_t volume(const Region &r) {
+int64_t volume(const Region &r)
+{
     int64_t v = 1;
     for (const Span &s : r)
         v *= s.extent();
@@ -32,7 +33,8 @@ int64_t volume(const Region &r) {
 struct Jacobian {
     std::vector<std::vector<double>> m;
     int64_t count = 1;
-    bool columnIsZero(size_t j) const {
+    bool columnIsZero(size_t j) const
+    {
         for (const auto &row : m)
             if (j < row.size() && !(row[j] == 0))
                 return false;
@@ -40,7 +42,8 @@ struct Jacobian {
     }
 };
 
-Jacobian fromDag(const dag::LoadJacobian &j) {
+Jacobian fromDag(const dag::LoadJacobian &j)
+{
     Jacobian out;
     out.count = j.count;
     for (const auto &row : j.matrix) {
@@ -55,7 +58,7 @@ Jacobian fromDag(const dag::LoadJacobian &j) {
 // Where a producer's values live, as a consumer sees them.
 struct Site {
     MemoryType memory = MemoryType::Global;
-    int vectorDim = -1;   // dense storage dim, -1 when not yet known
+    int vectorDim = -1; // dense storage dim, -1 when not yet known
     bool scheduled = false;
     bool nestedIn = false; // realized inside the consumer's loops
 };
@@ -77,7 +80,7 @@ struct StageCtx {
     int kernelNode = 0, kernelStage = 0;
     ThreadInfo thread;
     int vectorDim = 0;
-    int funcVectorDim = 0;       // the Func's dense storage dim (Halide's vector_dim, the same for every stage)
+    int funcVectorDim = 0; // the Func's dense storage dim (Halide's vector_dim, the same for every stage)
     int threadOwnerNode = 0, threadOwnerStage = 0; // the stage whose gpu_thread loop this stage runs in
 };
 
@@ -97,7 +100,8 @@ private:
     std::string inlinedKey;              // which Funcs are inlined, for the expr_branching memo
     mutable std::unordered_map<std::string, int> inlinedBranching; // per state: Func name -> branching
 
-    ScheduleFeatures *featOf(int node, int stage) {
+    ScheduleFeatures *featOf(int node, int stage)
+    {
         const int slot = d.stageSlot(node, stage);
         return slot >= 0 && slot < static_cast<int>(feats.size()) ? &feats[static_cast<size_t>(slot)] : nullptr;
     }
@@ -127,7 +131,8 @@ private:
     void workingSets();
 };
 
-Site Featurizer::siteOf(int producer, int consumerNode) const {
+Site Featurizer::siteOf(int producer, int consumerNode) const
+{
     Site s;
     const dag::Node &n = d.node(producer);
     if (n.isInput) {
@@ -146,7 +151,8 @@ Site Featurizer::siteOf(int producer, int consumerNode) const {
     return s;
 }
 
-StageCtx Featurizer::context(const FuncSchedule &f, int stage) const {
+StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
+{
     StageCtx c;
     c.node = f.node;
     c.stage = stage;
@@ -214,7 +220,8 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const {
     return c;
 }
 
-void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) const {
+void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) const
+{
     // (stage to look at, Jacobian from its loops to the original consumer's loops, call multiplicity)
     struct Pending {
         int node, stage;
@@ -274,7 +281,8 @@ void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) 
 // Halide measures the Func's pure definition for every stage, through the
 // Funcs inlined into it. Each inlined Func is measured once per state (chains
 // of inlined stencils would otherwise be expanded exponentially).
-int Featurizer::branching(int node) {
+int Featurizer::branching(int node)
+{
     const std::function<bool(const std::string &, int &)> inlinedMeasure = [&](const std::string &name, int &out) {
         auto memo = inlinedBranching.find(name);
         if (memo != inlinedBranching.end()) {
@@ -292,7 +300,8 @@ int Featurizer::branching(int node) {
     return exprBranching(d.node(node).func, inlinedMeasure);
 }
 
-void Featurizer::computePointsComputedMinimum() {
+void Featurizer::computePointsComputedMinimum()
+{
     pcm.assign(d.costStages().size(), 0);
     for (size_t slot = 0; slot < d.costStages().size(); slot++) {
         const dag::StageRef &r = d.costStages()[slot];
@@ -319,7 +328,8 @@ namespace {
 
 // Bytes and lines of a producer's region, as Halide counts them for a site:
 // every dimension but the site's vector dimension makes lines.
-void footprint(int64_t bytesPerPoint, const Region &r, const Site &site, double &bytes, double &lines) {
+void footprint(int64_t bytesPerPoint, const Region &r, const Site &site, double &bytes, double &lines)
+{
     bytes = double(bytesPerPoint);
     lines = 1;
     int64_t maxExtent = 1;
@@ -338,7 +348,8 @@ void footprint(int64_t bytesPerPoint, const Region &r, const Site &site, double 
 
 // The features of one scheduled stage, step by step as Halide's
 // LoopNest::compute_features fills them.
-void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
+void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat)
+{
     pointFeatures(c, feat);
     parallelismFeatures(c, feat);
     const StageBytes bytes = footprintFeatures(c, feat);
@@ -354,7 +365,8 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat) {
 }
 
 // Realizations, points computed, scalars, innermost and unrolled extents.
-void Featurizer::pointFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+void Featurizer::pointFeatures(const StageCtx &c, ScheduleFeatures &feat) const
+{
     const StageTiling &t = *c.t;
     feat[Feature::NumRealizations] = double(c.instances);
     feat[Feature::NumProductions] = double(c.instances);
@@ -387,7 +399,8 @@ void Featurizer::pointFeatures(const StageCtx &c, ScheduleFeatures &feat) const 
 }
 
 // Parallel tasks inside and around the stage.
-void Featurizer::parallelismFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+void Featurizer::parallelismFeatures(const StageCtx &c, ScheduleFeatures &feat) const
+{
     const StageTiling &t = *c.t;
     if (c.f->location == ComputeLocation::Root) {
         int64_t inner = 1;
@@ -411,7 +424,8 @@ void Featurizer::parallelismFeatures(const StageCtx &c, ScheduleFeatures &feat) 
 
 // Bytes at realization, production, root and task; returns the stage's own
 // bytes for the loads of an update.
-Featurizer::StageBytes Featurizer::footprintFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+Featurizer::StageBytes Featurizer::footprintFeatures(const StageCtx &c, ScheduleFeatures &feat) const
+{
     const dag::Node &n = d.node(c.node);
     const FuncSchedule &f = *c.f;
     const StageTiling &t = *c.t;
@@ -421,7 +435,9 @@ Featurizer::StageBytes Featurizer::footprintFeatures(const StageCtx &c, Schedule
     for (const Span &s : computed)
         bytes *= double(s.extent());
     const int vd = c.vectorDim;
-    const double innermostBytes = double(bpp) * (vd < static_cast<int>(computed.size()) ? double(computed[static_cast<size_t>(vd)].extent()) : 1.0);
+    const double innermostBytes =
+        double(bpp) *
+        (vd < static_cast<int>(computed.size()) ? double(computed[static_cast<size_t>(vd)].extent()) : 1.0);
     feat[Feature::BytesAtRealization] = bytes;
     feat[Feature::BytesAtProduction] = bytes;
     feat[Feature::InnermostBytesAtRealization] = innermostBytes;
@@ -432,7 +448,8 @@ Featurizer::StageBytes Featurizer::footprintFeatures(const StageCtx &c, Schedule
         rootBytes *= double(s.extent());
     feat[Feature::BytesAtRoot] = rootBytes;
     feat[Feature::InnermostBytesAtRoot] =
-        double(bpp) * (vd < static_cast<int>(rootComputed.size()) ? double(rootComputed[static_cast<size_t>(vd)].extent()) : 1.0);
+        double(bpp) *
+        (vd < static_cast<int>(rootComputed.size()) ? double(rootComputed[static_cast<size_t>(vd)].extent()) : 1.0);
 
     // Bytes at task.
     if (f.location == ComputeLocation::Root && n.func.dimensions() == 0 && c.loops.empty()) {
@@ -474,7 +491,8 @@ Featurizer::StageBytes Featurizer::footprintFeatures(const StageCtx &c, Schedule
 }
 
 // Unique bytes and lines read per realization, per thread and per point, by memory.
-void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, ScheduleFeatures &feat) const {
+void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, ScheduleFeatures &feat) const
+{
     const FuncSchedule &f = *c.f;
     const double bytes = own.bytes, innermostBytes = own.innermostBytes;
     std::vector<Access> accesses;
@@ -551,7 +569,8 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
 }
 
 // Per task: what a block of a root stage streams in from Funcs stored at root.
-void Featurizer::taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+void Featurizer::taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) const
+{
     double taskBytes = 0, taskLines = 0;
     std::vector<int> pendingEdges(d.stage(c.node, c.stage).incomingEdges);
     std::set<int> seen;
@@ -564,7 +583,8 @@ void Featurizer::taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) con
         if (!pf || pf->location == ComputeLocation::Root || pf->storedAtRoot || d.node(e.producer).isInput) {
             const Region r = st.requiredAt(e.producer, c.node, c.stage, 1);
             double b = 0, l = 0;
-            footprint(d.node(e.producer).bytesPerPoint, r.empty() ? d.rootRequired(e.producer) : r, siteOf(e.producer, c.node), b, l);
+            footprint(d.node(e.producer).bytesPerPoint, r.empty() ? d.rootRequired(e.producer) : r,
+                      siteOf(e.producer, c.node), b, l);
             taskBytes += b;
             taskLines += l;
         } else {
@@ -577,7 +597,8 @@ void Featurizer::taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) con
 }
 
 // GPU occupancy and warps.
-void Featurizer::occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+void Featurizer::occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const
+{
     const FuncSchedule &f = *c.f;
     // Halide sets the warp and occupancy features at the innermost
     // loop only when the stage has loops (LoopNest::is_scalar): a stage without loops, such as
@@ -616,7 +637,8 @@ namespace {
 // Halide's affine bound (FunctionDAG::Edge::BoundInfo): a constant, or v, v * k, v + c, v * k + c with
 // v one of the consumer's loop variables "<consumer>.<loop>.min/max". Returns the loop index, -1 for a
 // constant, -2 for a bound that is not affine.
-int affineLoopOf(const Halide::Expr &e, const dag::Stage &consumer) {
+int affineLoopOf(const Halide::Expr &e, const dag::Stage &consumer)
+{
     using namespace Halide::Internal;
     if (e.as<IntImm>())
         return -1;
@@ -638,7 +660,8 @@ bool isConstantInt(const Halide::Expr &e) { return Halide::Internal::as_const_in
 // Halide's constant_extent of a loop of a stage of `n`, given the constness of each dimension of
 // the region required of `n` (Node::loop_nest_for_region, required_to_computed): constant bounds,
 // or the dimension of the region computed the loop follows, when that is the region required.
-bool loopHasConstantExtent(const dag::Node &n, const dag::Loop &l, const std::vector<bool> &requiredConstant) {
+bool loopHasConstantExtent(const dag::Node &n, const dag::Loop &l, const std::vector<bool> &requiredConstant)
+{
     if (isConstantInt(l.min) && isConstantInt(l.max))
         return true;
     using Halide::Internal::equal;
@@ -656,7 +679,8 @@ bool loopHasConstantExtent(const dag::Node &n, const dag::Loop &l, const std::ve
 // constant extent. At the thread level the consumer's pure loops are constant (they come out of
 // a split) and its reduction loops are when their bounds are; an inlined Func in between passes
 // on the constness of its own region.
-std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int consumerStage) const {
+std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int consumerStage) const
+{
     std::vector<bool> constant(static_cast<size_t>(d.node(node).func.dimensions()), true);
     for (int e : d.node(node).outgoingEdges) {
         const dag::Edge &edge = d.edge(e);
@@ -664,8 +688,10 @@ std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int c
         std::vector<bool> loopConstant(consumer.loop.size(), true);
         if (edge.consumerNode == consumerNode && edge.consumerStage == consumerStage) {
             for (size_t j = 0; j < consumer.loop.size(); j++)
-                loopConstant[j] = !consumer.loop[j].rvar || (isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max));
-        } else if (const FuncSchedule *cf = st.scheduleOf(edge.consumerNode); cf && cf->location == ComputeLocation::Inlined) {
+                loopConstant[j] = !consumer.loop[j].rvar ||
+                                  (isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max));
+        } else if (const FuncSchedule *cf = st.scheduleOf(edge.consumerNode);
+                   cf && cf->location == ComputeLocation::Inlined) {
             const std::vector<bool> inner = constantRequired(edge.consumerNode, consumerNode, consumerStage);
             for (size_t j = 0; j < consumer.loop.size(); j++)
                 loopConstant[j] = loopHasConstantExtent(d.node(edge.consumerNode), consumer.loop[j], inner);
@@ -687,7 +713,8 @@ std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int c
 // of a split, constant for pure loops; for a thread-level Func it is its own outermost loop, whose
 // extent is its region per thread, not constant where a clamp or a select decides it (lens_blur's
 // f54 reads channel min(c, 3) .. 3).
-bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const {
+bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const
+{
     if (c.f->location != ComputeLocation::ThreadLevel)
         return true;
     const std::vector<bool> required = constantRequired(c.node, c.f->consumer, c.f->consumerStage);
@@ -699,7 +726,8 @@ bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const {
 
 // The region of `node` required at its store site (Halide's store_bounds): at
 // root for inputs, root and unscheduled Funcs, per block for block-level Funcs.
-std::vector<int64_t> Featurizer::storeSiteExtents(int node) const {
+std::vector<int64_t> Featurizer::storeSiteExtents(int node) const
+{
     const FuncSchedule *f = st.scheduleOf(node);
     Region r;
     if (f && f->location != ComputeLocation::Root && f->location != ComputeLocation::Inlined && !f->storedAtRoot)
@@ -721,7 +749,8 @@ std::vector<int64_t> Featurizer::storeSiteExtents(int node) const {
 int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat,
                                             const std::vector<int> &chain, const RationalJacobian &thread,
                                             const RationalJacobian &serial, bool scheduled, int innermostDim,
-                                            MemoryType memory) const {
+                                            MemoryType memory) const
+{
     const StageTiling &t = *c.t;
     const dag::Stage &stage = d.stage(c.node, c.stage);
     const bool unrolled = feat[Feature::UnrolledLoopExtent] > 1;
@@ -777,7 +806,8 @@ int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFea
 
 // num_{global,shared}_mem_{loads,stores}_per_block and their efficiencies, as
 // Anderson2021's compute_features computes them at a stage's innermost loop.
-void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const {
+void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
+{
     const FuncSchedule &f = *c.f;
     const StageTiling &t = *c.t;
     const dag::Node &n = d.node(c.node);
@@ -802,8 +832,8 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     // Extents of this stage's loops inside one thread (the strides of the thread loops).
     std::vector<int64_t> innerSerial(loops, 1);
     for (size_t j = 0; j < loops; j++)
-        innerSerial[j] = f.location == ComputeLocation::ThreadLevel ? c.loops[j].extent()
-                                                                    : (j < t.serial.size() ? t.serial[j] : 1);
+        innerSerial[j] =
+            f.location == ComputeLocation::ThreadLevel ? c.loops[j].extent() : (j < t.serial.size() ? t.serial[j] : 1);
     MemTotals globalLoads, sharedLoads;
 
     // Stores (register Funcs have none); an update's stores also count as loads.
@@ -813,7 +843,8 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
         const RationalJacobian jac = RationalJacobian::fromStore(storeJac, loops);
         const Region computed = st.computedRegion(c.node);
         int actualDim = c.funcVectorDim;
-        if (!(static_cast<size_t>(actualDim) < computed.size() && computed[static_cast<size_t>(actualDim)].extent() > 1))
+        if (!(static_cast<size_t>(actualDim) < computed.size() &&
+              computed[static_cast<size_t>(actualDim)].extent() > 1))
             for (size_t i = 0; i < computed.size(); i++)
                 if (computed[i].extent() > 1) {
                     actualDim = static_cast<int>(i);
@@ -927,7 +958,8 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     feat[Feature::SharedMemLoadEfficiency] = sharedLoads.efficiency();
 }
 
-void Featurizer::inlinedFeatures() {
+void Featurizer::inlinedFeatures()
+{
     // Halide's loop-nest order: kernels in scheduling order, a Func's stages last update first,
     // each stage followed by the Funcs computed in its thread loop, then those in its block.
     // outer_parallelism and num_blocks of an inlined Func are the last consumer's.
@@ -1001,7 +1033,8 @@ void Featurizer::inlinedFeatures() {
     }
 }
 
-void Featurizer::workingSets() {
+void Featurizer::workingSets()
+{
     // Per kernel (root stage): bytes realized per thread and per block.
     double rootSet = 0;
     for (const FuncSchedule &f : st.funcs())
@@ -1062,7 +1095,8 @@ void Featurizer::workingSets() {
                 }
 }
 
-std::vector<ScheduleFeatures> Featurizer::run() {
+std::vector<ScheduleFeatures> Featurizer::run()
+{
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
     contexts.assign(feats.size(), StageCtx());
     inlinedKey.assign(static_cast<size_t>(d.nodeCount()), '0');
@@ -1109,7 +1143,8 @@ std::vector<ScheduleFeatures> Featurizer::run() {
 
 } // namespace
 
-std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params) {
+std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params)
+{
     return Featurizer(state, params).run();
 }
 

@@ -58,7 +58,7 @@
 namespace beamscope::search {
 
 struct FeatureParams {
-    int parallelism = 80;              // SM count
+    int parallelism = 80; // SM count
     int64_t sharedMemoryLimitBytes = 48 * 1024;
     int64_t sharedMemorySmLimitBytes = 96 * 1024;
     int activeBlockLimit = 32;

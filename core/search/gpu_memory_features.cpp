@@ -10,7 +10,8 @@ namespace beamscope::search {
 
 void Rational::operator+=(const Rational &o) { dag::addOptionalRational(num, den, o.num, o.den); }
 
-Rational Rational::operator*(const Rational &o) const {
+Rational Rational::operator*(const Rational &o) const
+{
     if (isZero())
         return *this;
     if (o.isZero())
@@ -18,13 +19,15 @@ Rational Rational::operator*(const Rational &o) const {
     return {num * o.num, den * o.den};
 }
 
-Rational Rational::scaled(int64_t factor) const {
+Rational Rational::scaled(int64_t factor) const
+{
     if (isZero())
         return *this;
     return {num * factor, den};
 }
 
-RationalJacobian RationalJacobian::fromDag(const dag::LoadJacobian &j, size_t consumerLoops) {
+RationalJacobian RationalJacobian::fromDag(const dag::LoadJacobian &j, size_t consumerLoops)
+{
     RationalJacobian out(j.matrix.size(), consumerLoops, j.count);
     for (size_t i = 0; i < j.matrix.size(); i++)
         for (size_t k = 0; k < consumerLoops && k < j.matrix[i].size(); k++) {
@@ -34,21 +37,24 @@ RationalJacobian RationalJacobian::fromDag(const dag::LoadJacobian &j, size_t co
     return out;
 }
 
-RationalJacobian RationalJacobian::fromStore(const std::vector<std::vector<dag::JacobianEntry>> &store, size_t loops) {
+RationalJacobian RationalJacobian::fromStore(const std::vector<std::vector<dag::JacobianEntry>> &store, size_t loops)
+{
     dag::LoadJacobian j;
     j.matrix = store;
     j.count = 1;
     return fromDag(j, loops);
 }
 
-bool RationalJacobian::columnIsZero(size_t j) const {
+bool RationalJacobian::columnIsZero(size_t j) const
+{
     for (size_t i = 0; i < rows; i++)
         if (!at(i, j).isZero())
             return false;
     return true;
 }
 
-RationalJacobian RationalJacobian::scaledColumns(const std::vector<int64_t> &factors) const {
+RationalJacobian RationalJacobian::scaledColumns(const std::vector<int64_t> &factors) const
+{
     RationalJacobian out = *this;
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < cols; j++)
@@ -56,7 +62,8 @@ RationalJacobian RationalJacobian::scaledColumns(const std::vector<int64_t> &fac
     return out;
 }
 
-RationalJacobian RationalJacobian::operator*(const RationalJacobian &inner) const {
+RationalJacobian RationalJacobian::operator*(const RationalJacobian &inner) const
+{
     RationalJacobian out(rows, inner.cols, count * inner.count);
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < inner.cols; j++) {
@@ -68,7 +75,8 @@ RationalJacobian RationalJacobian::operator*(const RationalJacobian &inner) cons
     return out;
 }
 
-WarpLayout makeWarpLayout(const ThreadInfo &info) {
+WarpLayout makeWarpLayout(const ThreadInfo &info)
+{
     WarpLayout w;
     w.info = info;
     const int64_t last = info.numThreadsInBlock - 1;
@@ -117,12 +125,13 @@ constexpr int kMaxStorageDims = 16;
 
 struct Strides {
     int dims = 0;
-    int64_t storage[kMaxStorageDims];          // per storage dim, innermost first
-    double perThreadDim[3][kMaxStorageDims];    // [thread dim][storage dim]
+    int64_t storage[kMaxStorageDims];        // per storage dim, innermost first
+    double perThreadDim[3][kMaxStorageDims]; // [thread dim][storage dim]
     bool valid[3] = {true, true, true};
     int threadDims = 0;
 
-    int64_t offset(int k, int64_t point) const {
+    int64_t offset(int k, int64_t point) const
+    {
         int64_t r = 0;
         for (int i = 0; i < dims; i++)
             r += static_cast<int64_t>(double(point) * perThreadDim[k][i]) * storage[i];
@@ -130,7 +139,8 @@ struct Strides {
     }
 };
 
-void accessOf(const Strides &s, int bytesPerAccess, int x, int y, int z, WarpAccess &out) {
+void accessOf(const Strides &s, int bytesPerAccess, int x, int y, int z, WarpAccess &out)
+{
     const int coord[3] = {x, y, z};
     int64_t byte = 0;
     for (int k = 0; k < s.threadDims; k++) {
@@ -144,14 +154,16 @@ void accessOf(const Strides &s, int bytesPerAccess, int x, int y, int z, WarpAcc
 }
 
 // Bytes covered by equal-length accesses starting at sorted, distinct offsets.
-int64_t coveredBytes(const int64_t *starts, int n, int bytesPerAccess) {
+int64_t coveredBytes(const int64_t *starts, int n, int bytesPerAccess)
+{
     int64_t covered = 0;
     for (int i = 0; i < n; i++)
         covered += i + 1 < n ? std::min<int64_t>(bytesPerAccess, starts[i + 1] - starts[i]) : bytesPerAccess;
     return covered;
 }
 
-void addRequests(MemKind kind, WarpAccess &a, int bytesPerAccess, int requests, MemTotals &totals) {
+void addRequests(MemKind kind, WarpAccess &a, int bytesPerAccess, int requests, MemTotals &totals)
+{
     std::sort(a.start, a.start + a.count);
     const int n = static_cast<int>(std::unique(a.start, a.start + a.count) - a.start);
     int64_t perRequest = 0, used = 0;
@@ -187,7 +199,8 @@ void addRequests(MemKind kind, WarpAccess &a, int bytesPerAccess, int requests, 
     totals.bytesUsed += double(requests) * double(used);
 }
 
-int truncatedRequests(double r) {
+int truncatedRequests(double r)
+{
     if (!(r < 2147483647.0))
         return 2147483647;
     return static_cast<int>(r);
@@ -197,7 +210,8 @@ int truncatedRequests(double r) {
 
 MemTotals countAccesses(MemKind kind, const RationalJacobian &jac, int innermostDim,
                         const std::vector<int64_t> &storageExtents, int bytesPerAccess, const WarpLayout &warps,
-                        const std::vector<int> &threadLoops, double requestsPerWarp) {
+                        const std::vector<int> &threadLoops, double requestsPerWarp)
+{
     Strides s;
     int dimOrder[kMaxStorageDims];
     const int nd = std::min(static_cast<int>(storageExtents.size()), kMaxStorageDims);
@@ -254,7 +268,8 @@ MemTotals countAccesses(MemKind kind, const RationalJacobian &jac, int innermost
     return totals;
 }
 
-int vectorizedAccessSize(int64_t extent, int bytesPerPoint) {
+int vectorizedAccessSize(int64_t extent, int bytesPerPoint)
+{
     const int64_t maxPoints = std::min<int64_t>(4, 16 / std::max(1, bytesPerPoint));
     if (maxPoints <= 0)
         return 1;
@@ -265,7 +280,8 @@ int vectorizedAccessSize(int64_t extent, int bytesPerPoint) {
     return 1;
 }
 
-bool vectorizableAlong(const RationalJacobian &jac, int innermostDim, size_t j) {
+bool vectorizableAlong(const RationalJacobian &jac, int innermostDim, size_t j)
+{
     for (size_t i = 0; i < jac.rows; i++) {
         const Rational r = jac.at(i, j);
         if (static_cast<int>(i) == innermostDim ? !r.isOne() : !r.isZero())

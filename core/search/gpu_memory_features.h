@@ -63,7 +63,8 @@ WarpLayout makeWarpLayout(const ThreadInfo &info);
 
 struct MemTotals {
     double transactions = 0, bytesUsed = 0, bytes = 0;
-    void add(const MemTotals &o) {
+    void add(const MemTotals &o)
+    {
         transactions += o.transactions;
         bytesUsed += o.bytesUsed;
         bytes += o.bytes;

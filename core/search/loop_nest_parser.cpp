@@ -22,7 +22,8 @@ using Entry = NestEntry;
 // A name as Halide prints it and as the DAG holds it may differ by a "$N" uniquing suffix.
 // Sizes are below 2^54 each (loop_nest_text.cpp) but a dump can nest enough of
 // them for a product to leave int64, which would be undefined: refused instead.
-int64_t times(int64_t a, int64_t b, const std::string &where) {
+int64_t times(int64_t a, int64_t b, const std::string &where)
+{
     int64_t product = 0;
     if (__builtin_mul_overflow(a, b, &product))
         throw ParseError{where + "loop sizes whose product does not fit in 64 bits"};
@@ -33,7 +34,8 @@ std::string baseName(const std::string &name) { return baseFuncName(name); }
 
 class Builder {
 public:
-    Builder(const SearchDag &dag, std::vector<Entry> entries) : m_dag(dag), m_e(std::move(entries)) {
+    Builder(const SearchDag &dag, std::vector<Entry> entries) : m_dag(dag), m_e(std::move(entries))
+    {
         for (int n = 0; n < dag.nodeCount(); n++) {
             m_byName[dag.node(n).name].push_back(n);
             if (baseName(dag.node(n).name) != dag.node(n).name)
@@ -41,7 +43,8 @@ public:
         }
     }
 
-    LoopNestParseResult build() {
+    LoopNestParseResult build()
+    {
         LoopNestParseResult r;
         // The root's own entries: realizations, compute_root stages, inlined Funcs (a Func inlined into
         // a root-level innermost... cannot occur, but is accepted).
@@ -130,7 +133,8 @@ private:
     std::string name(int node) const { return baseName(m_dag.node(node).name); }
     std::string at(const Entry &x) const { return "line " + std::to_string(x.line) + ": "; }
 
-    int nodeOf(const Entry &x) {
+    int nodeOf(const Entry &x)
+    {
         auto pick = [&](const std::vector<int> &v) -> int {
             if (v.size() > 1)
                 throw ParseError{at(x) + "'" + x.func + "' names " + std::to_string(v.size()) +
@@ -160,14 +164,16 @@ private:
         return n;
     }
 
-    void markInlined(const Entry &x) {
+    void markInlined(const Entry &x)
+    {
         const int node = nodeOf(x);
         if (m_dag.node(node).isOutput)
             throw ParseError{at(x) + "'" + x.func + "' is an output of the pipeline and cannot be inlined"};
         m_inlined.insert(node);
     }
 
-    FuncSchedule &schedule(int node, int entry, ComputeLocation loc, int consumer, int consumerStage) {
+    FuncSchedule &schedule(int node, int entry, ComputeLocation loc, int consumer, int consumerStage)
+    {
         auto [it, inserted] = m_funcs.try_emplace(node);
         FuncSchedule &f = it->second;
         if (inserted) {
@@ -186,7 +192,8 @@ private:
     // The chain of one stage starting at entry `first`: the stage's loops nested in one another
     // (block > thread > serial > simd), each the only child loop of its parent with the same Func.
     // Other Funcs' loops found inside are scheduled as block/thread-level Funcs of this stage.
-    void addStage(FuncSchedule &f, int stage, int first, ComputeLocation loc, int ownerNode, int ownerStage) {
+    void addStage(FuncSchedule &f, int stage, int first, ComputeLocation loc, int ownerNode, int ownerStage)
+    {
         const int node = f.node;
         if (m_dag.node(node).stages.size() <= static_cast<size_t>(stage))
             throw ParseError{at(m_e[static_cast<size_t>(first)]) + name(node) + " has " +
@@ -208,8 +215,8 @@ private:
             chain.push_back(cur);
             const std::string here = at(x) + name(node) + " stage " + std::to_string(stage) + ": ";
             if (x.sizes.size() != nloops)
-                throw ParseError{here + "expected " + std::to_string(nloops) + " loop sizes (" + loopNames(st) + "), found " +
-                                 std::to_string(x.sizes.size())};
+                throw ParseError{here + "expected " + std::to_string(nloops) + " loop sizes (" + loopNames(st) +
+                                 "), found " + std::to_string(x.sizes.size())};
             if (x.label == "gpu_none" || x.label == "gpu_parallelized")
                 throw ParseError{here + "the loop is labelled " + x.label +
                                  ": a partially scheduled stage (not yet tiled into GPU blocks and threads), which a "
@@ -217,10 +224,12 @@ private:
             const bool simd = x.innermost || x.label == "gpu_simd";
             if (x.label == "gpu_block") {
                 if (loc != ComputeLocation::Root)
-                    throw ParseError{here + "a gpu_block loop inside another Func's loops: Beamscope states have one block level, "
-                                            "that of compute_root stages"};
+                    throw ParseError{
+                        here + "a gpu_block loop inside another Func's loops: Beamscope states have one block level, "
+                               "that of compute_root stages"};
                 if (sawBlock || level > 0)
-                    throw ParseError{here + "a second gpu_block level (or blocks inside threads), which Beamscope cannot express"};
+                    throw ParseError{
+                        here + "a second gpu_block level (or blocks inside threads), which Beamscope cannot express"};
                 sawBlock = true;
                 for (size_t j = 0; j < nloops; j++)
                     blocks[j] = times(blocks[j], x.sizes[j].value, here);
@@ -229,7 +238,9 @@ private:
                     throw ParseError{here + "a gpu_thread loop inside a serial loop, which Beamscope cannot express "
                                             "(its stages are blocks x threads x serial, in that order)"};
                 if (loc == ComputeLocation::ThreadLevel)
-                    throw ParseError{here + "gpu_thread loops inside another Func's gpu_thread loop, which Beamscope cannot express"};
+                    throw ParseError{
+                        here +
+                        "gpu_thread loops inside another Func's gpu_thread loop, which Beamscope cannot express"};
                 level = 1;
                 for (size_t j = 0; j < nloops; j++)
                     t.threads[j] = times(t.threads[j], x.sizes[j].value, here);
@@ -242,8 +253,8 @@ private:
                 throw ParseError{here + "a compute_root stage must start with its gpu_block loop, found " +
                                  (x.label.empty() ? std::string("the innermost loop") : x.label)};
             if (x.vectorLoop >= static_cast<int>(nloops))
-                throw ParseError{here + "vectorized loop index " + std::to_string(x.vectorLoop) + " but the stage has " +
-                                 std::to_string(nloops) + " loops"};
+                throw ParseError{here + "vectorized loop index " + std::to_string(x.vectorLoop) +
+                                 " but the stage has " + std::to_string(nloops) + " loops"};
             t.vectorLoop = std::max(0, x.vectorLoop);
             t.hasVectorLoop = x.vectorLoop >= 0;
 
@@ -270,15 +281,17 @@ private:
                 const int yn = nodeOf(y);
                 if (yn == node) {
                     if (next >= 0)
-                        throw ParseError{at(y) + "a second loop of " + name(node) + " inside one of its loops; Beamscope expects one "
-                                                 "chain gpu_block > gpu_thread > gpu_serial > gpu_simd per stage"};
+                        throw ParseError{at(y) + "a second loop of " + name(node) +
+                                         " inside one of its loops; Beamscope expects one "
+                                         "chain gpu_block > gpu_thread > gpu_serial > gpu_simd per stage"};
                     next = c;
                     continue;
                 }
                 // Another Func computed inside this stage's loop.
                 if (loc != ComputeLocation::Root)
-                    throw ParseError{at(y) + name(yn) + " is computed inside " + name(node) +
-                                     ", which is not compute_root; Beamscope computes Funcs only inside compute_root stages"};
+                    throw ParseError{
+                        at(y) + name(yn) + " is computed inside " + name(node) +
+                        ", which is not compute_root; Beamscope computes Funcs only inside compute_root stages"};
                 ComputeLocation yl;
                 if (x.label == "gpu_block")
                     yl = ComputeLocation::BlockLevel;
@@ -298,7 +311,8 @@ private:
                                  "; expected the chain to end in its innermost loop ('*')"};
             cur = simd ? -1 : next;
             if (simd && next >= 0)
-                throw ParseError{at(m_e[static_cast<size_t>(next)]) + "a loop of " + name(node) + " inside its innermost loop"};
+                throw ParseError{at(m_e[static_cast<size_t>(next)]) + "a loop of " + name(node) +
+                                 " inside its innermost loop"};
         }
         // Reduction loops: Beamscope runs them serially over their whole extent.
         int64_t product = 1;
@@ -315,7 +329,8 @@ private:
 
     std::map<std::pair<int, int>, std::vector<int64_t>> m_blocks;
 
-    static std::string loopNames(const dag::Stage &st) {
+    static std::string loopNames(const dag::Stage &st)
+    {
         std::string s;
         for (const auto &l : st.loop)
             s += (s.empty() ? "" : ", ") + l.var;
@@ -324,7 +339,8 @@ private:
 
     // Cross-checks that need the finished state: block counts (an error: the pipeline's
     // estimates must be Halide's) and realized extents (notes).
-    void checkAgainstPipeline(const State &state, std::vector<std::string> &notes) const {
+    void checkAgainstPipeline(const State &state, std::vector<std::string> &notes) const
+    {
         for (const auto &[key, blocks] : m_blocks) {
             const auto [node, stage] = key;
             const FuncSchedule *f = state.scheduleOf(node);
@@ -338,10 +354,10 @@ private:
                 const int64_t derived = loops[j].extent() / tile + (loops[j].extent() % tile != 0);
                 if (derived != blocks[j])
                     throw ParseError{at(first) + name(node) + " stage " + std::to_string(stage) + " loop " +
-                                     m_dag.node(node).stages[static_cast<size_t>(stage)].loop[j].var + ": the dump has " +
-                                     std::to_string(blocks[j]) + " blocks of " + std::to_string(tile) +
-                                     " points, but the pipeline's loop extent " + std::to_string(loops[j].extent()) +
-                                     " needs " + std::to_string(derived) +
+                                     m_dag.node(node).stages[static_cast<size_t>(stage)].loop[j].var +
+                                     ": the dump has " + std::to_string(blocks[j]) + " blocks of " +
+                                     std::to_string(tile) + " points, but the pipeline's loop extent " +
+                                     std::to_string(loops[j].extent()) + " needs " + std::to_string(derived) +
                                      " (the pipeline or its estimates differ from the one Halide scheduled)"};
             }
         }
@@ -352,7 +368,7 @@ private:
                 if (!f)
                     continue;
                 const bool atRoot = std::string(where) == "root";
-                const Region region = atRoot                              ? m_dag.rootComputed(node)
+                const Region region = atRoot                                ? m_dag.rootComputed(node)
                                       : std::string(where) == "block level" ? state.regionPerBlock(node)
                                                                             : state.computedRegion(node);
                 std::string dump, ours;
@@ -365,8 +381,8 @@ private:
                     }
                 }
                 if (differ)
-                    notes.push_back("line " + std::to_string(x.line) + ": realize: " + name(node) + " [" + dump + "] at " +
-                                    where + "; Beamscope's region for this schedule is [" + ours + "]");
+                    notes.push_back("line " + std::to_string(x.line) + ": realize: " + name(node) + " [" + dump +
+                                    "] at " + where + "; Beamscope's region for this schedule is [" + ours + "]");
             }
         };
         compare(m_rootRealized, "root");
@@ -379,7 +395,8 @@ private:
 
 } // namespace
 
-LoopNestParseResult parseLoopNestDump(const SearchDag &dag, std::string_view text) {
+LoopNestParseResult parseLoopNestDump(const SearchDag &dag, std::string_view text)
+{
     LoopNestText nest = parseLoopNestText(text);
     LoopNestParseResult result;
     if (!nest.ok()) {
@@ -396,7 +413,8 @@ LoopNestParseResult parseLoopNestDump(const SearchDag &dag, std::string_view tex
     return result;
 }
 
-std::optional<State> parseLoopNest(const SearchDag &dag, std::string_view text, std::string *error) {
+std::optional<State> parseLoopNest(const SearchDag &dag, std::string_view text, std::string *error)
+{
     LoopNestParseResult r = parseLoopNestDump(dag, text);
     if (!r.state && error)
         *error = r.error;

@@ -12,7 +12,8 @@ struct ParseError {
     std::string message;
 };
 
-std::vector<std::string> splitTokens(std::string_view line) {
+std::vector<std::string> splitTokens(std::string_view line)
+{
     std::vector<std::string> out;
     size_t i = 0;
     while (i < line.size()) {
@@ -28,13 +29,15 @@ std::vector<std::string> splitTokens(std::string_view line) {
     return out;
 }
 
-bool isLabel(const std::string &t) {
+bool isLabel(const std::string &t)
+{
     return t == "gpu_block" || t == "gpu_thread" || t == "gpu_serial" || t == "gpu_simd" || t == "gpu_none" ||
            t == "gpu_parallelized";
 }
 
 // "16", "64c", "1vc": digits then any of 'v', 'c'.
-std::optional<LoopSize> parseSize(const std::string &t) {
+std::optional<LoopSize> parseSize(const std::string &t)
+{
     size_t i = 0;
     LoopSize s;
     while (i < t.size() && t[i] >= '0' && t[i] <= '9') {
@@ -56,7 +59,8 @@ std::optional<LoopSize> parseSize(const std::string &t) {
     return s;
 }
 
-std::optional<int> parseInt(std::string_view t) {
+std::optional<int> parseInt(std::string_view t)
+{
     if (t.empty())
         return std::nullopt;
     bool negative = t[0] == '-';
@@ -75,7 +79,8 @@ std::optional<int> parseInt(std::string_view t) {
 std::string found(const std::string &t) { return "'" + t + "'"; }
 
 // One line of the dump -> an Entry, or a ParseError naming what was expected.
-NestEntry parseLine(int number, std::string_view text) {
+NestEntry parseLine(int number, std::string_view text)
+{
     NestEntry e;
     e.line = number;
     while (static_cast<size_t>(e.indent) < text.size() && text[static_cast<size_t>(e.indent)] == ' ')
@@ -93,7 +98,8 @@ NestEntry parseLine(int number, std::string_view text) {
         // realize: NAME [e0, e1c] with K stages
         e.kind = NestLineKind::Realize;
         if (tok.size() < 5 || tok[tok.size() - 1] != "stages" || tok[tok.size() - 3] != "with")
-            throw ParseError{where + "expected 'realize: NAME [extents] with K stages', found '" + std::string(text) + "'"};
+            throw ParseError{where + "expected 'realize: NAME [extents] with K stages', found '" + std::string(text) +
+                             "'"};
         e.func = tok[1];
         const auto k = parseInt(tok[tok.size() - 2]);
         if (!k || *k < 1)
@@ -111,7 +117,8 @@ NestEntry parseLine(int number, std::string_view text) {
                 break;
             const auto s = parseSize(item);
             if (!s)
-                throw ParseError{where + "expected an extent such as 64 or 64c in the realize list, found " + found(item)};
+                throw ParseError{where + "expected an extent such as 64 or 64c in the realize list, found " +
+                                 found(item)};
             e.extents.push_back(*s);
         }
         return e;
@@ -124,7 +131,8 @@ NestEntry parseLine(int number, std::string_view text) {
         if (tok.size() >= 3) {
             const auto s = parseSize(tok[2]);
             if (!s || tok.size() > 3)
-                throw ParseError{where + "expected a call count after 'inlined: " + e.func + "', found " + found(tok[2])};
+                throw ParseError{where + "expected a call count after 'inlined: " + e.func + "', found " +
+                                 found(tok[2])};
             e.calls = s->value;
         }
         return e;
@@ -136,14 +144,16 @@ NestEntry parseLine(int number, std::string_view text) {
     for (; i < tok.size() && tok[i][0] != '('; i++) {
         const auto s = parseSize(tok[i]);
         if (!s)
-            throw ParseError{where + "expected a loop size such as 16, 16c or 1vc after '" + e.func + "', found " + found(tok[i])};
+            throw ParseError{where + "expected a loop size such as 16, 16c or 1vc after '" + e.func + "', found " +
+                             found(tok[i])};
         if (s->value == 0) // Halide never prints one; the parser divides by tile sizes
-            throw ParseError{where + "expected loop sizes of at least 1 after '" + e.func + "', found " + found(tok[i])};
+            throw ParseError{where + "expected loop sizes of at least 1 after '" + e.func + "', found " +
+                             found(tok[i])};
         e.sizes.push_back(*s);
     }
     if (i + 1 >= tok.size() || tok[i].size() < 3 || tok[i].back() != ',' || tok[i + 1].back() != ')')
-        throw ParseError{where + "expected '(vectorized loop, vector dim)' such as (0, 0) after the sizes of '" + e.func +
-                         "', found " + (i < tok.size() ? found(tok[i]) : std::string("the end of the line"))};
+        throw ParseError{where + "expected '(vectorized loop, vector dim)' such as (0, 0) after the sizes of '" +
+                         e.func + "', found " + (i < tok.size() ? found(tok[i]) : std::string("the end of the line"))};
     const auto v = parseInt(std::string_view(tok[i]).substr(1, tok[i].size() - 2));
     const auto d = parseInt(std::string_view(tok[i + 1]).substr(0, tok[i + 1].size() - 1));
     if (!v || !d)
@@ -161,16 +171,20 @@ NestEntry parseLine(int number, std::string_view text) {
             e.label = tok[i];
             continue;
         }
-        throw ParseError{where + "expected 't', '*' or a GPU label (gpu_block, gpu_thread, gpu_serial, gpu_simd) at the end of '" +
-                         e.func + "''s loop, found " + found(tok[i])};
+        throw ParseError{
+            where + "expected 't', '*' or a GPU label (gpu_block, gpu_thread, gpu_serial, gpu_simd) at the end of '" +
+            e.func + "''s loop, found " + found(tok[i])};
     }
     if (e.label.empty() && !e.innermost)
-        throw ParseError{where + "expected a GPU label (gpu_block, gpu_thread, gpu_serial, gpu_simd) at the end of the line, found " +
-                         found(tok.back())};
+        throw ParseError{
+            where +
+            "expected a GPU label (gpu_block, gpu_thread, gpu_serial, gpu_simd) at the end of the line, found " +
+            found(tok.back())};
     return e;
 }
 
-bool looksLikeNestLine(std::string_view text) {
+bool looksLikeNestLine(std::string_view text)
+{
     const std::vector<std::string> tok = splitTokens(text);
     if (tok.empty())
         return false;
@@ -179,31 +193,36 @@ bool looksLikeNestLine(std::string_view text) {
     return isLabel(tok.back()) || tok.back() == "*";
 }
 
-void buildTree(std::vector<NestEntry> &entries) {
+void buildTree(std::vector<NestEntry> &entries)
+{
     auto at = [](const NestEntry &x) { return "line " + std::to_string(x.line) + ": "; };
     // Halide indents every nested entry by one more space than its parent loop's line; the
     // root's entries are not indented.
     if (entries.empty())
-        throw ParseError{"expected a loop nest (a ' gpu_none' root line followed by its loops), found no loop-nest lines"};
+        throw ParseError{
+            "expected a loop nest (a ' gpu_none' root line followed by its loops), found no loop-nest lines"};
     if (entries[0].kind != NestLineKind::Root)
-        throw ParseError{at(entries[0]) + "expected the root line ' gpu_none' first, found a " +
-                         (entries[0].kind == NestLineKind::Loop ? "loop of '" + entries[0].func + "'" : std::string("'") +
-                          (entries[0].kind == NestLineKind::Realize ? "realize:" : "inlined:") + "' line")};
+        throw ParseError{
+            at(entries[0]) + "expected the root line ' gpu_none' first, found a " +
+            (entries[0].kind == NestLineKind::Loop
+                 ? "loop of '" + entries[0].func + "'"
+                 : std::string("'") + (entries[0].kind == NestLineKind::Realize ? "realize:" : "inlined:") + "' line")};
     std::vector<std::pair<int, int>> open = {{0, 0}}; // (entry, indent of its children)
     for (size_t i = 1; i < entries.size(); i++) {
         NestEntry &x = entries[i];
         if (x.kind == NestLineKind::Root)
-            throw ParseError{at(x) + "expected one root line ' gpu_none', found a second one (two loop nests in one text?)"};
+            throw ParseError{at(x) +
+                             "expected one root line ' gpu_none', found a second one (two loop nests in one text?)"};
         while (!open.empty() && open.back().second > x.indent)
             open.pop_back();
         if (open.empty() || open.back().second != x.indent) {
             const int want = open.empty() ? 0 : open.back().second;
-            throw ParseError{at(x) + "expected an indentation of " + std::to_string(want) + " (or less) spaces, found " +
-                             std::to_string(x.indent)};
+            throw ParseError{at(x) + "expected an indentation of " + std::to_string(want) +
+                             " (or less) spaces, found " + std::to_string(x.indent)};
         }
         const int parent = open.back().first;
-        if (entries[static_cast<size_t>(parent)].kind == NestLineKind::Loop && entries[static_cast<size_t>(parent)].innermost &&
-            x.kind == NestLineKind::Loop)
+        if (entries[static_cast<size_t>(parent)].kind == NestLineKind::Loop &&
+            entries[static_cast<size_t>(parent)].innermost && x.kind == NestLineKind::Loop)
             throw ParseError{at(x) + "expected only 'inlined:' lines inside the innermost loop of '" +
                              entries[static_cast<size_t>(parent)].func + "', found a loop of '" + x.func + "'"};
         x.parent = parent;
@@ -215,7 +234,8 @@ void buildTree(std::vector<NestEntry> &entries) {
 
 } // namespace
 
-std::string_view findLoopNest(std::string_view text, int *firstLine) {
+std::string_view findLoopNest(std::string_view text, int *firstLine)
+{
     const std::string_view marker = "** Optimal schedule:";
     const size_t m = text.rfind(marker);
     if (m == std::string_view::npos) {
@@ -226,7 +246,8 @@ std::string_view findLoopNest(std::string_view text, int *firstLine) {
     size_t start = text.find('\n', m);
     start = start == std::string_view::npos ? text.size() : start + 1;
     if (firstLine)
-        *firstLine = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
+        *firstLine =
+            1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
     size_t end = start;
     while (end < text.size()) {
         size_t eol = text.find('\n', end);
@@ -239,7 +260,8 @@ std::string_view findLoopNest(std::string_view text, int *firstLine) {
     return text.substr(start, end - start);
 }
 
-LoopNestText parseLoopNestText(std::string_view text) {
+LoopNestText parseLoopNestText(std::string_view text)
+{
     int firstLine = 1;
     const std::string_view nest = findLoopNest(text, &firstLine);
     LoopNestText result;

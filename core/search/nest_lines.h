@@ -16,9 +16,9 @@ struct NestLine {
     enum class Memory { None, Global, Shared, Register };
 
     Kind kind = Kind::Other;
-    int indent = 0;           // leading spaces
-    std::string text;         // the line as written, without its indent
-    std::string func;         // Realize, Body: "<func>_s<stage>"; Inline, Unscheduled: the Func
+    int indent = 0;                 // leading spaces
+    std::string text;               // the line as written, without its indent
+    std::string func;               // Realize, Body: "<func>_s<stage>"; Inline, Unscheduled: the Func
     LoopKind loop = LoopKind::None; // Loop only
     Memory memory = Memory::None;   // Realize only
 };

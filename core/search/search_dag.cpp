@@ -17,7 +17,8 @@ constexpr size_t kMaxLoops = 32;
 
 } // namespace
 
-SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
+SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d)
+{
     const size_t nodes = d.nodes.size();
     m_computedMin.resize(nodes);
     m_computedMax.resize(nodes);
@@ -61,7 +62,7 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
             // Store Jacobian: Halide's, from the DAG's featurizer (args.size() rows, a row of
             // unknowns where a Func has more args than its definition writes, which Halide 14 rejects).
             std::vector<std::vector<dag::JacobianEntry>> store(args.size(),
-                                                              std::vector<dag::JacobianEntry>(s.loop.size()));
+                                                               std::vector<dag::JacobianEntry>(s.loop.size()));
             for (size_t a = 0; a < s.storeJacobian.size() && a < args.size(); a++)
                 for (size_t j = 0; j < s.storeJacobian[a].size() && j < s.loop.size(); j++)
                     store[a][j] = s.storeJacobian[a][j];
@@ -102,7 +103,8 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
         const dag::PipelineFeatures &pf = d.stage(r).features;
         for (int row = 0; row < dag::kFeatureRows; row++)
             for (int t = 0; t < dag::kScalarTypeCount; t++)
-                m_pipelineFeatures.push_back(static_cast<float>(pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]));
+                m_pipelineFeatures.push_back(
+                    static_cast<float>(pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]));
     }
 
     // Root regions, consumers before producers (node order).
@@ -132,7 +134,8 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d) {
 }
 
 std::span<const int64_t> SearchDag::regionSlots(int node, const Region &region, const char *table,
-                                                std::span<int64_t> slots) const {
+                                                std::span<int64_t> slots) const
+{
     // Compiled bounds read one (min, max) slot pair per dimension of the Func.
     const size_t dims = region.size(), expected = m_dag.nodes[nodeAt(node, table)].regionRequired.size();
     if (dims != expected)
@@ -146,7 +149,8 @@ std::span<const int64_t> SearchDag::regionSlots(int node, const Region &region, 
     return slots.first(2 * dims);
 }
 
-Region SearchDag::requiredToComputed(int node, const Region &required) const {
+Region SearchDag::requiredToComputed(int node, const Region &required) const
+{
     int64_t values[2 * kMaxRegionDims];
     const std::span<const int64_t> v = regionSlots(node, required, "requiredToComputed", values);
     const size_t ni = static_cast<size_t>(node);
@@ -156,7 +160,8 @@ Region SearchDag::requiredToComputed(int node, const Region &required) const {
     return out;
 }
 
-Region SearchDag::loopBounds(int node, int stage, const Region &computed) const {
+Region SearchDag::loopBounds(int node, int stage, const Region &computed) const
+{
     // Loop bounds are in terms of the region computed.
     int64_t values[2 * kMaxRegionDims];
     const std::span<const int64_t> v = regionSlots(node, computed, "loopBounds", values);
@@ -167,14 +172,14 @@ Region SearchDag::loopBounds(int node, int stage, const Region &computed) const 
     return out;
 }
 
-Region SearchDag::producerRegion(int edge, const Region &loops) const {
+Region SearchDag::producerRegion(int edge, const Region &loops) const
+{
     const size_t ei = edgeAt(edge, "producerRegion");
     // The edge's bounds are in terms of the consumer stage's loops, one slot pair per loop.
     const dag::Edge &e = m_dag.edges[ei];
     const size_t n = loops.size();
-    const size_t consumerLoops = m_dag.nodes[static_cast<size_t>(e.consumerNode)]
-                                     .stages[static_cast<size_t>(e.consumerStage)]
-                                     .loop.size();
+    const size_t consumerLoops =
+        m_dag.nodes[static_cast<size_t>(e.consumerNode)].stages[static_cast<size_t>(e.consumerStage)].loop.size();
     if (n != consumerLoops)
         badRegion("producerRegion", e.consumerNode, n, consumerLoops, "loops (the consumer stage's)");
     if (n > kMaxLoops)
@@ -192,31 +197,37 @@ Region SearchDag::producerRegion(int edge, const Region &loops) const {
 }
 
 // The internal errors of the checked indexes: which table, which Func, which index.
-void SearchDag::badNode(const char *table, int node) const {
+void SearchDag::badNode(const char *table, int node) const
+{
     throw std::logic_error(std::string("SearchDag::") + table + ": node " + std::to_string(node) +
                            " is out of range (the pipeline has " + std::to_string(nodeCount()) + " Funcs)");
 }
 
-void SearchDag::badStage(const char *table, int node, int stage) const {
+void SearchDag::badStage(const char *table, int node, int stage) const
+{
     const dag::Node &n = m_dag.nodes[nodeAt(node, table)];
     throw std::logic_error(std::string("SearchDag::") + table + ": Func \"" + n.name + "\" has " +
                            std::to_string(n.stages.size()) + " stages, no stage " + std::to_string(stage));
 }
 
-void SearchDag::badLoop(const char *table, int node, int stage, int loop) const {
+void SearchDag::badLoop(const char *table, int node, int stage, int loop) const
+{
     const dag::Node &n = m_dag.nodes[nodeAt(node, table)];
     const size_t loops = n.stages[stageAt(node, stage, table)].loop.size();
     throw std::logic_error(std::string("SearchDag::") + table + ": Func \"" + n.name + "\" stage " +
                            std::to_string(stage) + " has " + std::to_string(loops) + " loops, no loop " +
-                           std::to_string(loop) + (n.func.dimensions() == 0 ? " (a zero-dimensional Func has none)" : ""));
+                           std::to_string(loop) +
+                           (n.func.dimensions() == 0 ? " (a zero-dimensional Func has none)" : ""));
 }
 
-void SearchDag::badEdge(const char *table, int edge) const {
+void SearchDag::badEdge(const char *table, int edge) const
+{
     throw std::logic_error(std::string("SearchDag::") + table + ": edge " + std::to_string(edge) +
                            " is out of range (the pipeline has " + std::to_string(m_dag.edges.size()) + " edges)");
 }
 
-void SearchDag::badRegion(const char *table, int node, size_t given, size_t expected, const char *what) const {
+void SearchDag::badRegion(const char *table, int node, size_t given, size_t expected, const char *what) const
+{
     throw std::logic_error(std::string("SearchDag::") + table + ": Func \"" + m_dag.nodes[nodeAt(node, table)].name +
                            "\" was given " + std::to_string(given) + " spans, expected " + std::to_string(expected) +
                            " " + what);

@@ -43,18 +43,21 @@ public:
     // Regions when every Func is computed at root over the output estimates.
     const Region &rootRequired(int node) const { return m_rootRequired[nodeAt(node, "rootRequired")]; }
     const Region &rootComputed(int node) const { return m_rootComputed[nodeAt(node, "rootComputed")]; }
-    const Region &rootLoops(int node, int stage) const {
+    const Region &rootLoops(int node, int stage) const
+    {
         return m_rootLoops[nodeAt(node, "rootLoops")][stageAt(node, stage, "rootLoops")];
     }
 
     // The number of loops of a stage: 0 for a zero-dimensional Func (Halide's
     // FunctionDAG gives it none, its only loop being the synthetic __outermost).
-    int loopCount(int node, int stage) const {
+    int loopCount(int node, int stage) const
+    {
         return static_cast<int>(m_loopDim[nodeAt(node, "loopCount")][stageAt(node, stage, "loopCount")].size());
     }
     // The storage dimension a stage loop iterates (-1 for reduction loops and
     // loops over expressions).
-    int loopDim(int node, int stage, int loop) const {
+    int loopDim(int node, int stage, int loop) const
+    {
         const std::vector<int> &dims = m_loopDim[nodeAt(node, "loopDim")][stageAt(node, stage, "loopDim")];
         if (loop < 0 || static_cast<size_t>(loop) >= dims.size())
             badLoop("loopDim", node, stage, loop);
@@ -64,7 +67,8 @@ public:
     // loop iterates, 0 (the default innermost storage dim) when it is a reduction
     // loop, and 0 for a stage without loops, where Halide vectorizes nothing and
     // keeps vector_dim 0 (SearchSpace offers dim 0 when a Func has no dim to pick).
-    int vectorDim(int node, int stage, int loop) const {
+    int vectorDim(int node, int stage, int loop) const
+    {
         if (loopCount(node, stage) == 0)
             return 0;
         const int dim = loopDim(node, stage, loop);
@@ -75,12 +79,14 @@ public:
     int vectorSize(int node) const { return m_vectorSize[nodeAt(node, "vectorSize")]; }
     // Store Jacobian of a stage: storage dim d as a function of loop j
     // (identity for pure definitions; unknown where an update writes an expression).
-    const std::vector<std::vector<dag::JacobianEntry>> &storeJacobian(int node, int stage) const {
+    const std::vector<std::vector<dag::JacobianEntry>> &storeJacobian(int node, int stage) const
+    {
         return m_storeJacobian[nodeAt(node, "storeJacobian")][stageAt(node, stage, "storeJacobian")];
     }
 
     // The cost-model stage axis: slot of (node, stage), -1 for inputs.
-    int stageSlot(int node, int stage) const {
+    int stageSlot(int node, int stage) const
+    {
         return m_stageSlot[nodeAt(node, "stageSlot")][stageAt(node, stage, "stageSlot")];
     }
     const std::vector<dag::StageRef> &costStages() const { return m_costStages; }
@@ -98,7 +104,8 @@ public:
     // it) and is safe to use from several threads at once: a search featurizing
     // children in parallel, or the explorer emitting a state while one runs.
     template <typename Compute>
-    int branching(const std::string &key, Compute &&compute) const {
+    int branching(const std::string &key, Compute &&compute) const
+    {
         {
             std::shared_lock lock(m_branchingMutex);
             if (auto it = m_branching.find(key); it != m_branching.end())
@@ -115,17 +122,20 @@ private:
 
     // The checked indexes (inline: the featurizer reads these tables per loop); `table`
     // names the accessor in the error.
-    size_t nodeAt(int node, const char *table) const {
+    size_t nodeAt(int node, const char *table) const
+    {
         if (node < 0 || node >= nodeCount())
             badNode(table, node);
         return static_cast<size_t>(node);
     }
-    size_t stageAt(int node, int stage, const char *table) const {
+    size_t stageAt(int node, int stage, const char *table) const
+    {
         if (stage < 0 || static_cast<size_t>(stage) >= m_dag.nodes[nodeAt(node, table)].stages.size())
             badStage(table, node, stage);
         return static_cast<size_t>(stage);
     }
-    size_t edgeAt(int edge, const char *table) const {
+    size_t edgeAt(int edge, const char *table) const
+    {
         if (edge < 0 || static_cast<size_t>(edge) >= m_dag.edges.size())
             badEdge(table, edge);
         return static_cast<size_t>(edge);
@@ -141,9 +151,9 @@ private:
     [[noreturn]] void badRegion(const char *table, int node, size_t given, size_t expected, const char *what) const;
 
     const dag::FunctionDAG &m_dag;
-    std::vector<std::vector<CompiledExpr>> m_computedMin, m_computedMax;            // [node][dim]
-    std::vector<std::vector<std::vector<CompiledExpr>>> m_loopMin, m_loopMax;      // [node][stage][loop]
-    std::vector<std::vector<CompiledExpr>> m_edgeMin, m_edgeMax;                    // [edge][producer dim]
+    std::vector<std::vector<CompiledExpr>> m_computedMin, m_computedMax;      // [node][dim]
+    std::vector<std::vector<std::vector<CompiledExpr>>> m_loopMin, m_loopMax; // [node][stage][loop]
+    std::vector<std::vector<CompiledExpr>> m_edgeMin, m_edgeMax;              // [edge][producer dim]
     std::vector<Region> m_rootRequired, m_rootComputed;
     std::vector<std::vector<Region>> m_rootLoops;
     std::vector<std::vector<std::vector<int>>> m_loopDim;

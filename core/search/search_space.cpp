@@ -15,7 +15,8 @@ namespace beamscope::search {
 namespace {
 
 // The (node, stage) pairs that finally read `node`, looking through Funcs inlined into them.
-void effectiveConsumers(const State &s, int node, std::set<std::pair<int, int>> &out, bool &blocked) {
+void effectiveConsumers(const State &s, int node, std::set<std::pair<int, int>> &out, bool &blocked)
+{
     for (int e : s.dag().node(node).outgoingEdges) {
         const dag::Edge &edge = s.dag().edge(e);
         const FuncSchedule *c = s.scheduleOf(edge.consumerNode);
@@ -30,7 +31,8 @@ void effectiveConsumers(const State &s, int node, std::set<std::pair<int, int>> 
     }
 }
 
-std::string joinTiles(const std::vector<int64_t> &v) {
+std::string joinTiles(const std::vector<int64_t> &v)
+{
     std::ostringstream os;
     for (size_t i = 0; i < v.size(); i++)
         os << (i ? "x" : "") << v[i];
@@ -39,7 +41,8 @@ std::string joinTiles(const std::vector<int64_t> &v) {
 
 } // namespace
 
-std::string describe(const SearchDag &dag, const FuncSchedule &f) {
+std::string describe(const SearchDag &dag, const FuncSchedule &f)
+{
     std::ostringstream os;
     os << dag.node(f.node).name << ": " << locationName(f.location);
     if (f.location == ComputeLocation::BlockLevel || f.location == ComputeLocation::ThreadLevel)
@@ -52,7 +55,8 @@ std::string describe(const SearchDag &dag, const FuncSchedule &f) {
     return os.str();
 }
 
-Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const {
+Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const
+{
     Json j = Json::object();
     j["func"] = dag.node(f.node).name;
     j["location"] = locationName(f.location);
@@ -87,7 +91,8 @@ namespace {
 
 // Halide's randomized tilings: per group of same-hash candidates, a random
 // floor(log2(N)) of them (a group of one is kept whole).
-std::vector<Child> sampleByHash(std::vector<Child> candidates, int granularity, std::mt19937_64 &rng) {
+std::vector<Child> sampleByHash(std::vector<Child> candidates, int granularity, std::mt19937_64 &rng)
+{
     std::vector<uint64_t> order;
     std::unordered_map<uint64_t, std::vector<Child>> groups;
     for (Child &c : candidates) {
@@ -113,7 +118,8 @@ std::vector<Child> sampleByHash(std::vector<Child> candidates, int granularity, 
 } // namespace
 
 std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params,
-                                    const GenerateOptions &options, std::mt19937_64 &rng) {
+                                    const GenerateOptions &options, std::mt19937_64 &rng)
+{
     std::vector<Child> out;
     const int node = parent.nextNode();
     if (node < 0)
@@ -129,7 +135,8 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
     const size_t cap = sample ? std::numeric_limits<size_t>::max() : options.maxTilings;
 
     auto legal = [&](const State &s) {
-        return s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
+        return s
+            .legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
             .empty();
     };
     auto make = [&](FuncSchedule f) -> std::optional<Child> {
@@ -209,7 +216,8 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
                 for (const ComputeLocation loc : {ComputeLocation::BlockLevel, ComputeLocation::ThreadLevel}) {
                     if (loc == ComputeLocation::BlockLevel && !params.options.computeAtBlock)
                         continue;
-                    if (loc == ComputeLocation::ThreadLevel && (!params.options.computeAtThread || params.disableSubtiling))
+                    if (loc == ComputeLocation::ThreadLevel &&
+                        (!params.options.computeAtThread || params.disableSubtiling))
                         continue;
                     // Regions of this Func at that level, for its tilings.
                     State probe = parent;

@@ -32,8 +32,8 @@ struct Child {
 // How one pass generates children.
 struct GenerateOptions {
     size_t maxTilings = 96; // tiling candidates kept per location (evenly spread), without randomizeTilings
-    int pass = 0;           // the coarse-to-fine pass, -1 the pre-pass (randomizeTilings groups tilings by its hash granularity)
-    bool prePass = false;   // freeze_inline_compute_root's pre-pass: inline and compute_root only
+    int pass = 0; // the coarse-to-fine pass, -1 the pre-pass (randomizeTilings groups tilings by its hash granularity)
+    bool prePass = false; // freeze_inline_compute_root's pre-pass: inline and compute_root only
     // A decision fixed for this Func (continue-from / partial schedule, frozen
     // stage): when set it is the only child offered, as long as it is legal.
     const FuncSchedule *fixed = nullptr;

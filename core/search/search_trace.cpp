@@ -13,7 +13,8 @@
 
 namespace beamscope::search {
 
-int64_t SearchTrace::add(TraceNode node) {
+int64_t SearchTrace::add(TraceNode node)
+{
     if (m_nodes.size() >= m_cap) {
         summary.nodesDropped++;
         return -1;
@@ -23,15 +24,18 @@ int64_t SearchTrace::add(TraceNode node) {
     return m_nodes.back().id;
 }
 
-TraceNode *SearchTrace::find(int64_t id) {
+TraceNode *SearchTrace::find(int64_t id)
+{
     return id >= 0 && id < static_cast<int64_t>(m_nodes.size()) ? &m_nodes[static_cast<size_t>(id)] : nullptr;
 }
 
-const TraceNode *SearchTrace::find(int64_t id) const {
+const TraceNode *SearchTrace::find(int64_t id) const
+{
     return id >= 0 && id < static_cast<int64_t>(m_nodes.size()) ? &m_nodes[static_cast<size_t>(id)] : nullptr;
 }
 
-Json TraceParams::toJson() const {
+Json TraceParams::toJson() const
+{
     Json j = Json::object();
     j["beam_size"] = beamSize;
     j["num_passes"] = numPasses;
@@ -61,7 +65,8 @@ Json TraceParams::toJson() const {
     return j;
 }
 
-std::optional<TraceParams> TraceParams::fromJson(const Json &j, std::string *error) {
+std::optional<TraceParams> TraceParams::fromJson(const Json &j, std::string *error)
+{
     TraceParams p;
     if (!j.isObject()) {
         *error = "expected an object, found " + j.dump();
@@ -131,11 +136,13 @@ std::optional<TraceParams> TraceParams::fromJson(const Json &j, std::string *err
     return p;
 }
 
-std::vector<Json> SearchTrace::decisionsTo(int64_t id) const {
+std::vector<Json> SearchTrace::decisionsTo(int64_t id) const
+{
     return decisionPath(find(id), [this](int64_t parent) { return find(parent); });
 }
 
-std::vector<Json> decisionPath(const TraceNode *node, const std::function<const TraceNode *(int64_t)> &find) {
+std::vector<Json> decisionPath(const TraceNode *node, const std::function<const TraceNode *(int64_t)> &find)
+{
     std::vector<Json> decisions;
     for (const TraceNode *n = node; n; n = find(n->parent))
         decisions.push_back(n->detail);
@@ -143,7 +150,8 @@ std::vector<Json> decisionPath(const TraceNode *node, const std::function<const 
     return decisions;
 }
 
-std::string SearchTrace::serialize() const {
+std::string SearchTrace::serialize() const
+{
     std::string out;
     Json header = Json::object();
     header["format"] = "beamscope-search-trace";
@@ -202,7 +210,8 @@ std::string SearchTrace::serialize() const {
     return out;
 }
 
-bool SearchTrace::write(const std::filesystem::path &path, bool overwrite, std::string *error) const {
+bool SearchTrace::write(const std::filesystem::path &path, bool overwrite, std::string *error) const
+{
     const std::string text = serialize();
     const WriteResult r = writeFileAtomically(path, std::span<const char>(text.data(), text.size()),
                                               overwrite ? Overwrite::Replace : Overwrite::Refuse);
@@ -214,7 +223,8 @@ bool SearchTrace::write(const std::filesystem::path &path, bool overwrite, std::
 namespace {
 // A stored float: a number, or null where the writer had NaN or an infinity
 // (Json writes those as null), read back as NaN rather than as a made-up 0.
-bool floatOf(const Json &v, float &out) {
+bool floatOf(const Json &v, float &out)
+{
     if (v.isNull()) {
         out = std::numeric_limits<float>::quiet_NaN();
         return true;
@@ -229,7 +239,8 @@ bool floatOf(const Json &v, float &out) {
 }
 } // namespace
 
-std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::string *error) {
+std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::string *error)
+{
     auto fail = [&](size_t line, const std::string &what) -> std::optional<SearchTrace> {
         if (error)
             *error = "line " + std::to_string(line) + ": " + what;
@@ -329,8 +340,8 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
                                         std::to_string(n.stageCosts.size()) + "), found " + std::to_string(f->size()));
             for (const Json &row : f->items()) {
                 if (row.size() != static_cast<size_t>(kScheduleFeatureCount))
-                    return fail(lineNo, "field \"features\": expected rows of 73 values, found " +
-                                            std::to_string(row.size()));
+                    return fail(lineNo,
+                                "field \"features\": expected rows of 73 values, found " + std::to_string(row.size()));
                 std::array<float, 73> r{};
                 for (size_t i = 0; i < r.size(); i++)
                     if (!floatOf(row.items()[i], r[i]))
@@ -349,7 +360,8 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
     return trace;
 }
 
-std::optional<SearchTrace> SearchTrace::read(const std::filesystem::path &path, std::string *error) {
+std::optional<SearchTrace> SearchTrace::read(const std::filesystem::path &path, std::string *error)
+{
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         if (error)

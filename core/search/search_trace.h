@@ -40,15 +40,15 @@ struct TraceNode {
     int64_t id = 0;
     int64_t parent = -1; // -1: the empty root state
     int pass = 0;
-    int depth = 0;       // Funcs scheduled
+    int depth = 0; // Funcs scheduled
     std::string decision;
     Json detail;
     double cost = 0;
     bool inBeam = false;
-    bool fixed = false;  // decided by the start state of a continued search (version 2)
+    bool fixed = false; // decided by the start state of a continued search (version 2)
     // Expanded nodes only:
-    std::vector<float> stageCosts;                 // scheduled stages, cost-model order
-    std::vector<std::array<float, 73>> features;   // same order
+    std::vector<float> stageCosts;               // scheduled stages, cost-model order
+    std::vector<std::array<float, 73>> features; // same order
     std::string loopNest;
 };
 
@@ -59,23 +59,23 @@ struct TraceNode {
 // type is a parse error naming the key.
 struct TraceParams {
     int beamSize = 0;
-    int numPasses = 0;                 // passes asked for (with freeze_inline_compute_root, the pre-pass is one)
+    int numPasses = 0; // passes asked for (with freeze_inline_compute_root, the pre-pass is one)
     int randomDropout = 100;
     uint64_t randomDropoutSeed = 0;
     std::string searchSpaceOptions = "1111";
     bool disableSubtiling = false;
     bool randomizeTilings = false;
     bool freezeInlineComputeRoot = false;
-    bool prePass = false;              // pass 0 is freeze_inline_compute_root's pre-pass
-    int startDepth = 0;                // decisions taken from the start state of a continued search
-    int parallelism = 80;              // the cost model's num_cores
+    bool prePass = false; // pass 0 is freeze_inline_compute_root's pre-pass
+    int startDepth = 0;   // decisions taken from the start state of a continued search
+    int parallelism = 80; // the cost model's num_cores
     int64_t sharedMemoryLimitKb = 0;
     int64_t sharedMemorySmLimitKb = 0;
     int activeBlockLimit = 0;
     int activeWarpLimit = 0;
-    std::vector<std::string> frozen;   // Funcs the pre-pass froze
-    std::string profile;               // the device profile's name
-    std::string weights;               // the weights file (absolute when the CLI wrote it)
+    std::vector<std::string> frozen; // Funcs the pre-pass froze
+    std::string profile;             // the device profile's name
+    std::string weights;             // the weights file (absolute when the CLI wrote it)
 
     Json toJson() const;
     // nullopt with `error` set ("field \"beam_size\": expected an integer, found \"x\"").

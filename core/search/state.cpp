@@ -12,7 +12,8 @@ namespace beamscope::search {
 
 namespace {
 
-void unionInto(Region &into, const Region &r) {
+void unionInto(Region &into, const Region &r)
+{
     if (into.empty()) {
         into = r;
         return;
@@ -23,7 +24,8 @@ void unionInto(Region &into, const Region &r) {
 
 } // namespace
 
-const char *locationName(ComputeLocation l) {
+const char *locationName(ComputeLocation l)
+{
     switch (l) {
     case ComputeLocation::Inlined: return "inline";
     case ComputeLocation::Root: return "root";
@@ -33,7 +35,8 @@ const char *locationName(ComputeLocation l) {
     return "?";
 }
 
-const char *memoryTypeName(MemoryType m) {
+const char *memoryTypeName(MemoryType m)
+{
     switch (m) {
     case MemoryType::Global: return "global";
     case MemoryType::Shared: return "shared";
@@ -42,7 +45,8 @@ const char *memoryTypeName(MemoryType m) {
     return "?";
 }
 
-const char *plainLoopKindName(PlainLoop::Kind k) {
+const char *plainLoopKindName(PlainLoop::Kind k)
+{
     switch (k) {
     case PlainLoop::Kind::GpuBlock: return "gpu_block";
     case PlainLoop::Kind::GpuThread: return "gpu_thread";
@@ -54,33 +58,41 @@ const char *plainLoopKindName(PlainLoop::Kind k) {
 }
 
 State::State(const SearchDag &dag)
-    : m_dag(&dag), m_index(static_cast<size_t>(dag.nodeCount()), -1), m_computedCache(static_cast<size_t>(dag.nodeCount())) {}
+    : m_dag(&dag),
+      m_index(static_cast<size_t>(dag.nodeCount()), -1),
+      m_computedCache(static_cast<size_t>(dag.nodeCount()))
+{}
 
-int State::nextNode() const {
+int State::nextNode() const
+{
     const auto &order = m_dag->scheduleOrder();
     return complete() ? -1 : order[m_funcs.size()];
 }
 
-const FuncSchedule *State::scheduleOf(int node) const {
+const FuncSchedule *State::scheduleOf(int node) const
+{
     const int i = m_index[static_cast<size_t>(node)];
     return i < 0 ? nullptr : &m_funcs[static_cast<size_t>(i)];
 }
 
-void State::add(FuncSchedule f) {
+void State::add(FuncSchedule f)
+{
     if (f.node < 0 || f.node >= m_dag->nodeCount() || scheduleOf(f.node))
         throw std::invalid_argument("State::add: node " + std::to_string(f.node) + " is not an unscheduled node");
     m_index[static_cast<size_t>(f.node)] = static_cast<int>(m_funcs.size());
     m_funcs.push_back(std::move(f));
 }
 
-int State::scheduledStageCount() const {
+int State::scheduledStageCount() const
+{
     int count = 0;
     for (const FuncSchedule &f : m_funcs)
         count += static_cast<int>(m_dag->node(f.node).stages.size());
     return count;
 }
 
-Region State::computedRegion(int node) const {
+Region State::computedRegion(int node) const
+{
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->location == ComputeLocation::Root || f->location == ComputeLocation::Inlined)
         return m_dag->rootComputed(node);
@@ -94,14 +106,16 @@ Region State::computedRegion(int node) const {
     return cached;
 }
 
-Region State::stageLoops(int node, int stage) const {
+Region State::stageLoops(int node, int stage) const
+{
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->location == ComputeLocation::Root || f->location == ComputeLocation::Inlined)
         return m_dag->rootLoops(node, stage);
     return m_dag->loopBounds(node, stage, computedRegion(node));
 }
 
-Region State::stageLoopsAt(int node, int stage, int level) const {
+Region State::stageLoopsAt(int node, int stage, int level) const
+{
     Region loops = stageLoops(node, stage);
     const FuncSchedule *f = scheduleOf(node);
     if (level == 0 || !f || f->stages.empty())
@@ -128,7 +142,8 @@ Region State::stageLoopsAt(int node, int stage, int level) const {
     return loops;
 }
 
-Region State::requiredAt(int producer, int consumerNode, int consumerStage, int level) const {
+Region State::requiredAt(int producer, int consumerNode, int consumerStage, int level) const
+{
     Region out;
     for (int e : m_dag->node(producer).outgoingEdges) {
         const dag::Edge &edge = m_dag->edge(e);
@@ -158,7 +173,8 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
     return out;
 }
 
-int64_t State::numBlocks(int node, int stage) const {
+int64_t State::numBlocks(int node, int stage) const
+{
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->location != ComputeLocation::Root || f->stages.empty())
         return 1;
@@ -170,7 +186,8 @@ int64_t State::numBlocks(int node, int stage) const {
     return blocks;
 }
 
-int64_t State::numThreads(int node, int stage) const {
+int64_t State::numThreads(int node, int stage) const
+{
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->stages.empty() || f->location == ComputeLocation::ThreadLevel)
         return 1;
@@ -180,14 +197,16 @@ int64_t State::numThreads(int node, int stage) const {
     return threads;
 }
 
-int64_t State::sharedBytesPerBlock(int rootNode) const {
+int64_t State::sharedBytesPerBlock(int rootNode) const
+{
     int64_t bytes = 0;
     for (const FuncSchedule &f : m_funcs) {
         if (f.consumer != rootNode)
             continue;
         // Halide's thread-level Func realized at root sits in the block's store_at set too, and
         // LoopNest::get_sites adds that per-block allocation to the block's total.
-        if (f.location != ComputeLocation::BlockLevel && !(f.location == ComputeLocation::ThreadLevel && f.storedAtRoot))
+        if (f.location != ComputeLocation::BlockLevel &&
+            !(f.location == ComputeLocation::ThreadLevel && f.storedAtRoot))
             continue;
         int64_t b = m_dag->node(f.node).bytesPerPoint;
         for (const Span &s : regionPerBlock(f.node))
@@ -197,7 +216,8 @@ int64_t State::sharedBytesPerBlock(int rootNode) const {
     return bytes;
 }
 
-Region State::regionPerBlock(int node) const {
+Region State::regionPerBlock(int node) const
+{
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->location != ComputeLocation::ThreadLevel)
         return computedRegion(node);
@@ -205,7 +225,8 @@ Region State::regionPerBlock(int node) const {
     return perBlock.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perBlock);
 }
 
-int64_t State::threadsPerBlockOfKernel(int rootNode) const {
+int64_t State::threadsPerBlockOfKernel(int rootNode) const
+{
     int64_t threads = 0;
     const FuncSchedule *r = scheduleOf(rootNode);
     if (!r)
@@ -219,7 +240,8 @@ int64_t State::threadsPerBlockOfKernel(int rootNode) const {
     return threads;
 }
 
-std::string State::legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryLimitBytes, int activeWarpLimit) const {
+std::string State::legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryLimitBytes, int activeWarpLimit) const
+{
     for (const FuncSchedule &f : m_funcs) {
         const std::string &name = m_dag->node(f.node).name;
         if (f.location == ComputeLocation::Inlined)
@@ -256,7 +278,8 @@ std::string State::legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryL
     return {};
 }
 
-std::vector<PlainStageNest> State::plainTree() const {
+std::vector<PlainStageNest> State::plainTree() const
+{
     auto nestOf = [&](const FuncSchedule &f, int s) {
         const dag::Node &n = m_dag->node(f.node);
         const dag::Stage &st = n.stages[static_cast<size_t>(s)];
@@ -264,10 +287,11 @@ std::vector<PlainStageNest> State::plainTree() const {
         p.func = n.name;
         p.stage = s;
         p.memory = f.storageMemory();
-        p.computeAt = f.location == ComputeLocation::Root      ? "root"
-                      : f.location == ComputeLocation::Inlined ? "inline"
-                                                               : m_dag->node(f.consumer).name +
-                                                                     (f.location == ComputeLocation::BlockLevel ? ".block" : ".thread");
+        p.computeAt =
+            f.location == ComputeLocation::Root ? "root"
+            : f.location == ComputeLocation::Inlined
+                ? "inline"
+                : m_dag->node(f.consumer).name + (f.location == ComputeLocation::BlockLevel ? ".block" : ".thread");
         if (f.stages.empty())
             return p;
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
@@ -277,11 +301,13 @@ std::vector<PlainStageNest> State::plainTree() const {
             for (size_t j = loops.size(); j-- > 0;) {
                 const int64_t b = ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]);
                 if (b > 1 || t.threads[j] * t.serial[j] < loops[j].extent())
-                    p.loops.push_back(PlainLoop{st.loop[j].var, b, t.threads[j] * t.serial[j], PlainLoop::Kind::GpuBlock});
+                    p.loops.push_back(
+                        PlainLoop{st.loop[j].var, b, t.threads[j] * t.serial[j], PlainLoop::Kind::GpuBlock});
             }
         for (size_t j = loops.size(); j-- > 0;)
             if (t.threads[j] > 1)
-                p.loops.push_back(PlainLoop{st.loop[j].var + "i", t.threads[j], t.serial[j], PlainLoop::Kind::GpuThread});
+                p.loops.push_back(
+                    PlainLoop{st.loop[j].var + "i", t.threads[j], t.serial[j], PlainLoop::Kind::GpuThread});
         for (size_t j = loops.size(); j-- > 0;)
             if (t.serial[j] > 1)
                 p.loops.push_back(PlainLoop{st.loop[j].var + "ii", t.serial[j], 1,
@@ -309,7 +335,8 @@ std::vector<PlainStageNest> State::plainTree() const {
     return out;
 }
 
-std::string State::dump() const {
+std::string State::dump() const
+{
     std::ostringstream os;
     std::function<void(const PlainStageNest &, int)> print = [&](const PlainStageNest &p, int indent) {
         const std::string pad(static_cast<size_t>(indent), ' ');
@@ -321,8 +348,8 @@ std::string State::dump() const {
            << memoryTypeName(p.memory) << " memory\n";
         int depth = indent;
         for (const PlainLoop &l : p.loops) {
-            os << std::string(static_cast<size_t>(depth + 1), ' ') << "for " << l.var << " in [0, " << l.extent
-               << ") " << plainLoopKindName(l.kind) << "\n";
+            os << std::string(static_cast<size_t>(depth + 1), ' ') << "for " << l.var << " in [0, " << l.extent << ") "
+               << plainLoopKindName(l.kind) << "\n";
             depth++;
         }
         for (const PlainStageNest &q : p.inner)
@@ -336,7 +363,8 @@ std::string State::dump() const {
     return os.str();
 }
 
-std::string State::halideLoopNest() const {
+std::string State::halideLoopNest() const
+{
     std::ostringstream os;
     // Names as a fresh Halide process prints them: without the "$N" Halide adds to names repeated
     // in this process, unless two Funcs of this pipeline share the base name.
@@ -353,7 +381,8 @@ std::string State::halideLoopNest() const {
     auto sizes = [&](const std::vector<int64_t> &v, int vectorLoop, const std::vector<bool> &constant) {
         std::string out;
         for (size_t j = 0; j < v.size(); j++)
-            out += " " + std::to_string(v[j]) + (static_cast<int>(j) == vectorLoop ? "v" : "") + (constant[j] ? "c" : "");
+            out +=
+                " " + std::to_string(v[j]) + (static_cast<int>(j) == vectorLoop ? "v" : "") + (constant[j] ? "c" : "");
         return out;
     };
     auto vectorPair = [&](const FuncSchedule &f, int s) {
@@ -377,7 +406,8 @@ std::string State::halideLoopNest() const {
             const dag::Edge &edge = m_dag->edge(e);
             if (edge.consumerNode == node && edge.consumerStage == stage)
                 calls += edge.calls;
-            else if (const FuncSchedule *y = scheduleOf(edge.consumerNode); y && y->location == ComputeLocation::Inlined)
+            else if (const FuncSchedule *y = scheduleOf(edge.consumerNode);
+                     y && y->location == ComputeLocation::Inlined)
                 calls += inlinedCalls(edge.consumerNode, node, stage) * edge.calls;
         }
         return calls;
@@ -406,7 +436,8 @@ std::string State::halideLoopNest() const {
         }
         os << pad << name << sizes(t.serial, -1, constant) << vectorPair(f, s) << " t gpu_serial\n";
         pad += " ";
-        os << pad << name << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, constant) << vectorPair(f, s) << " * gpu_simd\n";
+        os << pad << name << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, constant) << vectorPair(f, s)
+           << " * gpu_simd\n";
         for (int n : inlined)
             if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
                 os << pad << " inlined: " << funcName(n) << " " << calls << "\n";

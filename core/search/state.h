@@ -39,8 +39,8 @@ const char *memoryTypeName(MemoryType m);    // "global", "shared", "register"
 struct StageTiling {
     std::vector<int64_t> threads;
     std::vector<int64_t> serial;
-    int vectorLoop = 0;     // loop mapped to thread x (and the storage's innermost dim)
-    bool unrolled = false;  // serial loops unrolled
+    int vectorLoop = 0;    // loop mapped to thread x (and the storage's innermost dim)
+    bool unrolled = false; // serial loops unrolled
     // False where Halide's stage has no vectorized loop (its vectorized_loop_index is -1, e.g. a
     // stage whose loops are all reductions); vectorLoop is then 0 for code that needs a loop.
     bool hasVectorLoop = true;
@@ -49,8 +49,8 @@ struct StageTiling {
 struct FuncSchedule {
     int node = -1;
     ComputeLocation location = ComputeLocation::Root;
-    int consumer = -1;      // BlockLevel / ThreadLevel: the node whose loop it sits in
-    int consumerStage = 0;  // and which stage of that node
+    int consumer = -1;               // BlockLevel / ThreadLevel: the node whose loop it sits in
+    int consumerStage = 0;           // and which stage of that node
     std::vector<StageTiling> stages; // one per stage (empty when inlined)
     // BlockLevel and ThreadLevel: also realized at root (global memory) while computed per block
     // or per thread of its consumer. Halide v19's Anderson2021 inserts a Func computed inside a
@@ -71,7 +71,8 @@ struct FuncSchedule {
     // labels it): a block-level Func in GPU shared memory (store_in(GPUShared)),
     // a thread-level one in registers (the per-thread stack the GPU compiler
     // promotes), anything else in global memory.
-    MemoryType storageMemory() const {
+    MemoryType storageMemory() const
+    {
         return location == ComputeLocation::BlockLevel    ? MemoryType::Shared
                : location == ComputeLocation::ThreadLevel ? MemoryType::Register
                                                           : MemoryType::Global;
@@ -83,9 +84,9 @@ struct FuncSchedule {
 
 // The loop nest as a plain tree, for the schedule emitter, the GUI and dumps.
 struct PlainLoop {
-    std::string var;      // loop variable (Halide name of the stage's dimension)
+    std::string var; // loop variable (Halide name of the stage's dimension)
     int64_t extent = 1;
-    int64_t factor = 1;   // split factor that produced it (inner extent of the split), 1 if none
+    int64_t factor = 1; // split factor that produced it (inner extent of the split), 1 if none
     enum class Kind { GpuBlock, GpuThread, Serial, Unrolled, Vectorized } kind = Kind::Serial;
 };
 const char *plainLoopKindName(PlainLoop::Kind k); // "gpu_block", "gpu_thread", "serial", "unrolled", "vectorized"
@@ -93,7 +94,7 @@ const char *plainLoopKindName(PlainLoop::Kind k); // "gpu_block", "gpu_thread", 
 struct PlainStageNest {
     std::string func;
     int stage = 0;
-    std::string computeAt;   // "root", "inline", or "<consumer>.<level>" (block / thread)
+    std::string computeAt; // "root", "inline", or "<consumer>.<level>" (block / thread)
     MemoryType memory = MemoryType::Global;
     std::vector<PlainLoop> loops;      // outermost first
     std::vector<PlainStageNest> inner; // Funcs computed inside this stage's loops
@@ -151,7 +152,7 @@ public:
 private:
     const SearchDag *m_dag;
     std::vector<FuncSchedule> m_funcs;
-    std::vector<int> m_index; // node -> index into m_funcs, -1
+    std::vector<int> m_index;                    // node -> index into m_funcs, -1
     mutable std::vector<Region> m_computedCache; // nested Funcs' computed regions
 };
 

@@ -12,7 +12,8 @@ namespace beamscope::search {
 // gets "repeat_edge$1" for "repeat_edge" and "lambda_7" for "lambda_3" (one
 // counter for every lambda). A trace recorded in another process, or before
 // a rebuild, must still fit, so names are compared without either.
-std::string canonicalFuncName(const std::string &name) {
+std::string canonicalFuncName(const std::string &name)
+{
     std::string base = baseFuncName(name);
     const std::string lambda = "lambda_";
     if (base.size() > lambda.size() && base.compare(0, lambda.size(), lambda) == 0 &&
@@ -25,7 +26,8 @@ namespace {
 
 // The consumer of a decision: a Func an earlier decision named (consumers are
 // scheduled before their producers), else the only Func with that canonical name.
-int consumerNode(const SearchDag &dag, const std::map<std::string, int> &decided, const std::string &name) {
+int consumerNode(const SearchDag &dag, const std::map<std::string, int> &decided, const std::string &name)
+{
     if (const auto it = decided.find(name); it != decided.end())
         return it->second;
     int found = -1;
@@ -38,7 +40,8 @@ int consumerNode(const SearchDag &dag, const std::map<std::string, int> &decided
     return found;
 }
 
-std::vector<int64_t> integers(const Json *array, const std::string &where) {
+std::vector<int64_t> integers(const Json *array, const std::string &where)
+{
     std::vector<int64_t> out;
     if (!array)
         return out;
@@ -54,7 +57,8 @@ std::vector<int64_t> integers(const Json *array, const std::string &where) {
 
 } // namespace
 
-State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decisions, const std::string &pipeline) {
+State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decisions, const std::string &pipeline)
+{
     State state(dag);
     std::map<std::string, int> decided; // a decision's "func" as the trace spells it -> node
     for (size_t i = 0; i < decisions.size(); i++) {
@@ -87,8 +91,8 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
         else if (location == "thread")
             f.location = ComputeLocation::ThreadLevel;
         else
-            throw std::invalid_argument(where + ": field \"location\": expected inline, root, block or thread, found '" +
-                                        location + "'");
+            throw std::invalid_argument(
+                where + ": field \"location\": expected inline, root, block or thread, found '" + location + "'");
         if (const Json *c = d.find("consumer")) {
             f.consumer = consumerNode(dag, decided, c->toString());
             if (f.consumer < 0)
@@ -101,8 +105,10 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
         }
         f.storedAtRoot = d.find("stored_at_root") && d.find("stored_at_root")->toBool();
         if (f.storedAtRoot && f.location != ComputeLocation::BlockLevel && f.location != ComputeLocation::ThreadLevel)
-            throw std::invalid_argument(where + ": field \"stored_at_root\": only a Func computed inside a kernel "
-                                        "(block or thread level) is also stored at root, found " + location);
+            throw std::invalid_argument(where +
+                                        ": field \"stored_at_root\": only a Func computed inside a kernel "
+                                        "(block or thread level) is also stored at root, found " +
+                                        location);
         if (const Json *stages = d.find("stages")) {
             for (size_t s = 0; s < stages->items().size(); s++) {
                 const Json &st = stages->items()[s];
@@ -118,8 +124,8 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
                     throw std::invalid_argument(at + ".vector_loop: expected a loop index below " +
                                                 std::to_string(std::max<size_t>(1, t.threads.size())) + ", found " +
                                                 std::to_string(t.vectorLoop));
-                t.hasVectorLoop = !t.threads.empty() &&
-                                  !(st.find("has_vector_loop") && !st.find("has_vector_loop")->toBool());
+                t.hasVectorLoop =
+                    !t.threads.empty() && !(st.find("has_vector_loop") && !st.find("has_vector_loop")->toBool());
                 t.unrolled = st.find("unrolled") && st.find("unrolled")->toBool();
                 f.stages.push_back(std::move(t));
             }

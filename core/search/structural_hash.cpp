@@ -12,14 +12,16 @@ void combine(uint64_t &h, uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6
 constexpr uint64_t kBarrier = ~uint64_t(0);
 
 // Extents of one level of a stage's loops, coarse (> 1) or exact.
-void hashExtents(uint64_t &h, const std::vector<int64_t> &extents, bool exact) {
+void hashExtents(uint64_t &h, const std::vector<int64_t> &extents, bool exact)
+{
     for (int64_t e : extents)
         combine(h, exact ? static_cast<uint64_t>(e) : static_cast<uint64_t>(e > 1));
 }
 
 } // namespace
 
-uint64_t coarseToFineHash(const State &state, int granularity, int prefix) {
+uint64_t coarseToFineHash(const State &state, int granularity, int prefix)
+{
     const std::vector<FuncSchedule> &all = state.funcs();
     const size_t count = prefix < 0 ? all.size() : std::min(all.size(), static_cast<size_t>(prefix));
     uint64_t h = count;

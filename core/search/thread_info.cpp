@@ -3,7 +3,8 @@
 namespace beamscope::search {
 
 void assignThreadLoops(int vectorLoop, const std::vector<int64_t> &sizes, int out[3], int64_t &count,
-                       std::vector<int> &loopIndices) {
+                       std::vector<int> &loopIndices)
+{
     out[0] = out[1] = out[2] = 1;
     count = 1;
     loopIndices.clear();
@@ -27,7 +28,8 @@ void assignThreadLoops(int vectorLoop, const std::vector<int64_t> &sizes, int ou
         loopIndices.push_back(0);
 }
 
-ThreadInfo makeThreadInfo(int vectorLoop, const std::vector<int64_t> &sizes, const int blockThreads[3]) {
+ThreadInfo makeThreadInfo(int vectorLoop, const std::vector<int64_t> &sizes, const int blockThreads[3])
+{
     ThreadInfo t;
     assignThreadLoops(vectorLoop, sizes, t.threads, t.numThreads, t.loopIndices);
     // The block: its largest thread counts, skipping 1s, while they fit.

@@ -14,19 +14,21 @@ constexpr int kMaxThreadsPerBlock = 1024;
 constexpr int kWarpSize = 32;
 
 struct ThreadInfo {
-    int threads[3] = {1, 1, 1};      // this stage's thread extents, x y z
-    int inBlock[3] = {1, 1, 1};      // the block's thread extents
-    int64_t numThreads = 1;          // this stage's threads
+    int threads[3] = {1, 1, 1}; // this stage's thread extents, x y z
+    int inBlock[3] = {1, 1, 1}; // the block's thread extents
+    int64_t numThreads = 1;     // this stage's threads
     int64_t numThreadsInBlock = 1;
     int numWarpsPerBlock = 1;
     int numActiveWarpsPerBlock = 0;
     int64_t numActiveThreads = 0;
-    std::vector<int> loopIndices;    // stage loop of thread x, y, z
+    std::vector<int> loopIndices; // stage loop of thread x, y, z
 
-    double warpLaneUtilization() const {
+    double warpLaneUtilization() const
+    {
         return numActiveWarpsPerBlock == 0 ? 0 : double(numActiveThreads) / double(numActiveWarpsPerBlock * kWarpSize);
     }
-    double idleLaneWastage() const {
+    double idleLaneWastage() const
+    {
         return (double(numActiveWarpsPerBlock * kWarpSize) - double(numActiveThreads)) / kMaxThreadsPerBlock;
     }
     double blockOccupancy() const { return double(numThreads) / kMaxThreadsPerBlock; }

@@ -7,14 +7,16 @@ namespace beamscope::search {
 
 namespace {
 
-int64_t nextPow2(int64_t x) {
+int64_t nextPow2(int64_t x)
+{
     int64_t p = 1;
     while (p < x)
         p *= 2;
     return p;
 }
 
-void finish(StageTiling &t, const TilingLimits &limits) {
+void finish(StageTiling &t, const TilingLimits &limits)
+{
     int64_t serial = 1;
     for (int64_t s : t.serial)
         serial *= s;
@@ -33,14 +35,16 @@ void finish(StageTiling &t, const TilingLimits &limits) {
 
 // The loop that becomes thread x: the innermost pure loop with more than one point
 // (finish() reports the same loop as vectorLoop whenever it has threads).
-int vectorCandidate(const dag::Stage &stage, const Region &loops) {
+int vectorCandidate(const dag::Stage &stage, const Region &loops)
+{
     for (size_t j = 0; j < loops.size(); j++)
         if (stage.loop[j].pure && loops[j].extent() > 1)
             return static_cast<int>(j);
     return -1;
 }
 
-bool onePureLoop(const dag::Stage &stage) {
+bool onePureLoop(const dag::Stage &stage)
+{
     return std::count_if(stage.loop.begin(), stage.loop.end(), [](const dag::Loop &l) { return l.pure; }) == 1;
 }
 
@@ -49,7 +53,8 @@ bool onePureLoop(const dag::Stage &stage) {
 // others small powers of two that stop once padding to a whole number of
 // threads wastes over 1/7 of the work, and always the whole extent when it is
 // small enough to be one thread loop.
-std::vector<int64_t> threadOptions(int64_t extent, bool isVector, int64_t minVectorThreads) {
+std::vector<int64_t> threadOptions(int64_t extent, bool isVector, int64_t minVectorThreads)
+{
     std::vector<int64_t> out;
     bool wholeExtentSeen = false;
     for (int64_t t = isVector ? minVectorThreads : 1; t <= kMaxThreadsPerLoop; t *= 2) {
@@ -70,14 +75,16 @@ std::vector<int64_t> threadOptions(int64_t extent, bool isVector, int64_t minVec
 
 } // namespace
 
-std::vector<int64_t> gpuThreadOptions(const dag::Stage &stage, const Region &loops, size_t loop, bool computeRoot) {
+std::vector<int64_t> gpuThreadOptions(const dag::Stage &stage, const Region &loops, size_t loop, bool computeRoot)
+{
     const int vector = vectorCandidate(stage, loops);
     const bool isVector = static_cast<int>(loop) == vector;
     const int64_t minVector = computeRoot && onePureLoop(stage) ? 1 : kMinVectorThreads;
     return threadOptions(loops[loop].extent(), isVector, minVector);
 }
 
-std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits) {
+std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits)
+{
     const size_t n = loops.size();
     // Up to three parallel loops: pure, extent > 1, innermost first.
     std::vector<size_t> parallel;
@@ -140,7 +147,8 @@ std::vector<StageTiling> rootTilings(const dag::Stage &stage, const Region &loop
     return out;
 }
 
-std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits) {
+std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loops, const TilingLimits &limits)
+{
     const size_t n = loops.size();
     std::vector<StageTiling> out;
     StageTiling t;
@@ -149,7 +157,7 @@ std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loo
     // Each thread's serial loop: Halide's max_serial_ext per loop, and Beamscope's total cap.
     const int64_t maxSerial = limits.disableSubtiling ? 1 : kMaxSerialPerThreadLoop;
     std::function<void(size_t, int64_t, int64_t, int)> choose = [&](size_t j, int64_t threads, int64_t serial,
-                                                                     int threadLoops) {
+                                                                    int threadLoops) {
         if (j == n) {
             if (threads > kMaxThreadsPerBlockForTiling || threadLoops > kMaxThreadLoops)
                 return;
@@ -178,7 +186,8 @@ std::vector<StageTiling> blockTilings(const dag::Stage &stage, const Region &loo
     return out;
 }
 
-StageTiling threadTiling(const dag::Stage &, const Region &loops, const TilingLimits &limits) {
+StageTiling threadTiling(const dag::Stage &, const Region &loops, const TilingLimits &limits)
+{
     StageTiling t;
     for (const Span &s : loops) {
         t.threads.push_back(1);
@@ -189,7 +198,8 @@ StageTiling threadTiling(const dag::Stage &, const Region &loops, const TilingLi
 }
 
 StageTiling followTiling(const dag::Stage &pure, const StageTiling &pureTiling, const dag::Stage &update,
-                         const Region &loops, ComputeLocation location, const TilingLimits &limits) {
+                         const Region &loops, ComputeLocation location, const TilingLimits &limits)
+{
     StageTiling t;
     for (size_t j = 0; j < update.loop.size(); j++) {
         const int64_t extent = loops[j].extent();

@@ -25,10 +25,10 @@ constexpr int kMaxThreadLoops = 3;
 constexpr int64_t kMaxSerialPerThreadLoop = 16;
 
 struct TilingLimits {
-    bool disableSubtiling = false;  // serial tiles of 1 only
+    bool disableSubtiling = false; // serial tiles of 1 only
     int maxSerialPerLoop = 8;
     int64_t maxSerialTotal = 64;
-    int64_t unrollLimit = 16;       // serial tiles up to this many points are unrolled
+    int64_t unrollLimit = 16; // serial tiles up to this many points are unrolled
 };
 
 // Thread counts the search may give loop `loop` of `stage` (extents `loops`):
@@ -51,7 +51,8 @@ StageTiling followTiling(const dag::Stage &pure, const StageTiling &pureTiling, 
 // Keeps at most `cap` candidates, evenly spread over the list (randomized
 // tilings sample by structural hash instead: search_space.cpp).
 template <typename T>
-std::vector<T> subsample(std::vector<T> all, size_t cap) {
+std::vector<T> subsample(std::vector<T> all, size_t cap)
+{
     if (all.size() <= cap)
         return all;
     std::vector<T> out;

@@ -29,16 +29,19 @@ namespace {
 class BatchingProgress : public Progress {
 public:
     BatchingProgress(Progress *inner, const search::SearchTrace &trace, const NodeBatchSink &sink)
-        : m_inner(inner), m_trace(trace), m_sink(sink) {}
+        : m_inner(inner), m_trace(trace), m_sink(sink)
+    {}
 
-    void report(double fraction, std::string_view message) override {
+    void report(double fraction, std::string_view message) override
+    {
         flush();
         if (m_inner)
             m_inner->report(fraction, message);
     }
     bool cancelled() const override { return m_inner && m_inner->cancelled(); }
 
-    void flush() {
+    void flush()
+    {
         const size_t size = m_trace.nodes().size();
         if (m_sink && size > m_delivered)
             m_sink(m_trace, m_delivered, size - m_delivered);
@@ -52,12 +55,14 @@ private:
     size_t m_delivered = 0;
 };
 
-std::string range(int64_t lo, int64_t hi, int64_t found) {
+std::string range(int64_t lo, int64_t hi, int64_t found)
+{
     return "expected " + std::to_string(lo) + ".." + std::to_string(hi) + ", found " + std::to_string(found);
 }
 
 // The pipeline's build step, kept so measure() can build fresh Funcs.
-std::function<pipelines::PipelineInstance()> builderFor(const PipelineChoice &choice, std::string *error) {
+std::function<pipelines::PipelineInstance()> builderFor(const PipelineChoice &choice, std::string *error)
+{
     if (!choice.app.empty()) {
         const auto info = pipelines::findPipeline(choice.app);
         if (!info) {
@@ -75,7 +80,8 @@ std::function<pipelines::PipelineInstance()> builderFor(const PipelineChoice &ch
 
 // Runs `body`, turning the exceptions of the Halide side into an error text.
 template <typename Body>
-bool guarded(std::string *error, Body &&body) {
+bool guarded(std::string *error, Body &&body)
+{
     try {
         body();
         return true;
@@ -89,7 +95,8 @@ bool guarded(std::string *error, Body &&body) {
 
 } // namespace
 
-std::optional<RequestProblem> checkRequest(const SearchRequest &r) {
+std::optional<RequestProblem> checkRequest(const SearchRequest &r)
+{
     const bool app = !r.pipeline.app.empty(), library = !r.pipeline.generatorLibrary.empty();
     if (app == library)
         return RequestProblem{"app", "give exactly one of an app or a generator library"};
@@ -100,11 +107,13 @@ std::optional<RequestProblem> checkRequest(const SearchRequest &r) {
     if (r.passes < 0 || r.passes > 100)
         return RequestProblem{"passes", range(0, 100, r.passes)};
     if (r.dropout < 1 || r.dropout > 100)
-        return RequestProblem{"dropout", "expected a percentage 1..100 of children kept, found " + std::to_string(r.dropout)};
+        return RequestProblem{"dropout",
+                              "expected a percentage 1..100 of children kept, found " + std::to_string(r.dropout)};
     if (search::SearchOptions o; !o.parse(r.searchSpaceOptions))
         return RequestProblem{"options", "expected four 0/1 flags such as 1111, found '" + r.searchSpaceOptions + "'"};
     if (!r.startDecisions.empty() && !r.partialSchedule.empty())
-        return RequestProblem{"partial-schedule", "a search continues from a trace's state or from a loop nest, not both"};
+        return RequestProblem{"partial-schedule",
+                              "a search continues from a trace's state or from a loop nest, not both"};
     if (!r.startDecisions.empty() && library)
         return RequestProblem{"continue-from", "continuing from a trace works on built-in pipelines, not generators"};
     return std::nullopt;
@@ -123,7 +132,8 @@ struct SearchSession::Impl {
     std::vector<std::string> stageNames;
 
     // A recorded state on this session's DAG; throws std::invalid_argument.
-    search::State completeState(const std::vector<Json> &decisions) const {
+    search::State completeState(const std::vector<Json> &decisions) const
+    {
         search::State state = search::stateFromDecisions(*searchDag, decisions, instance.name);
         if (!state.complete())
             throw std::invalid_argument("the state is partial (" + std::to_string(state.numScheduled()) + " of " +
@@ -136,7 +146,8 @@ struct SearchSession::Impl {
 SearchSession::SearchSession() : m_impl(std::make_unique<Impl>()) {}
 SearchSession::~SearchSession() = default;
 
-std::unique_ptr<SearchSession> SearchSession::open(const SearchRequest &request, std::string *error) {
+std::unique_ptr<SearchSession> SearchSession::open(const SearchRequest &request, std::string *error)
+{
     std::string why;
     if (const auto problem = checkRequest(request)) {
         *error = problem->option + ": " + problem->message;
@@ -198,7 +209,8 @@ const std::vector<std::string> &SearchSession::stageNames() const { return m_imp
 const std::string &SearchSession::profileName() const { return m_impl->profileName; }
 int SearchSession::passes() const { return m_impl->params.passes(); }
 
-SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink) {
+SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink)
+{
     Impl &s = *m_impl;
     SearchOutcome out;
     out.trace = search::SearchTrace(s.params.traceCap);
@@ -234,7 +246,8 @@ SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink) 
 }
 
 std::optional<std::string> SearchSession::emit(const std::vector<Json> &decisions, const std::vector<float> &stageCosts,
-                                               double totalCost, std::string *error) const {
+                                               double totalCost, std::string *error) const
+{
     std::string source, why;
     const bool ok = guarded(&why, [&] {
         const search::State state = m_impl->completeState(decisions);
@@ -253,7 +266,8 @@ std::optional<std::string> SearchSession::emit(const std::vector<Json> &decision
 }
 
 StateMeasurement SearchSession::measure(const std::vector<Json> &decisions, const std::string &target,
-                                        Progress *progress) const {
+                                        Progress *progress) const
+{
     StateMeasurement m;
     const auto kind = bench::parseTargetKind(target);
     if (!kind) {
@@ -268,11 +282,11 @@ StateMeasurement SearchSession::measure(const std::vector<Json> &decisions, cons
         auto state = std::make_shared<const search::State>(m_impl->completeState(decisions));
         bench::BenchRequest request;
         request.build = m_impl->build;
-        request.schedule = bench::Schedule::custom("searched state", [state](pipelines::PipelineInstance &inst,
-                                                                             const Halide::Target &) {
-            const dag::FunctionDAG names(inst.outputs);
-            schedule::applyPlan(schedule::planSchedule(*state, &names), schedule::funcsByName(inst.outputs));
-        });
+        request.schedule = bench::Schedule::custom(
+            "searched state", [state](pipelines::PipelineInstance &inst, const Halide::Target &) {
+                const dag::FunctionDAG names(inst.outputs);
+                schedule::applyPlan(schedule::planSchedule(*state, &names), schedule::funcsByName(inst.outputs));
+            });
         request.target = bench::benchTarget(*kind, gpu::queryLocalDevice());
         m.target = request.target.to_string();
         bench::RunOptions run;
@@ -288,8 +302,8 @@ StateMeasurement SearchSession::measure(const std::vector<Json> &decisions, cons
     return m;
 }
 
-std::vector<StageTerms> SearchSession::breakdown(const std::vector<std::array<float, 73>> &features,
-                                                 int numCores) const {
+std::vector<StageTerms> SearchSession::breakdown(const std::vector<std::array<float, 73>> &features, int numCores) const
+{
     const Impl &s = *m_impl;
     const int stages = std::min<int>(static_cast<int>(features.size()), static_cast<int>(s.stageNames.size()));
     if (stages == 0)
@@ -315,28 +329,32 @@ std::vector<StageTerms> SearchSession::breakdown(const std::vector<std::array<fl
     return out;
 }
 
-std::vector<std::string> SearchSession::termNames() {
+std::vector<std::string> SearchSession::termNames()
+{
     std::vector<std::string> names;
     for (int t = 0; t < model::kCostTermCount; t++)
         names.push_back(model::costTermName(static_cast<model::CostTerm>(t)));
     return names;
 }
 
-std::vector<std::string> SearchSession::termGroups() {
+std::vector<std::string> SearchSession::termGroups()
+{
     std::vector<std::string> groups;
     for (int t = 0; t < model::kCostTermCount; t++)
         groups.push_back(model::costTermGroup(static_cast<model::CostTerm>(t)));
     return groups;
 }
 
-std::vector<AppChoice> builtinApps() {
+std::vector<AppChoice> builtinApps()
+{
     std::vector<AppChoice> apps;
     for (const pipelines::PipelineInfo &p : pipelines::builtinPipelines())
         apps.push_back({p.name, p.description, pipelines::originName(p.origin)});
     return apps;
 }
 
-std::vector<std::string> profileChoices() {
+std::vector<std::string> profileChoices()
+{
     std::vector<std::string> names = gpu::profileNames();
     names.push_back("local");
     return names;

@@ -48,8 +48,8 @@ struct SearchRequest {
     std::string weightsPath;      // an Anderson2021 weights file (never replaced by random weights)
     std::string profile = "v100"; // a reference profile's name, or "local"
     int beamSize = 32;
-    int passes = 0;               // 0: Halide's default (1 for beam 1, else 5)
-    int dropout = 100;            // percent of children kept
+    int passes = 0;    // 0: Halide's default (1 for beam 1, else 5)
+    int dropout = 100; // percent of children kept
     uint64_t seed = 0;
     std::string searchSpaceOptions = "1111";
     bool disableSubtiling = false;
@@ -74,7 +74,7 @@ std::optional<RequestProblem> checkRequest(const SearchRequest &request);
 
 struct SearchOutcome {
     bool ok = false;
-    std::string error;        // when !ok: what went wrong (file, field, why)
+    std::string error; // when !ok: what went wrong (file, field, why)
     bool cancelled = false;
     search::SearchTrace trace; // the whole trace (header, nodes, summary) when recorded
     double predictedCost = 0;
@@ -85,8 +85,8 @@ struct SearchOutcome {
     int startDepth = 0;
     std::vector<std::string> frozen; // freeze_inline_compute_root: the Funcs the pre-pass froze
     double prePassCost = 0;
-    std::string bestLoopNest;  // Halide's dump form
-    std::string bestSource;    // the winner's Halide schedule source (core/schedule)
+    std::string bestLoopNest; // Halide's dump form
+    std::string bestSource;   // the winner's Halide schedule source (core/schedule)
 };
 
 // Receives nodes [first, first + count) of the trace as they become final.
@@ -95,8 +95,8 @@ using NodeBatchSink = std::function<void(const search::SearchTrace &trace, size_
 
 struct StateMeasurement {
     bool ok = false;
-    std::string error;   // why it was not measured, or what failed
-    std::string target;  // Halide target string
+    std::string error;  // why it was not measured, or what failed
+    std::string target; // Halide target string
     double medianMs = 0, minMs = 0;
     bool checked = false, matches = false;
 };

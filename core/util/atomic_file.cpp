@@ -17,8 +17,7 @@ std::string systemError(const std::string &what, const std::filesystem::path &pa
 }
 } // namespace
 
-WriteResult writeFileAtomically(const std::filesystem::path &path, std::span<const char> bytes,
-                                Overwrite overwrite)
+WriteResult writeFileAtomically(const std::filesystem::path &path, std::span<const char> bytes, Overwrite overwrite)
 {
     std::error_code ec;
     if (overwrite == Overwrite::Refuse && std::filesystem::exists(path, ec))

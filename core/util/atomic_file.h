@@ -18,8 +18,7 @@ enum class Overwrite { Refuse, Replace };
 
 // Atomically writes bytes to path. With Overwrite::Refuse an existing path is
 // left untouched and reported as an error.
-WriteResult writeFileAtomically(const std::filesystem::path &path, std::span<const char> bytes,
-                                Overwrite overwrite);
+WriteResult writeFileAtomically(const std::filesystem::path &path, std::span<const char> bytes, Overwrite overwrite);
 
 // Replaces path with text, atomically, creating its folder first: for files
 // a program owns (run folders' records, manifests, scripts).

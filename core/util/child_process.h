@@ -12,13 +12,13 @@ class Progress;
 
 struct ChildResult {
     bool started = false;
-    std::string startError;   // why the program could not be started
-    bool timedOut = false;    // killed because the limit passed
-    bool cancelled = false;   // killed because progress->cancelled()
-    bool signaled = false;    // ended by a signal (a crash, or our kill)
+    std::string startError; // why the program could not be started
+    bool timedOut = false;  // killed because the limit passed
+    bool cancelled = false; // killed because progress->cancelled()
+    bool signaled = false;  // ended by a signal (a crash, or our kill)
     int signal = 0;
-    int exitCode = -1;        // when it exited normally
-    std::string out, err;     // captured output (each capped; err keeps its tail)
+    int exitCode = -1;    // when it exited normally
+    std::string out, err; // captured output (each capped; err keeps its tail)
     double seconds = 0;
 };
 

@@ -11,17 +11,15 @@ bool isIdentifier(char c) { return std::isalnum(static_cast<unsigned char>(c)) !
 
 } // namespace
 
-std::string baseFuncName(std::string_view name)
-{
-    return std::string(name.substr(0, name.find('$')));
-}
+std::string baseFuncName(std::string_view name) { return std::string(name.substr(0, name.find('$'))); }
 
 std::string withoutUniqueSuffixes(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
-        const bool suffix = text[i] == '$' && i > 0 && i + 1 < text.size() && isDigit(text[i + 1]) && isIdentifier(text[i - 1]);
+        const bool suffix =
+            text[i] == '$' && i > 0 && i + 1 < text.size() && isDigit(text[i + 1]) && isIdentifier(text[i - 1]);
         if (!suffix) {
             out += text[i];
             continue;

@@ -25,7 +25,8 @@ void appendEscaped(std::string &out, const std::string &s)
     out += nlohmann::ordered_json(s).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-template <typename Int> void appendInteger(std::string &out, Int v)
+template <typename Int>
+void appendInteger(std::string &out, Int v)
 {
     char buf[24];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -61,10 +62,7 @@ constexpr double kTwoTo63 = 9223372036854775808.0;
 constexpr double kTwoTo64 = 18446744073709551616.0;
 } // namespace
 
-bool Json::toBool(bool fallback) const
-{
-    return isBool() ? std::get<bool>(m_value) : fallback;
-}
+bool Json::toBool(bool fallback) const { return isBool() ? std::get<bool>(m_value) : fallback; }
 
 double Json::toNumber(double fallback) const
 {
@@ -99,18 +97,9 @@ uint64_t Json::toUint64(uint64_t fallback) const
     return fallback;
 }
 
-const std::string &Json::toString() const
-{
-    return isString() ? std::get<std::string>(m_value) : kEmptyString;
-}
-const Json::Array &Json::items() const
-{
-    return isArray() ? std::get<Array>(m_value) : kEmptyArray;
-}
-const Json::Object &Json::members() const
-{
-    return isObject() ? std::get<Object>(m_value) : kEmptyObject;
-}
+const std::string &Json::toString() const { return isString() ? std::get<std::string>(m_value) : kEmptyString; }
+const Json::Array &Json::items() const { return isArray() ? std::get<Array>(m_value) : kEmptyArray; }
+const Json::Object &Json::members() const { return isObject() ? std::get<Object>(m_value) : kEmptyObject; }
 
 const Json *Json::find(std::string_view key) const
 {

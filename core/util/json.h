@@ -52,7 +52,10 @@ public:
     bool isBool() const { return std::holds_alternative<bool>(m_value); }
     bool isNumber() const { return isInteger() || std::holds_alternative<double>(m_value); }
     // An integer: written without fraction or exponent (in a file), or made from an integer type.
-    bool isInteger() const { return std::holds_alternative<int64_t>(m_value) || std::holds_alternative<uint64_t>(m_value); }
+    bool isInteger() const
+    {
+        return std::holds_alternative<int64_t>(m_value) || std::holds_alternative<uint64_t>(m_value);
+    }
     bool isString() const { return std::holds_alternative<std::string>(m_value); }
     bool isArray() const { return std::holds_alternative<Array>(m_value); }
     bool isObject() const { return std::holds_alternative<Object>(m_value); }

@@ -98,10 +98,7 @@ std::string after(const std::string &s, const std::string &marker)
     return at == std::string::npos ? std::string() : s.substr(at + marker.size());
 }
 
-std::string before(const std::string &s, const std::string &marker)
-{
-    return s.substr(0, s.find(marker));
-}
+std::string before(const std::string &s, const std::string &marker) { return s.substr(0, s.find(marker)); }
 
 // nlohmann's messages are "syntax error while parsing CONTEXT - unexpected T; expected E"
 // (the grammar) or "... - LEXER MESSAGE; last read: 'TOKEN'[; expected E]" (a bad token),
@@ -236,8 +233,8 @@ private:
     bool open(Json container)
     {
         if (m_open.size() >= static_cast<size_t>(kJsonMaxDepth))
-            return fail(readOffset() - 1, "arrays and objects nested at most " + std::to_string(kJsonMaxDepth) + " deep",
-                        "a deeper one");
+            return fail(readOffset() - 1,
+                        "arrays and objects nested at most " + std::to_string(kJsonMaxDepth) + " deep", "a deeper one");
         m_open.push_back({place(std::move(container)), {}});
         return true;
     }
@@ -290,7 +287,8 @@ JsonParseResult parseJson(std::string_view text)
                                                       /*strict: nothing after the value*/ true,
                                                       /*ignore_comments*/ false);
     if (!ok)
-        return {std::nullopt, builder.error().empty() ? "offset 0: expected JSON, found unreadable input" : builder.error()};
+        return {std::nullopt,
+                builder.error().empty() ? "offset 0: expected JSON, found unreadable input" : builder.error()};
     return {builder.result(), {}};
 }
 

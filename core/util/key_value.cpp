@@ -19,7 +19,9 @@ std::string quoted(std::string_view text)
             out += ch;
         } else {
             static const char hex[] = "0123456789abcdef";
-            out += c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : std::string("\\x") + hex[c >> 4] + hex[c & 15];
+            out += c == '"'    ? std::string("\\\"")
+                   : c == '\\' ? std::string("\\\\")
+                               : std::string("\\x") + hex[c >> 4] + hex[c & 15];
         }
     }
     return out + "\"";

@@ -11,12 +11,12 @@
 namespace beamscope {
 
 struct SlurmOptions {
-    int tasks = 2;                // array tasks per batch (autotune)
+    int tasks = 2; // array tasks per batch (autotune)
     std::string partition, account, time;
-    int gpusPerTask = 0;          // --gres=gpu:N (0: none, e.g. OpenCL on CPU partitions)
-    int cpusPerTask = 0;          // --cpus-per-task (0: Slurm's default)
+    int gpusPerTask = 0;                 // --gres=gpu:N (0: none, e.g. OpenCL on CPU partitions)
+    int cpusPerTask = 0;                 // --cpus-per-task (0: Slurm's default)
     std::vector<std::string> sbatchArgs; // passed to sbatch as they are
-    int retries = 2;              // resubmissions of a failed task
+    int retries = 2;                     // resubmissions of a failed task
 };
 
 // The #SBATCH lines for the options (withDevices: --gres and --cpus-per-task too).

@@ -49,9 +49,9 @@ std::string shippedNames()
 const std::set<std::string> &holdOneOutApps()
 {
     static const std::set<std::string> apps = {
-        "bgu",        "bilateral_grid", "camera_pipe",     "conv_layer", "cuda_mat_mul", "depthwise_separable_conv",
-        "harris",     "hist",           "iir_blur",        "interpolate", "lens_blur",   "local_laplacian",
-        "max_filter", "nl_means",       "stencil_chain",   "unsharp",
+        "bgu",        "bilateral_grid", "camera_pipe",   "conv_layer",  "cuda_mat_mul", "depthwise_separable_conv",
+        "harris",     "hist",           "iir_blur",      "interpolate", "lens_blur",    "local_laplacian",
+        "max_filter", "nl_means",       "stencil_chain", "unsharp",
     };
     return apps;
 }
@@ -77,8 +77,8 @@ std::vector<fs::path> shippedWeightsFolders()
     for (const fs::path &dir : ownDirectories())
         for (const char *up : {"..", "../..", "../../.."})
             candidates.push_back(dir / up / "share/beamscope/weights");
-    // A build run from its tree uses its own source's weights even where a
-    // package is installed too.
+            // A build run from its tree uses its own source's weights even where a
+            // package is installed too.
 #ifdef BEAMSCOPE_SOURCE_WEIGHTS_DIR
     candidates.emplace_back(BEAMSCOPE_SOURCE_WEIGHTS_DIR);
 #endif
@@ -114,7 +114,9 @@ std::vector<ShippedWeights> listShippedWeights()
         list.push_back({"adams2019/baseline", adams, false});
     // baseline and gpu first, then the per-app files by name.
     std::sort(list.begin(), list.end(), [](const ShippedWeights &a, const ShippedWeights &b) {
-        const auto rank = [](const ShippedWeights &w) { return w.name == "baseline" ? 0 : w.name == "gpu" ? 1 : w.holdOneOut ? 2 : 3; };
+        const auto rank = [](const ShippedWeights &w) {
+            return w.name == "baseline" ? 0 : w.name == "gpu" ? 1 : w.holdOneOut ? 2 : 3;
+        };
         return rank(a) != rank(b) ? rank(a) < rank(b) : a.name < b.name;
     });
     return list;
@@ -133,10 +135,7 @@ std::optional<fs::path> findShippedWeights(const std::string &name)
     return std::nullopt;
 }
 
-std::optional<fs::path> shippedBaselineWeights()
-{
-    return findShippedWeights("baseline");
-}
+std::optional<fs::path> shippedBaselineWeights() { return findShippedWeights("baseline"); }
 
 std::optional<fs::path> holdOneOutWeightsFor(const std::string &app)
 {
@@ -170,8 +169,8 @@ fs::path resolveWeightsArgument(const std::optional<std::string> &explicitArgume
             return *explicitArgument;
         if (const auto shipped = findShippedWeights(*explicitArgument))
             return *shipped;
-        error = *explicitArgument + ": no such file, nor a shipped weights file of that name (shipped: " +
-                shippedNames() + ")";
+        error = *explicitArgument +
+                ": no such file, nor a shipped weights file of that name (shipped: " + shippedNames() + ")";
         return {};
     }
     if (const char *env = std::getenv("BEAMSCOPE_WEIGHTS_PATH"); env && *env)

@@ -26,9 +26,9 @@ struct TensorDiff {
     std::string name;
     std::vector<uint32_t> shape;
     double maxAbsDiff = 0;
-    double relativeL2 = 0;       // ||a - b|| / ||a|| (0 when both are 0; inf when only a is 0)
-    double cosineSimilarity = 1; // a.b / (|a||b|) (1 when both are 0)
-    size_t changedCount = 0;     // elements whose bits differ
+    double relativeL2 = 0;              // ||a - b|| / ||a|| (0 when both are 0; inf when only a is 0)
+    double cosineSimilarity = 1;        // a.b / (|a||b|) (1 when both are 0)
+    size_t changedCount = 0;            // elements whose bits differ
     std::vector<ElementChange> largest; // largest |a - b| first
     std::vector<float> difference;      // b - a, same layout as the tensors (for heatmaps)
 };

@@ -7,10 +7,7 @@
 
 namespace beamscope::weights {
 
-const char *networkName(Network network)
-{
-    return network == Network::Anderson2021 ? "anderson2021" : "adams2019";
-}
+const char *networkName(Network network) { return network == Network::Anderson2021 ? "anderson2021" : "adams2019"; }
 
 const char *formName(Form form) { return form == Form::File ? "file" : "directory"; }
 

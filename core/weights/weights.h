@@ -33,8 +33,8 @@ constexpr int kTensorCount = 6;
 enum TensorIndex { Head1Filter, Head1Bias, Head2Filter, Head2Bias, Conv1Filter, Conv1Bias };
 
 struct TensorSpec {
-    const char *name;          // head1_filter ...
-    const char *legacyFile;    // head1_conv1_weight.data ...
+    const char *name;            // head1_filter ...
+    const char *legacyFile;      // head1_conv1_weight.data ...
     std::vector<uint32_t> shape; // Halide order, dimension 0 fastest
 };
 // The six tensors of a network, in file order.
@@ -112,15 +112,15 @@ enum class DiagnosticKind {
 // One finding about an input: what, where (file, byte offset or field), expected vs found.
 struct Diagnostic {
     Severity severity = Severity::Error;
-    std::string path;                 // file (or directory member) concerned
-    std::optional<uint64_t> offset;   // byte offset in path, when meaningful
-    std::string field;                // e.g. "signature", "buffer 2 (head2_filter) extent 1"
-    std::string message;              // "expected ..., found ..."
+    std::string path;               // file (or directory member) concerned
+    std::optional<uint64_t> offset; // byte offset in path, when meaningful
+    std::string field;              // e.g. "signature", "buffer 2 (head2_filter) extent 1"
+    std::string message;            // "expected ..., found ..."
 
     // Added after the first draft of this header; the parts of message, kept apart for tests and views.
     DiagnosticKind kind = DiagnosticKind::Other;
-    std::string expected;             // "6"
-    std::string found;                // "7"
+    std::string expected; // "6"
+    std::string found;    // "7"
 
     // "path: offset 12: field: message" (parts omitted when empty).
     std::string format() const;

@@ -47,9 +47,9 @@ LoadResult loadWeightsDirectory(const std::filesystem::path &dir)
     result.form = Form::Directory;
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
-        result.diagnostics.push_back(directoryError(DiagnosticKind::Io, dir, {}, "a directory of six legacy .data files",
-                                                    std::filesystem::exists(dir, ec) ? "something else"
-                                                                                     : "no such directory"));
+        result.diagnostics.push_back(
+            directoryError(DiagnosticKind::Io, dir, {}, "a directory of six legacy .data files",
+                           std::filesystem::exists(dir, ec) ? "something else" : "no such directory"));
         return result;
     }
 
@@ -61,16 +61,15 @@ LoadResult loadWeightsDirectory(const std::filesystem::path &dir)
         const auto member = dir / spec.legacyFile;
         const std::string field = "buffer " + std::to_string(i) + " (" + spec.name + ") file";
         if (!std::filesystem::is_regular_file(member, ec)) {
-            result.diagnostics.push_back(directoryError(DiagnosticKind::MissingFile, member, field,
-                                                        "a file of " + expectedSizeText(i),
-                                                        std::filesystem::exists(member, ec) ? "something that is not a regular file"
-                                                                                            : "no such file"));
+            result.diagnostics.push_back(directoryError(
+                DiagnosticKind::MissingFile, member, field, "a file of " + expectedSizeText(i),
+                std::filesystem::exists(member, ec) ? "something that is not a regular file" : "no such file"));
             continue;
         }
         const uint64_t size = std::filesystem::file_size(member, ec);
         if (ec) {
-            result.diagnostics.push_back(directoryError(DiagnosticKind::Io, member, field, "a readable file",
-                                                        ec.message()));
+            result.diagnostics.push_back(
+                directoryError(DiagnosticKind::Io, member, field, "a readable file", ec.message()));
             continue;
         }
         sizes[i] = size;
@@ -87,9 +86,10 @@ LoadResult loadWeightsDirectory(const std::filesystem::path &dir)
         const auto &spec = tensorSpecs(network.value_or(Network::Anderson2021))[i];
         const bool fits = i == Head2Filter ? network.has_value() : *sizes[i] == 4 * elementCount(spec.shape);
         if (!fits)
-            result.diagnostics.push_back(directoryError(DiagnosticKind::FileSize, dir / spec.legacyFile,
-                                                        "buffer " + std::to_string(i) + " (" + spec.name + ") file size",
-                                                        expectedSizeText(i), bytesText(*sizes[i])));
+            result.diagnostics.push_back(
+                directoryError(DiagnosticKind::FileSize, dir / spec.legacyFile,
+                               "buffer " + std::to_string(i) + " (" + spec.name + ") file size", expectedSizeText(i),
+                               bytesText(*sizes[i])));
     }
     if (result.firstError() || !network)
         return result;
@@ -101,10 +101,9 @@ LoadResult loadWeightsDirectory(const std::filesystem::path &dir)
         auto &data = w.tensors[i].data;
         in.read(reinterpret_cast<char *>(data.data()), static_cast<std::streamsize>(4 * data.size()));
         if (!in || static_cast<uint64_t>(in.gcount()) != 4 * data.size()) {
-            result.diagnostics.push_back(directoryError(DiagnosticKind::Io, member, "buffer " + std::to_string(i),
-                                                        bytesText(4 * data.size()),
-                                                        "a read error after " +
-                                                            bytesText(static_cast<uint64_t>(in.gcount()))));
+            result.diagnostics.push_back(
+                directoryError(DiagnosticKind::Io, member, "buffer " + std::to_string(i), bytesText(4 * data.size()),
+                               "a read error after " + bytesText(static_cast<uint64_t>(in.gcount()))));
             return result;
         }
     }
@@ -162,9 +161,10 @@ WriteResult saveWeightsDirectory(const Weights &w, const std::filesystem::path &
             error = written.error;
     }
     if (error.empty()) {
-        std::filesystem::permissions(temp, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                               std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
-                                               std::filesystem::perms::others_exec,
+        std::filesystem::permissions(temp,
+                                     std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                         std::filesystem::perms::others_exec,
                                      ec);
         if (::rename(temp.c_str(), target.c_str()) != 0)
             error = "cannot rename the temporary directory onto " + dir.string() + ": " + std::strerror(errno);

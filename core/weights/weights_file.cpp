@@ -39,10 +39,7 @@ std::string describeBytes(std::span<const char> bytes)
     return "bytes " + hex + " (\"" + ascii + "\")";
 }
 
-std::string plural(uint64_t n, const char *word)
-{
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(uint64_t n, const char *word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 std::string bufferField(int index, const char *name, const std::string &what)
 {
@@ -91,8 +88,8 @@ private:
             return true;
         error(DiagnosticKind::Truncated, m_offset, field, plural(size, "byte") + " (" + what + ")",
               plural(remaining(), "byte"),
-              "the file ends at byte " + std::to_string(m_bytes.size()) + ", " +
-                  plural(size - remaining(), "byte") + " missing");
+              "the file ends at byte " + std::to_string(m_bytes.size()) + ", " + plural(size - remaining(), "byte") +
+                  " missing");
         return false;
     }
 
@@ -115,8 +112,7 @@ private:
         std::memcpy(&signature, m_bytes.data(), 4);
         if (signature != kSignature) {
             const char expectedBytes[4] = {'1', 'f', 'w', 'h'};
-            error(DiagnosticKind::Signature, 0, "signature",
-                  hexWord(kSignature) + " = " + describeBytes(expectedBytes),
+            error(DiagnosticKind::Signature, 0, "signature", hexWord(kSignature) + " = " + describeBytes(expectedBytes),
                   hexWord(signature) + " = " + describeBytes(m_bytes.subspan(0, 4)),
                   "this is not an hwf1 weights file");
             return false;
@@ -222,8 +218,7 @@ private:
         // Extents are checked against the network before this point, so the
         // size below is small; still, nothing is allocated until the bytes are there.
         const uint64_t count = elementCount(shape);
-        if (!require(4 * count, bufferField(index, spec.name, "data"),
-                     formatShape(shape) + " float32"))
+        if (!require(4 * count, bufferField(index, spec.name, "data"), formatShape(shape) + " float32"))
             return false;
         Tensor &tensor = m_weights.tensors[index];
         tensor.name = spec.name;
@@ -308,7 +303,6 @@ std::vector<char> serializeWeightsFile(const Weights &w)
     }
     return out;
 }
-
 
 WriteResult saveWeightsFile(const Weights &w, const std::filesystem::path &path, Overwrite overwrite)
 {

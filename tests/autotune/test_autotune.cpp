@@ -35,9 +35,11 @@ namespace {
 // beam search, kept small for the test), three beam-1 dropout samples.
 std::vector<std::string> runArguments(const fs::path &out, const fs::path &cache)
 {
-    return {"autotune", "--out", out.string(), "--app", "box_blur", "--app", "conv_relu", "--target", "opencl",
-            "--batch-size", "4", "--first-beam", "2", "--scale", "0.25", "--reps", "2", "--jobs", "2",
-            "--epochs", "3", "--min-batch", "2", "--seed", "7", "--cache", cache.string()};
+    return {"autotune",  "--out",    out.string(),  "--app",        "box_blur", "--app",
+            "conv_relu", "--target", "opencl",      "--batch-size", "4",        "--first-beam",
+            "2",         "--scale",  "0.25",        "--reps",       "2",        "--jobs",
+            "2",         "--epochs", "3",           "--min-batch",  "2",        "--seed",
+            "7",         "--cache",  cache.string()};
 }
 
 std::vector<fs::path> filesUnder(const fs::path &root, const std::string &extension)
@@ -205,8 +207,8 @@ private slots:
         QVERIFY(test::readFile(folder.trainingTsv()).find("\n0\t1\t") != std::string::npos);
 
         const Json manifest = readJson(folder.manifest());
-        for (const char *key : {"beamscope_version", "beamscope_commit", "host", "device", "starting_weights",
-                                "pipelines", "parameters"})
+        for (const char *key :
+             {"beamscope_version", "beamscope_commit", "host", "device", "starting_weights", "pipelines", "parameters"})
             QVERIFY2(manifest.find(key), key);
         const Json &device = *manifest.find("device");
         QCOMPARE(device.find("kind")->toString(), std::string("opencl"));
@@ -277,12 +279,36 @@ private slots:
     void failuresAreRecordedAndTheRunGoesOn()
     {
         const fs::path out = fs::path(m_tmp.path().toStdString()) / "faults";
-        std::vector<std::string> args = {"autotune", "--out", out.string(), "--app", "box_blur", "--target",
-                                         "opencl", "--batch-size", "5", "--first-beam", "2", "--scale", "0.25",
-                                         "--reps", "1", "--jobs", "2", "--no-retrain", "--bench-timeout", "3",
-                                         "--seed", "7", "--cache", cache().string(),
-                                         "--inject-fault", "box_blur:0:1=crash", "--inject-fault",
-                                         "box_blur:0:2=hang", "--inject-fault", "box_blur:0:3=wrong-output"};
+        std::vector<std::string> args = {"autotune",
+                                         "--out",
+                                         out.string(),
+                                         "--app",
+                                         "box_blur",
+                                         "--target",
+                                         "opencl",
+                                         "--batch-size",
+                                         "5",
+                                         "--first-beam",
+                                         "2",
+                                         "--scale",
+                                         "0.25",
+                                         "--reps",
+                                         "1",
+                                         "--jobs",
+                                         "2",
+                                         "--no-retrain",
+                                         "--bench-timeout",
+                                         "3",
+                                         "--seed",
+                                         "7",
+                                         "--cache",
+                                         cache().string(),
+                                         "--inject-fault",
+                                         "box_blur:0:1=crash",
+                                         "--inject-fault",
+                                         "box_blur:0:2=hang",
+                                         "--inject-fault",
+                                         "box_blur:0:3=wrong-output"};
         std::string err;
         QCOMPARE(runCli(args, &err), 0);
         std::map<int, samples::ScheduleRecord> byIndex;

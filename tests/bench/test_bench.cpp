@@ -58,10 +58,7 @@ pipelines::PipelineInstance externPipeline(const std::string &stage)
     return p;
 }
 
-std::filesystem::path externSource()
-{
-    return test::sourceDir() / "tests" / "fixtures" / "bench" / "extern_stages.c";
-}
+std::filesystem::path externSource() { return test::sourceDir() / "tests" / "fixtures" / "bench" / "extern_stages.c"; }
 
 std::string readBytes(const std::filesystem::path &path)
 {
@@ -150,9 +147,9 @@ private Q_SLOTS:
         // keeps the runtime from aborting), reported with Halide's message.
         RunOptions ro = runOptions();
         ro.scale = 0.01;
-        const Measurement m = benchmark(
-            {[] { return boxBlur(); }, Schedule::gpu(), benchTarget(TargetKind::OpenCL, 0), true, {}, {}, {}},
-            compileOptions(), ro);
+        const Measurement m =
+            benchmark({[] { return boxBlur(); }, Schedule::gpu(), benchTarget(TargetKind::OpenCL, 0), true, {}, {}, {}},
+                      compileOptions(), ro);
         QVERIFY(!m.ok);
         QVERIFY2(m.failure == Failure::PipelineError, m.message.c_str());
         QVERIFY2(m.message.find("Halide error") != std::string::npos, m.message.c_str());
@@ -175,8 +172,8 @@ private Q_SLOTS:
 
     void compiledLibrariesAreCached()
     {
-        const CompileRequest request{[] { return boxBlur(); }, Schedule::unscheduled(),
-                                     benchTarget(TargetKind::Host, 0), {}, {}};
+        const CompileRequest request{
+            [] { return boxBlur(); }, Schedule::unscheduled(), benchTarget(TargetKind::Host, 0), {}, {}};
         // A cache of its own: other tests compile these same pipelines.
         QTemporaryDir cache;
         CompileOptions options;
@@ -190,8 +187,7 @@ private Q_SLOTS:
         const CompiledLibrary rooted =
             compilePipeline({request.build, Schedule::computeRoot(), request.target, {}, {}}, options);
         const CompiledLibrary other =
-            compilePipeline({[] { return boxBlur(0.25f); }, Schedule::unscheduled(), request.target, {}, {}},
-                            options);
+            compilePipeline({[] { return boxBlur(0.25f); }, Schedule::unscheduled(), request.target, {}, {}}, options);
         QVERIFY(rooted.ok && other.ok);
         QVERIFY(!rooted.cacheHit && !other.cacheHit);
         QVERIFY(rooted.key != first.key && other.key != first.key && rooted.key != other.key);
@@ -199,8 +195,13 @@ private Q_SLOTS:
 
     void wrongOutputIsDetected()
     {
-        BenchRequest r{[] { return boxBlur(); }, Schedule::unscheduled(), benchTarget(TargetKind::Host, 0), true,
-                       [] { return boxBlur(0.34f); }, {}, {}};
+        BenchRequest r{[] { return boxBlur(); },
+                       Schedule::unscheduled(),
+                       benchTarget(TargetKind::Host, 0),
+                       true,
+                       [] { return boxBlur(0.34f); },
+                       {},
+                       {}};
         const Measurement m = benchmark(r, compileOptions(), runOptions());
         QVERIFY(!m.ok);
         QVERIFY2(m.failure == Failure::WrongOutput, m.message.c_str());
@@ -213,8 +214,13 @@ private Q_SLOTS:
 
     void crashingPipelineGivesAFailedRecord()
     {
-        BenchRequest r{[] { return externPipeline("beamscope_test_crash"); }, Schedule::unscheduled(),
-                       benchTarget(TargetKind::Host, 0), false, {}, {externSource()}, {}};
+        BenchRequest r{[] { return externPipeline("beamscope_test_crash"); },
+                       Schedule::unscheduled(),
+                       benchTarget(TargetKind::Host, 0),
+                       false,
+                       {},
+                       {externSource()},
+                       {}};
         const Measurement m = benchmark(r, compileOptions(), runOptions());
         QVERIFY(!m.ok);
         QVERIFY2(m.failure == Failure::Crash, m.message.c_str());
@@ -224,8 +230,13 @@ private Q_SLOTS:
 
     void hangingPipelineTimesOut()
     {
-        BenchRequest r{[] { return externPipeline("beamscope_test_hang"); }, Schedule::unscheduled(),
-                       benchTarget(TargetKind::Host, 0), false, {}, {externSource()}, {}};
+        BenchRequest r{[] { return externPipeline("beamscope_test_hang"); },
+                       Schedule::unscheduled(),
+                       benchTarget(TargetKind::Host, 0),
+                       false,
+                       {},
+                       {externSource()},
+                       {}};
         RunOptions ro = runOptions();
         ro.timeoutSeconds = 2;
         const auto start = std::chrono::steady_clock::now();

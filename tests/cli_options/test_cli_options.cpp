@@ -81,10 +81,12 @@ private Q_SLOTS:
 
     void exclusiveOptions()
     {
-        expectUsageError({"retrain", "--samples", "s", "--initial", "w", "--init", "random", "--seed", "1", "--out", "o"},
-                         "--initial excludes --init", "retrain ");
-        expectUsageError({"retrain", "--samples", "s", "--initial", "w", "--hold-one-out", "--out", "o", "--out-dir", "d"},
-                         "--out excludes --hold-one-out", "retrain ");
+        expectUsageError(
+            {"retrain", "--samples", "s", "--initial", "w", "--init", "random", "--seed", "1", "--out", "o"},
+            "--initial excludes --init", "retrain ");
+        expectUsageError(
+            {"retrain", "--samples", "s", "--initial", "w", "--hold-one-out", "--out", "o", "--out-dir", "d"},
+            "--out excludes --hold-one-out", "retrain ");
         expectUsageError({"retrain", "--samples", "s", "--init", "random", "--out", "o"}, "--init requires --seed",
                          "retrain ");
 #ifdef BEAMSCOPE_CLI_HAS_SEARCH

@@ -66,7 +66,8 @@ private Q_SLOTS:
         QVERIFY(contains(r.out, "anderson2021 (head2_filter 24 x 73)"));
         QVERIFY(contains(r.out, "20400 bytes"));
         QVERIFY(contains(r.out, sha256Hex(std::span<const char>(m_andersonBytes.data(), m_andersonBytes.size()))));
-        for (const char *name : {"head1_filter", "head1_bias", "head2_filter", "head2_bias", "conv1_filter", "conv1_bias"})
+        for (const char *name :
+             {"head1_filter", "head1_bias", "head2_filter", "head2_bias", "conv1_filter", "conv1_bias"})
             QVERIFY2(contains(r.out, std::string("\n") + name + " "), name);
         // The table is aligned: every row of it is as wide as its header.
         const auto header = r.out.find("buffer ");

@@ -6,7 +6,8 @@
 
 namespace beamscope::test {
 
-std::vector<GoldenStage> readGoldenFeatures(const std::filesystem::path &file) {
+std::vector<GoldenStage> readGoldenFeatures(const std::filesystem::path &file)
+{
     std::ifstream in(file);
     if (!in)
         throw std::runtime_error(file.string() + ": cannot open");
@@ -15,7 +16,8 @@ std::vector<GoldenStage> readGoldenFeatures(const std::filesystem::path &file) {
     int lineNo = 0;
     int row = -1;
     auto fail = [&](const std::string &why) {
-        throw std::runtime_error(file.string() + ":" + std::to_string(lineNo) + ": " + why + " (found \"" + line + "\")");
+        throw std::runtime_error(file.string() + ":" + std::to_string(lineNo) + ": " + why + " (found \"" + line +
+                                 "\")");
     };
     while (std::getline(in, line)) {
         lineNo++;
@@ -58,14 +60,16 @@ std::vector<GoldenStage> readGoldenFeatures(const std::filesystem::path &file) {
 }
 
 namespace {
-std::string trim(const std::string &s) {
+std::string trim(const std::string &s)
+{
     const size_t a = s.find_first_not_of(' ');
     const size_t b = s.find_last_not_of(' ');
     return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 } // namespace
 
-std::vector<GoldenEdge> readGoldenEdges(const std::filesystem::path &file) {
+std::vector<GoldenEdge> readGoldenEdges(const std::filesystem::path &file)
+{
     std::ifstream in(file);
     if (!in)
         throw std::runtime_error(file.string() + ": cannot open");

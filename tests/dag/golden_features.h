@@ -20,7 +20,7 @@ std::vector<GoldenStage> readGoldenFeatures(const std::filesystem::path &file);
 
 // One edge of golden/pipelines/<name>/dag_dump.txt (Halide's FunctionDAG::dump()).
 struct GoldenEdge {
-    std::string producer, consumer;    // consumer: "f" (pure) or "f.update(k)"
+    std::string producer, consumer;     // consumer: "f" (pure) or "f.update(k)"
     std::vector<std::string> footprint; // "Min 0: expr", "Max 0: expr", ...
     // Each Jacobian as "count: [row] [row]", rows of "1", "0", "1/2" or "_".
     std::vector<std::string> jacobians;

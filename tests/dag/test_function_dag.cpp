@@ -22,9 +22,7 @@ namespace {
 
 // Halide 14 renames a Func whose name is already taken in the process
 // ("output" -> "output$3"); the golden data names the first copy.
-QString baseName(const std::string &name) {
-    return QString::fromStdString(baseFuncName(name));
-}
+QString baseName(const std::string &name) { return QString::fromStdString(baseFuncName(name)); }
 
 // The same renaming inside printed expressions: drops "$<digits>" (but keeps
 // RDom names such as "r$x").
@@ -32,7 +30,8 @@ std::string unnumbered(const std::string &text) { return withoutUniqueSuffixes(t
 
 // Every differing element, "stage row type: ours vs golden", one per line.
 std::string describeDifferences(const std::string &stage, const dag::PipelineFeatures &ours,
-                                const dag::PipelineFeatures &golden) {
+                                const dag::PipelineFeatures &golden)
+{
     std::ostringstream out;
     for (int t = 0; t < dag::kScalarTypeCount; t++)
         if (ours.typesInUse[t] != golden.typesInUse[t])
@@ -52,14 +51,16 @@ class TestFunctionDag : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void goldenFeatures_data() {
+    void goldenFeatures_data()
+    {
         QTest::addColumn<QString>("name");
         for (const char *n : {"box_blur", "stencil_chain_u16", "matmul", "histogram", "conv_relu", "select_cast"})
             QTest::newRow(n) << QString(n);
     }
 
     // Exact: features are integer counts, so any difference is a real one.
-    void goldenFeatures() {
+    void goldenFeatures()
+    {
         QFETCH(QString, name);
         const std::string pipeline = name.toStdString();
         BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/pipelines/" + pipeline + "/pipeline_features.txt");
@@ -87,7 +88,8 @@ private Q_SLOTS:
 
     // Footprints as printed expressions (Halide 14's printer gives the same text
     // as v19's for these pipelines) and load Jacobians, edge by edge.
-    void goldenEdges() {
+    void goldenEdges()
+    {
         QFETCH(QString, name);
         const std::string pipeline = name.toStdString();
         BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/pipelines/" + pipeline + "/dag_dump.txt");
@@ -121,8 +123,9 @@ private Q_SLOTS:
                     text += " [";
                     for (const dag::JacobianEntry &c : row)
                         text += " " + (!c.known ? std::string("_")
-                                                : c.denominator == 1 ? std::to_string(c.numerator)
-                                                                     : std::to_string(c.numerator) + "/" + std::to_string(c.denominator));
+                                       : c.denominator == 1
+                                           ? std::to_string(c.numerator)
+                                           : std::to_string(c.numerator) + "/" + std::to_string(c.denominator));
                     text += " ]";
                 }
                 jacobians.push_back(text);
@@ -136,7 +139,8 @@ private Q_SLOTS:
 
     // Hand-counted features of box_blur's blur_x (no shared data needed):
     // (in(x,y) + in(x+1,y) + in(x+2,y)) / 3 simplifies to a multiply by 1/3.
-    void boxBlurFeaturesByHand() {
+    void boxBlurFeaturesByHand()
+    {
         auto info = pipelines::findPipeline("box_blur");
         QVERIFY(info);
         const dag::FunctionDAG dag(info->build().outputs);
@@ -168,7 +172,8 @@ private Q_SLOTS:
         QVERIFY(sawInput);
     }
 
-    void updatesComeFirstInStageOrder() {
+    void updatesComeFirstInStageOrder()
+    {
         auto info = pipelines::findPipeline("matmul");
         QVERIFY(info);
         const dag::FunctionDAG dag(info->build().outputs);
@@ -178,7 +183,8 @@ private Q_SLOTS:
         QCOMPARE(names, (QStringList{"output_s0", "prod_s1", "prod_s0"}));
     }
 
-    void stencilFootprint() {
+    void stencilFootprint()
+    {
         ImageParam in(Float(32), 2, "in");
         Var x("x"), y("y");
         Func producer("producer"), consumer("consumer");
@@ -220,7 +226,8 @@ private Q_SLOTS:
         }
     }
 
-    void downsampleJacobianIsRational() {
+    void downsampleJacobianIsRational()
+    {
         ImageParam in(Float(32), 2, "in");
         Var x("x"), y("y");
         Func down("down");
@@ -237,7 +244,8 @@ private Q_SLOTS:
 
     // Store Jacobians as Halide derives them (iir_blur's scans): a constant coordinate is a row of
     // zeros, a flipped scan coordinate is -1 along its reduction loop, a data-dependent one unknown.
-    void storeJacobianDifferentiatesTheStoreCoordinates() {
+    void storeJacobianDifferentiatesTheStoreCoordinates()
+    {
         ImageParam in(Float(32), 2, "in");
         Var x("x"), y("y");
         Func scan("scan"), out("out");
@@ -277,7 +285,8 @@ private Q_SLOTS:
 
     // Anderson2021 adds Jacobian terms testing their denominators with a bitwise and: x / 8 + 1 is
     // unknown there (8 & 1 == 0), while x / 8 alone is 1/8.
-    void jacobianSumsFollowHalidesDenominatorTest() {
+    void jacobianSumsFollowHalidesDenominatorTest()
+    {
         ImageParam in(Float(32), 2, "in");
         Var x("x"), y("y");
         Func a("a"), b("b"), out("out");
@@ -299,7 +308,8 @@ private Q_SLOTS:
         QCOMPARE(entryFrom("b").numerator * 8, entryFrom("b").denominator);
     }
 
-    void missingOutputEstimateNamesFuncAndDimension() {
+    void missingOutputEstimateNamesFuncAndDimension()
+    {
         ImageParam in(Float(32), 2, "in");
         Var x("x"), y("y");
         Func out("blurred_output");
@@ -316,7 +326,8 @@ private Q_SLOTS:
         }
     }
 
-    void missingParamEstimateNamesParam() {
+    void missingParamEstimateNamesParam()
+    {
         Param<float> k("strength");
         Var x("x");
         Func out("out");
@@ -335,7 +346,8 @@ private Q_SLOTS:
     // A Func the generator scheduled itself (Halide 14's cuda_mat_mul applies its schedule
     // whatever auto_schedule says): the refusal says what to do about the schedule, and
     // says nothing of estimates, which are all set.
-    void alreadyScheduledFuncIsRefusedWithWhatToDo() {
+    void alreadyScheduledFuncIsRefusedWithWhatToDo()
+    {
         ImageParam in(Float(32), 2, "in");
         Var x("x"), y("y"), xi("xi");
         Func out("prescheduled");

@@ -29,10 +29,7 @@ std::filesystem::path explorerPath()
 
 std::filesystem::path traceFixture() { return sourceDir() / "tests/fixtures/search/box_blur_beam4.jsonl"; }
 
-ProcessResult runExplorer(const std::vector<std::string> &args)
-{
-    return runProcess(explorerPath(), args);
-}
+ProcessResult runExplorer(const std::vector<std::string> &args) { return runProcess(explorerPath(), args); }
 
 } // namespace
 
@@ -140,8 +137,8 @@ private Q_SLOTS:
     void aWindowSmallerThanItsMinimumIsReported()
     {
         const std::string png = out("small.png");
-        const ProcessResult r = runExplorer(
-            {"--trace", traceFixture().string(), "--size", "800x600", "--screenshot", png});
+        const ProcessResult r =
+            runExplorer({"--trace", traceFixture().string(), "--size", "800x600", "--screenshot", png});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         QVERIFY2(r.err.find("not the 800x600 asked for") != std::string::npos, r.err.c_str());
         QVERIFY(QImage(QString::fromStdString(png)).width() > 800);
@@ -150,7 +147,8 @@ private Q_SLOTS:
     void aSceneThatCannotBeShownWritesNothing()
     {
         const std::string noState = out("no-state.png");
-        ProcessResult r = runExplorer({"--trace", traceFixture().string(), "--state", "99999999", "--screenshot", noState});
+        ProcessResult r =
+            runExplorer({"--trace", traceFixture().string(), "--state", "99999999", "--screenshot", noState});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.find("no state #99999999") != std::string::npos, r.err.c_str());
         QVERIFY(!std::filesystem::exists(noState));
@@ -163,14 +161,18 @@ private Q_SLOTS:
         QVERIFY(!std::filesystem::exists(missing));
 
         const std::string noStage = out("no-stage.png");
-        r = runExplorer({"--workspace", "pipeline", "--app", "box_blur", "--stage", "nonesuch", "--screenshot", noStage});
+        r = runExplorer(
+            {"--workspace", "pipeline", "--app", "box_blur", "--stage", "nonesuch", "--screenshot", noStage});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.find("nonesuch") != std::string::npos, r.err.c_str());
         QVERIFY(!std::filesystem::exists(noStage));
     }
 
 private:
-    std::string out(const std::string &name) const { return m_dir.filePath(QString::fromStdString(name)).toStdString(); }
+    std::string out(const std::string &name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
 
     QTemporaryDir m_dir;
 };

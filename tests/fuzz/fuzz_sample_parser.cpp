@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     constexpr const char *target = "fuzz_sample_parser";
     const std::span<const char> bytes(reinterpret_cast<const char *>(data), size);
     const SampleReadResult r = parseSample(bytes, "fuzz.sample");
-    const bool wellSized = size >= static_cast<size_t>(kStageBytes + kTrailerBytes) &&
-                           (size - kTrailerBytes) % kStageBytes == 0;
+    const bool wellSized =
+        size >= static_cast<size_t>(kStageBytes + kTrailerBytes) && (size - kTrailerBytes) % kStageBytes == 0;
     if (r.ok() != wellSized)
         beamscope::fuzz::fail(target, "accepted or refused against the size rule");
     if (!r.ok()) {

@@ -15,9 +15,6 @@ namespace beamscope::fuzz {
     std::abort();
 }
 
-inline std::string_view text(const uint8_t *data, size_t size)
-{
-    return {reinterpret_cast<const char *>(data), size};
-}
+inline std::string_view text(const uint8_t *data, size_t size) { return {reinterpret_cast<const char *>(data), size}; }
 
 } // namespace beamscope::fuzz

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     auto badFormat = unsealed(fresh);
     badFormat[8] = 2;
     auto hugeHistory = unsealed(fresh);
-    std::memset(hugeHistory.data() + 8 + 4, 0xff, 4);        // epochs completed
+    std::memset(hugeHistory.data() + 8 + 4, 0xff, 4);                                 // epochs completed
     std::memset(hugeHistory.data() + 8 + 4 + 4 + 8 + 4 + 4 + 4 + 4 + 4 + 8, 0xff, 4); // history count
     const std::vector<std::pair<const char *, std::vector<char>>> seeds = {
         {"fresh.checkpoint", fresh},

@@ -36,7 +36,8 @@ weights::Weights loadWeightsOrThrow(const std::filesystem::path &path);
 class Lcg {
 public:
     explicit Lcg(uint64_t seed) : m_state(seed) {}
-    double uniform() {
+    double uniform()
+    {
         m_state = m_state * 6364136223846793005ULL + 1442695040888963407ULL;
         return static_cast<double>((m_state >> 32) >> 8) / 16777216.0;
     }

@@ -18,7 +18,8 @@ using namespace beamscope::model::test;
 
 namespace {
 
-double relativeError(double got, double want) {
+double relativeError(double got, double want)
+{
     if (got == want)
         return 0;
     return std::abs(got - want) / std::max(std::abs(want), 1e-30);
@@ -56,7 +57,8 @@ private Q_SLOTS:
     void rejectsBadSizes();
 };
 
-void TestModelInference::goldenInferenceCases() {
+void TestModelInference::goldenInferenceCases()
+{
     BEAMSCOPE_REQUIRE_DATA(dir, "tests/fixtures/halide/cost_model/inference");
     BEAMSCOPE_REQUIRE_DATA(weightsDir, "weights/anderson2021");
     std::vector<std::filesystem::path> cases;
@@ -71,8 +73,8 @@ void TestModelInference::goldenInferenceCases() {
     for (const auto &caseDir : cases) {
         const GoldenInference g = loadGoldenInference(caseDir);
         const CostModel model(loadWeightsOrThrow(weightsDir / g.weightsFile));
-        const Evaluation e = model.evaluate(g.pipelineFeatures, g.scheduleFeatures, g.numStages, g.batchSize,
-                                            g.numCores, g.stageExtent);
+        const Evaluation e =
+            model.evaluate(g.pipelineFeatures, g.scheduleFeatures, g.numStages, g.batchSize, g.numCores, g.stageExtent);
         QCOMPARE(e.predictions.size(), g.prediction.size());
         for (size_t i = 0; i < g.costPerStage.size(); ++i) {
             const double err = relativeError(e.costPerStage[i], g.costPerStage[i]);
@@ -101,11 +103,11 @@ void TestModelInference::goldenInferenceCases() {
     }
     qInfo("39 golden cases: worst relative error per stage %.3g (%s), per prediction %.3g; "
           "vs float64 reference %.3g (kernel %s)",
-          worstStage, worstCase.c_str(), worstPrediction, worstVsReference,
-          networkKernelName(selectNetworkKernel()));
+          worstStage, worstCase.c_str(), worstPrediction, worstVsReference, networkKernelName(selectNetworkKernel()));
 }
 
-void TestModelInference::refusesAdams2019Weights() {
+void TestModelInference::refusesAdams2019Weights()
+{
     const weights::Weights adams = weights::zeroWeights(weights::Network::Adams2019);
     QVERIFY(checkWeights(adams).find("CPU (Adams2019) network") != std::string::npos);
     bool threw = false;
@@ -123,7 +125,8 @@ void TestModelInference::refusesAdams2019Weights() {
     QVERIFY(checkWeights(truncated).find("conv1_bias") != std::string::npos);
 }
 
-void TestModelInference::refusesAdams2019FromSharedFile() {
+void TestModelInference::refusesAdams2019FromSharedFile()
+{
     BEAMSCOPE_REQUIRE_DATA(dir, "weights/adams2019");
     std::filesystem::path file;
     for (const auto &entry : std::filesystem::directory_iterator(dir))
@@ -133,7 +136,8 @@ void TestModelInference::refusesAdams2019FromSharedFile() {
     QVERIFY(checkWeights(loadWeightsOrThrow(file)).find("CPU (Adams2019) network") != std::string::npos);
 }
 
-void TestModelInference::fixtureMatchesDoubleReference() {
+void TestModelInference::fixtureMatchesDoubleReference()
+{
     const weights::Weights w = randomWeights(11);
     const CostModel model(w);
     Lcg rng(12);
@@ -153,7 +157,8 @@ void TestModelInference::fixtureMatchesDoubleReference() {
     QVERIFY2(worst < kGoldenTolerance, qPrintable(QString::number(worst)));
 }
 
-void TestModelInference::breakdownSumsToStageCost() {
+void TestModelInference::breakdownSumsToStageCost()
+{
     const CostModel model(randomWeights(21));
     Lcg rng(22);
     const int stages = 6, batch = 9, cores = 80;
@@ -201,7 +206,8 @@ void TestModelInference::breakdownSumsToStageCost() {
     QVERIFY(inlinedSeen > 0 && inlinedSeen < batch * stages); // both branches exercised
 }
 
-void TestModelInference::breakdownNamesAndChannels() {
+void TestModelInference::breakdownNamesAndChannels()
+{
     std::vector<std::string> names;
     std::vector<int> channels;
     for (int t = 0; t < kCostTermCount; ++t) {
@@ -221,7 +227,8 @@ void TestModelInference::breakdownNamesAndChannels() {
     QCOMPARE(costTermChannel(CostTerm::ComputeThreads, true), 4);
 }
 
-void TestModelInference::resultsIndependentOfThreadsAndBatchPosition() {
+void TestModelInference::resultsIndependentOfThreadsAndBatchPosition()
+{
     const CostModel model(randomWeights(31));
     Lcg rng(32);
     const int stages = 13, batch = 300, cores = 80;
@@ -239,7 +246,8 @@ void TestModelInference::resultsIndependentOfThreadsAndBatchPosition() {
     QCOMPARE(alone[0], p1[123]);
 }
 
-void TestModelInference::partialStageExtentReadsOnlyFirstStages() {
+void TestModelInference::partialStageExtentReadsOnlyFirstStages()
+{
     const CostModel model(randomWeights(41));
     Lcg rng(42);
     const int extent = 7, stages = 3, batch = 4, cores = 16;
@@ -263,7 +271,8 @@ void TestModelInference::partialStageExtentReadsOnlyFirstStages() {
     QVERIFY(model.evaluate(pf, sf, stages, batch, cores, extent).predictions == partial.predictions);
 }
 
-void TestModelInference::kernelsAgree() {
+void TestModelInference::kernelsAgree()
+{
     // Both kernels (AVX2+FMA and portable) against each other: the same
     // operations up to FMA contraction and summation order.
     const CostModel model(randomWeights(51));
@@ -324,7 +333,8 @@ void TestModelInference::kernelsAgree() {
 #endif
 }
 
-void TestModelInference::rejectsBadSizes() {
+void TestModelInference::rejectsBadSizes()
+{
     const CostModel model(randomWeights(61));
     std::vector<float> pf(2 * 280, 0.0f), sf(3 * 2 * 73, 0.0f), p(3);
     QVERIFY_THROWS_EXCEPTION(ModelError, model.embedPipeline(std::span<const float>(pf).first(279), 1));

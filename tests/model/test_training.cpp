@@ -20,13 +20,15 @@ using namespace beamscope::model::test;
 
 namespace {
 
-double relativeError(double got, double want) {
+double relativeError(double got, double want)
+{
     if (got == want)
         return 0;
     return std::abs(got - want) / std::max(std::abs(want), 1e-30);
 }
 
-double maxAbs(const std::vector<float> &v) {
+double maxAbs(const std::vector<float> &v)
+{
     double m = 0;
     for (float x : v)
         m = std::max(m, double(std::abs(x)));
@@ -42,7 +44,8 @@ const char *const kGoldenNames[weights::kTensorCount] = {"head1_filter", "head1_
 struct SyntheticBatch {
     int stages = 3, batch = 16, cores = 32;
     std::vector<float> pf, sf, runtimes;
-    TrainingBatch view() const {
+    TrainingBatch view() const
+    {
         TrainingBatch b;
         b.numStages = stages;
         b.batchSize = batch;
@@ -53,7 +56,8 @@ struct SyntheticBatch {
         return b;
     }
 };
-SyntheticBatch syntheticBatch(const weights::Weights &w, uint64_t seed) {
+SyntheticBatch syntheticBatch(const weights::Weights &w, uint64_t seed)
+{
     SyntheticBatch s;
     Lcg rng(seed);
     s.pf = randomPipelineFeatures(rng, s.stages);
@@ -85,7 +89,8 @@ private Q_SLOTS:
 // gradients 1e-5 x (max |value| in that buffer) absolute — Halide sums the
 // gradients in float in its own order, we sum in double, and tiny elements
 // of a buffer carry that buffer's absolute rounding error.
-void TestModelTraining::goldenTrainingCases() {
+void TestModelTraining::goldenTrainingCases()
+{
     BEAMSCOPE_REQUIRE_DATA(dir, "tests/fixtures/halide/cost_model/training");
     BEAMSCOPE_REQUIRE_DATA(weightsDir, "weights/anderson2021");
     int cases = 0;
@@ -175,7 +180,8 @@ void TestModelTraining::goldenTrainingCases() {
 
 // What anderson2021_retrain_cost_model wrote after 3 epochs (timesteps 0..2,
 // lr 0.001, num_cores 32) on the 12 samples of one pipeline, from baseline.
-void TestModelTraining::goldenRetrainOutputs() {
+void TestModelTraining::goldenRetrainOutputs()
+{
     BEAMSCOPE_REQUIRE_DATA(samplesDir, "tests/fixtures/halide/samples/retrain_set");
     BEAMSCOPE_REQUIRE_DATA(outputs, "tests/fixtures/halide/samples/retrain_outputs");
     BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
@@ -231,7 +237,8 @@ void TestModelTraining::goldenRetrainOutputs() {
     }
 }
 
-void TestModelTraining::gradientsMatchFiniteDifferences() {
+void TestModelTraining::gradientsMatchFiniteDifferences()
+{
     weights::Weights w = randomWeights(101);
     const SyntheticBatch data = syntheticBatch(w, 102);
     TrainingBatch batch = data.view();
@@ -248,9 +255,9 @@ void TestModelTraining::gradientsMatchFiniteDifferences() {
         const double scale = maxAbs(grad);
         QVERIFY2(scale > 0, weights::tensorSpecs(weights::Network::Anderson2021)[size_t(t)].name);
         // The largest gradient element plus random ones.
-        std::vector<size_t> indices{size_t(std::max_element(grad.begin(), grad.end(),
-                                                            [](float a, float b) { return std::abs(a) < std::abs(b); }) -
-                                           grad.begin())};
+        std::vector<size_t> indices{size_t(
+            std::max_element(grad.begin(), grad.end(), [](float a, float b) { return std::abs(a) < std::abs(b); }) -
+            grad.begin())};
         for (int k = 0; k < 6; ++k)
             indices.push_back(size_t(pick.uniform() * double(grad.size())));
         for (size_t i : indices) {
@@ -259,10 +266,12 @@ void TestModelTraining::gradientsMatchFiniteDifferences() {
             const float h = std::max(1e-3f, std::abs(original) * 1e-3f);
             value = original + h;
             const float up = value;
-            const double lossUp = referenceLoss(w, data.pf, data.sf, data.stages, data.batch, data.cores, data.runtimes, ref);
+            const double lossUp =
+                referenceLoss(w, data.pf, data.sf, data.stages, data.batch, data.cores, data.runtimes, ref);
             value = original - h;
             const float down = value;
-            const double lossDown = referenceLoss(w, data.pf, data.sf, data.stages, data.batch, data.cores, data.runtimes, ref);
+            const double lossDown =
+                referenceLoss(w, data.pf, data.sf, data.stages, data.batch, data.cores, data.runtimes, ref);
             value = original;
             const double fd = (lossUp - lossDown) / (double(up) - double(down));
             // Central differences are exact to O(h^2) away from relu kinks; the
@@ -280,7 +289,8 @@ void TestModelTraining::gradientsMatchFiniteDifferences() {
     QCOMPARE(checked, 6 * 7);
 }
 
-void TestModelTraining::lossDecreasesAndIsDeterministic() {
+void TestModelTraining::lossDecreasesAndIsDeterministic()
+{
     const weights::Weights w = randomWeights(201);
     const SyntheticBatch data = syntheticBatch(w, 202);
     TrainingState a = TrainingState::start(w), b = TrainingState::start(w);
@@ -306,7 +316,8 @@ void TestModelTraining::lossDecreasesAndIsDeterministic() {
         QVERIFY(relativeError(pass.predictions[size_t(n)], e.predictions[size_t(n)]) < 2e-5);
 }
 
-void TestModelTraining::firstAdamStepIsSignedLearningRate() {
+void TestModelTraining::firstAdamStepIsSignedLearningRate()
+{
     // At timestep 0, m = 0.1 g and v = 0.001 g^2, so the bias-corrected step
     // is lr * g / (|g| + 1e-5): lr times the gradient's sign for |g| >> 1e-5.
     const weights::Weights w = randomWeights(301);
@@ -323,7 +334,8 @@ void TestModelTraining::firstAdamStepIsSignedLearningRate() {
         }
 }
 
-void TestModelTraining::adamPowIsHalidesPolynomial() {
+void TestModelTraining::adamPowIsHalidesPolynomial()
+{
     for (float base : {0.9f, 0.999f})
         for (int t = 1; t < 2000; t += 37) {
             const double want = std::pow(double(base), double(t));
@@ -331,7 +343,8 @@ void TestModelTraining::adamPowIsHalidesPolynomial() {
         }
 }
 
-void TestModelTraining::rejectsBadBatches() {
+void TestModelTraining::rejectsBadBatches()
+{
     const weights::Weights w = randomWeights(401);
     SyntheticBatch data = syntheticBatch(w, 402);
     TrainingBatch b = data.view();

@@ -17,7 +17,8 @@ namespace {
 std::string baseName(const std::string &name) { return baseFuncName(name); }
 
 // A smooth-ish deterministic pattern in [0, 1).
-double pattern(const int *pos, int dims) {
+double pattern(const int *pos, int dims)
+{
     uint32_t h = 2166136261u;
     for (int d = 0; d < dims; d++)
         h = (h ^ static_cast<uint32_t>(pos[d] + 1000)) * 16777619u;
@@ -25,13 +26,15 @@ double pattern(const int *pos, int dims) {
 }
 
 template <typename T>
-void fill(Buffer<> &buf, double scale) {
+void fill(Buffer<> &buf, double scale)
+{
     Buffer<T> typed = buf.as<T>();
     const int dims = typed.dimensions();
     typed.for_each_element([&](const int *pos) { typed(pos) = static_cast<T>(pattern(pos, dims) * scale); });
 }
 
-void fillBuffer(Buffer<> &buf) {
+void fillBuffer(Buffer<> &buf)
+{
     const Type t = buf.type();
     if (t == Float(32))
         fill<float>(buf, 1.0);
@@ -47,7 +50,8 @@ void fillBuffer(Buffer<> &buf) {
         throw std::runtime_error("small run: unsupported input type");
 }
 
-halide_scalar_value_t scalarOf(const Expr &e) {
+halide_scalar_value_t scalarOf(const Expr &e)
+{
     halide_scalar_value_t v{};
     if (const auto *i = e.as<Internal::IntImm>()) {
         if (e.type().bits() == 32)
@@ -69,7 +73,8 @@ halide_scalar_value_t scalarOf(const Expr &e) {
 
 } // namespace
 
-std::vector<int> prepareSmallRun(pipelines::PipelineInstance &p, int maxExtent) {
+std::vector<int> prepareSmallRun(pipelines::PipelineInstance &p, int maxExtent)
+{
     for (Internal::Parameter &param : p.parameters) {
         if (!param.is_buffer())
             continue;
@@ -121,7 +126,8 @@ std::vector<int> prepareSmallRun(pipelines::PipelineInstance &p, int maxExtent) 
     return extents;
 }
 
-void computeEverythingAtRoot(pipelines::PipelineInstance &p) {
+void computeEverythingAtRoot(pipelines::PipelineInstance &p)
+{
     const dag::FunctionDAG dag(p.outputs);
     for (const dag::Node &n : dag.nodes)
         if (!n.isOutput && !n.isInput)
@@ -133,7 +139,8 @@ void computeEverythingAtRoot(pipelines::PipelineInstance &p) {
     }
 }
 
-void rootFuncsReadManyTimes(pipelines::PipelineInstance &p) {
+void rootFuncsReadManyTimes(pipelines::PipelineInstance &p)
+{
     const dag::FunctionDAG dag(p.outputs);
     for (const dag::Node &n : dag.nodes) {
         if (n.isOutput || n.isInput)
@@ -146,7 +153,8 @@ void rootFuncsReadManyTimes(pipelines::PipelineInstance &p) {
     }
 }
 
-Buffer<> realizeOnHost(pipelines::PipelineInstance &p, const std::vector<int> &extents) {
+Buffer<> realizeOnHost(pipelines::PipelineInstance &p, const std::vector<int> &extents)
+{
     Buffer<> out(p.outputs.at(0).output_types().at(0), extents);
     // strict_float: no fused multiply-adds, so values do not depend on which
     // expressions a schedule happens to inline into one another.
@@ -156,7 +164,8 @@ Buffer<> realizeOnHost(pipelines::PipelineInstance &p, const std::vector<int> &e
 
 namespace {
 template <typename T>
-std::string compareTyped(const Buffer<> &a, const Buffer<> &b, double tol) {
+std::string compareTyped(const Buffer<> &a, const Buffer<> &b, double tol)
+{
     Buffer<T> ta = a.as<T>(), tb = b.as<T>();
     std::string diff;
     ta.for_each_element([&](const int *pos) {
@@ -178,7 +187,8 @@ std::string compareTyped(const Buffer<> &a, const Buffer<> &b, double tol) {
 }
 } // namespace
 
-std::string compareBuffers(const Buffer<> &a, const Buffer<> &b, double tol) {
+std::string compareBuffers(const Buffer<> &a, const Buffer<> &b, double tol)
+{
     if (a.type() != b.type() || a.dimensions() != b.dimensions())
         return "type or dimensions differ";
     const Type t = a.type();

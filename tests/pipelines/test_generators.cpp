@@ -17,7 +17,8 @@ namespace {
 
 const std::string kLibrary = BEAMSCOPE_TEST_GENERATORS;
 
-std::vector<dag::PipelineFeatures> featuresOf(const pipelines::PipelineInstance &p) {
+std::vector<dag::PipelineFeatures> featuresOf(const pipelines::PipelineInstance &p)
+{
     const dag::FunctionDAG dag(p.outputs);
     std::vector<dag::PipelineFeatures> out;
     for (const auto &ref : dag.costModelStages())
@@ -31,7 +32,8 @@ class TestGenerators : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void listsRegisteredGenerators() {
+    void listsRegisteredGenerators()
+    {
         const auto names = pipelines::loadGeneratorLibrary(kLibrary);
         QVERIFY(std::find(names.begin(), names.end(), "beamscope_test_box_blur") != names.end());
         QVERIFY(std::find(names.begin(), names.end(), "beamscope_test_no_estimates") != names.end());
@@ -39,7 +41,8 @@ private Q_SLOTS:
         QCOMPARE(pipelines::loadGeneratorLibrary(kLibrary), names);
     }
 
-    void missingLibraryIsAClearError() {
+    void missingLibraryIsAClearError()
+    {
         try {
             pipelines::loadGeneratorLibrary("/nonexistent/libnothing.so");
             QFAIL("expected a GeneratorError");
@@ -50,7 +53,8 @@ private Q_SLOTS:
 
     // The generator form of box_blur featurizes exactly like the ImageParam form
     // (input reached through input_im in both).
-    void generatorMatchesBuiltinBoxBlur() {
+    void generatorMatchesBuiltinBoxBlur()
+    {
         const auto gen = pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {});
         QCOMPARE(gen.outputs.size(), size_t(1));
         QCOMPARE(gen.arguments.size(), size_t(1));
@@ -59,16 +63,19 @@ private Q_SLOTS:
     }
 
     // Exact: integer counts.
-    void generatorMatchesGolden() {
+    void generatorMatchesGolden()
+    {
         BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/pipelines/box_blur/pipeline_features.txt");
         const auto golden = test::readGoldenFeatures(file);
-        const auto ours = featuresOf(pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {{"divisor", "3.0"}}));
+        const auto ours =
+            featuresOf(pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {{"divisor", "3.0"}}));
         QCOMPARE(ours.size(), golden.size());
         for (size_t i = 0; i < ours.size(); i++)
             QVERIFY(ours[i] == golden[i].features);
     }
 
-    void unknownParamIsNamed() {
+    void unknownParamIsNamed()
+    {
         try {
             pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {{"radius", "5"}});
             QFAIL("expected a GeneratorError");
@@ -82,7 +89,8 @@ private Q_SLOTS:
                  (std::map<std::string, std::string>{{"divisor", "2.5"}, {"expr", "a=b"}, {"empty", ""}}));
     }
 
-    void unknownGeneratorListsKnownOnes() {
+    void unknownGeneratorListsKnownOnes()
+    {
         try {
             pipelines::buildGenerator(kLibrary, "nope", {});
             QFAIL("expected a GeneratorError");
@@ -91,7 +99,8 @@ private Q_SLOTS:
         }
     }
 
-    void missingEstimatesNameOutputAndDimension() {
+    void missingEstimatesNameOutputAndDimension()
+    {
         try {
             pipelines::buildGenerator(kLibrary, "beamscope_test_no_estimates", {});
             QFAIL("expected a GeneratorError");
@@ -101,7 +110,8 @@ private Q_SLOTS:
         }
     }
 
-    void cliFeaturesJsonForGenerator() {
+    void cliFeaturesJsonForGenerator()
+    {
         const auto r = test::runProcess(test::cliPath(), {"features", "--generator", kLibrary, "--name",
                                                           "beamscope_test_box_blur", "--param", "divisor=3", "--json"});
         QCOMPARE(r.exitCode, 0);
@@ -127,7 +137,8 @@ private Q_SLOTS:
 
     // `state` on a generator: Halide's own box_blur loop nest reads back as a complete state
     // costing what it costs on the built-in box_blur; a dump that leaves blur_x out says so.
-    void cliStateOfAGeneratorNamesUndecidedFuncs() {
+    void cliStateOfAGeneratorNamesUndecidedFuncs()
+    {
         BEAMSCOPE_REQUIRE_DATA(log, "tests/fixtures/halide/pipelines/box_blur/beam1/search_log_excerpt.txt");
         const auto state = [](const std::vector<std::string> &pipeline, const std::string &dump) {
             std::vector<std::string> args = {"state", "--loop-nest", dump, "--weights", "baseline", "--json"};
@@ -163,18 +174,21 @@ private Q_SLOTS:
         QVERIFY2(text.out.find("undecided (1 of 2 Funcs): blur_x") != std::string::npos, text.out.c_str());
     }
 
-    void cliFeaturesErrors() {
+    void cliFeaturesErrors()
+    {
         auto r = test::runProcess(test::cliPath(), {"features", "--app", "no_such_app"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(QString::fromStdString(r.err).contains("no_such_app"));
         r = test::runProcess(test::cliPath(), {"features"});
         QCOMPARE(r.exitCode, 2);
-        r = test::runProcess(test::cliPath(), {"features", "--generator", kLibrary, "--name", "beamscope_test_no_estimates"});
+        r = test::runProcess(test::cliPath(),
+                             {"features", "--generator", kLibrary, "--name", "beamscope_test_no_estimates"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(QString::fromStdString(r.err).contains("dimension 0"));
     }
 
-    void cliFeaturesTextForApp() {
+    void cliFeaturesTextForApp()
+    {
         const auto r = test::runProcess(test::cliPath(), {"features", "--app", "matmul"});
         QCOMPARE(r.exitCode, 0);
         const QString out = QString::fromStdString(r.out);
@@ -182,7 +196,8 @@ private Q_SLOTS:
         QVERIFY(out.contains("slice.Store"));
     }
 
-    void cliAppsJson() {
+    void cliAppsJson()
+    {
         const auto r = test::runProcess(test::cliPath(), {"apps", "--json"});
         QCOMPARE(r.exitCode, 0);
         const auto parsed = parseJson(r.out);

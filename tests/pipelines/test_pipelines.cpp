@@ -22,7 +22,8 @@ namespace {
 // Halide numbers names that repeat in one process ("output$2") and names
 // anonymous Funcs from a global counter (BoundaryConditions' "lambda_57"):
 // both differ between two builds of the same pipeline, so compare without them.
-QString baseName(const std::string &name) {
+QString baseName(const std::string &name)
+{
     QString base = QString::fromStdString(baseFuncName(name));
     if (base.startsWith("lambda_"))
         base = "lambda";
@@ -30,7 +31,8 @@ QString baseName(const std::string &name) {
 }
 
 // Stage names (without Halide's "$n" renaming) and features, in cost-model order.
-QStringList describe(const dag::FunctionDAG &dag) {
+QStringList describe(const dag::FunctionDAG &dag)
+{
     QStringList out;
     for (const auto &ref : dag.costModelStages()) {
         const dag::Stage &s = dag.stage(ref);
@@ -43,7 +45,8 @@ QStringList describe(const dag::FunctionDAG &dag) {
     return out;
 }
 
-void checkFeaturizes(const pipelines::PipelineInstance &p) {
+void checkFeaturizes(const pipelines::PipelineInstance &p)
+{
     const dag::FunctionDAG dag(p.outputs);
     const auto stages = dag.costModelStages();
     QVERIFY(!stages.empty());
@@ -68,17 +71,18 @@ class TestPipelines : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void registryListsAppsThenGolden() {
+    void registryListsAppsThenGolden()
+    {
         const auto &all = pipelines::builtinPipelines();
         std::set<std::string> apps, golden;
         for (const auto &info : all) {
             (info.origin == pipelines::Origin::App ? apps : golden).insert(info.name);
             QVERIFY(!info.description.empty());
         }
-        const std::set<std::string> expectedApps{"bgu", "bilateral_grid", "camera_pipe", "conv_layer", "cuda_mat_mul",
-                                                 "depthwise_separable_conv", "harris", "hist", "iir_blur", "interpolate",
-                                                 "lens_blur", "local_laplacian", "max_filter", "nl_means", "stencil_chain",
-                                                 "unsharp"};
+        const std::set<std::string> expectedApps{
+            "bgu",        "bilateral_grid", "camera_pipe",   "conv_layer",  "cuda_mat_mul", "depthwise_separable_conv",
+            "harris",     "hist",           "iir_blur",      "interpolate", "lens_blur",    "local_laplacian",
+            "max_filter", "nl_means",       "stencil_chain", "unsharp"};
         QVERIFY(apps == expectedApps);
         QCOMPARE(golden.size(), size_t(6));
         QVERIFY(pipelines::findPipeline("box_blur"));
@@ -90,7 +94,8 @@ private Q_SLOTS:
         QVERIFY(!pipelines::findPipeline("random_7_x"));
     }
 
-    void builtin_data() {
+    void builtin_data()
+    {
         QTest::addColumn<QString>("name");
         for (const auto &info : pipelines::builtinPipelines())
             QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
@@ -100,7 +105,8 @@ private Q_SLOTS:
     // (rootFuncsReadManyTimes), on a small input. Both run with strict_float, so
     // integer outputs must match exactly; floats get 1e-4 relative for the
     // vector and scalar paths of Halide's exp/pow, which need not agree bit for bit.
-    void builtin() {
+    void builtin()
+    {
         QFETCH(QString, name);
         const auto info = pipelines::findPipeline(name.toStdString());
         QVERIFY(info);
@@ -128,7 +134,8 @@ private Q_SLOTS:
     // The hand-written GPU schedule lowers and generates code for a CUDA target
     // (no GPU needed to compile).
     void gpuScheduleCompiles_data() { builtin_data(); }
-    void gpuScheduleCompiles() {
+    void gpuScheduleCompiles()
+    {
         QFETCH(QString, name);
         const auto info = pipelines::findPipeline(name.toStdString());
         QVERIFY(info);
@@ -140,7 +147,8 @@ private Q_SLOTS:
         QVERIFY(!m.functions().empty());
     }
 
-    void randomPipelinesAreDeterministic_data() {
+    void randomPipelinesAreDeterministic_data()
+    {
         QTest::addColumn<int>("seed");
         QTest::addColumn<int>("stages");
         for (int seed : {1, 2, 3, 42, 1234})
@@ -148,7 +156,8 @@ private Q_SLOTS:
                 QTest::newRow((std::to_string(seed) + "_" + std::to_string(stages)).c_str()) << seed << stages;
     }
 
-    void randomPipelinesAreDeterministic() {
+    void randomPipelinesAreDeterministic()
+    {
         QFETCH(int, seed);
         QFETCH(int, stages);
         const auto a = pipelines::randomPipeline(static_cast<uint64_t>(seed), stages);
@@ -171,14 +180,16 @@ private Q_SLOTS:
         QVERIFY2(diff.empty(), diff.c_str());
     }
 
-    void randomSeedsDiffer() {
+    void randomSeedsDiffer()
+    {
         std::set<QStringList> seen;
         for (int seed = 1; seed <= 6; seed++)
             seen.insert(describe(dag::FunctionDAG(pipelines::randomPipeline(static_cast<uint64_t>(seed), 6).outputs)));
         QVERIFY(seen.size() >= 5);
     }
 
-    void randomGpuScheduleCompiles() {
+    void randomGpuScheduleCompiles()
+    {
         pipelines::PipelineInstance p = pipelines::randomPipeline(99, 10);
         const Target target = pipelines::hostTarget().with_feature(Target::CUDA).with_feature(Target::CUDACapability70);
         p.applyGpuSchedule(target);

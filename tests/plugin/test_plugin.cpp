@@ -27,12 +27,14 @@ namespace {
 
 std::string env(const char *name) { return qEnvironmentVariable(name).toStdString(); }
 
-void writeText(const std::filesystem::path &p, const std::string &text) {
+void writeText(const std::filesystem::path &p, const std::string &text)
+{
     std::ofstream out(p, std::ios::binary);
     out << text;
 }
 
-std::string readText(const std::filesystem::path &p) {
+std::string readText(const std::filesystem::path &p)
+{
     std::ifstream in(p);
     std::ostringstream s;
     s << in.rdbuf();
@@ -40,7 +42,8 @@ std::string readText(const std::filesystem::path &p) {
 }
 
 // The generator's algorithm again, for the host reference.
-pipelines::PipelineInstance tinyBlurReference() {
+pipelines::PipelineInstance tinyBlurReference()
+{
     Halide::ImageParam input(Halide::Float(32), 2, "input");
     Halide::Var x("x"), y("y");
     Halide::Func blurX("blur_x"), output("output");
@@ -54,7 +57,8 @@ pipelines::PipelineInstance tinyBlurReference() {
     return p;
 }
 
-auto fakeEnv(std::map<std::string, std::string> vars) {
+auto fakeEnv(std::map<std::string, std::string> vars)
+{
     return [vars](const char *name) -> std::optional<std::string> {
         const auto it = vars.find(name);
         return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
@@ -70,12 +74,22 @@ private:
     std::filesystem::path m_weights;
 
     ChildResult runGenerator(const std::string &outDir, const std::vector<std::string> &extra,
-                                    const std::string &generator = "tiny_blur",
-                                    bench::TargetKind target = bench::TargetKind::OpenCL)
+                             const std::string &generator = "tiny_blur",
+                             bench::TargetKind target = bench::TargetKind::OpenCL)
     {
-        std::vector<std::string> argv = {env("BEAMSCOPE_TINY_GENERATOR"), "-g", generator, "-f", generator,
-                                         "-o", outDir, "-e", "static_library,c_header,schedule",
-                                         "-p", env("BEAMSCOPE_PLUGIN"), "-s", "Beamscope",
+        std::vector<std::string> argv = {env("BEAMSCOPE_TINY_GENERATOR"),
+                                         "-g",
+                                         generator,
+                                         "-f",
+                                         generator,
+                                         "-o",
+                                         outDir,
+                                         "-e",
+                                         "static_library,c_header,schedule",
+                                         "-p",
+                                         env("BEAMSCOPE_PLUGIN"),
+                                         "-s",
+                                         "Beamscope",
                                          "target=" + bench::benchTarget(target, 0).to_string(),
                                          "auto_schedule=true"};
         argv.insert(argv.end(), extra.begin(), extra.end());
@@ -102,17 +116,25 @@ private Q_SLOTS:
 
     void settingsComeFromHalidesVariables()
     {
-        const plugin::PluginSettings d = plugin::settingsFromEnvironment(16, fakeEnv({{"HL_WEIGHTS_DIR", "w.weights"}}));
+        const plugin::PluginSettings d =
+            plugin::settingsFromEnvironment(16, fakeEnv({{"HL_WEIGHTS_DIR", "w.weights"}}));
         QCOMPARE(d.params.beamSize, 32);
         QCOMPARE(d.params.device.parallelism, 16);
         QCOMPARE(d.params.device.sharedMemoryLimitBytes, int64_t(48 * 1024));
         QCOMPARE(d.weightsPath.string(), std::string("w.weights"));
-        const plugin::PluginSettings s = plugin::settingsFromEnvironment(
-            80, fakeEnv({{"HL_WEIGHTS_DIR", "dir"}, {"HL_BEAM_SIZE", "4"}, {"HL_NUM_PASSES", "2"},
-                         {"HL_RANDOM_DROPOUT", "50"}, {"HL_SEED", "9"}, {"HL_SHARED_MEMORY_LIMIT", "64"},
-                         {"HL_SHARED_MEMORY_SM_LIMIT", "128"}, {"HL_ACTIVE_BLOCK_LIMIT", "16"},
-                         {"HL_ACTIVE_WARP_LIMIT", "48"}, {"HL_SEARCH_SPACE_OPTIONS", "1011"},
-                         {"HL_DEBUG_AUTOSCHEDULE", "1"}, {"HL_PARTIAL_SCHEDULE", "output.loop_nest.txt"}}));
+        const plugin::PluginSettings s =
+            plugin::settingsFromEnvironment(80, fakeEnv({{"HL_WEIGHTS_DIR", "dir"},
+                                                         {"HL_BEAM_SIZE", "4"},
+                                                         {"HL_NUM_PASSES", "2"},
+                                                         {"HL_RANDOM_DROPOUT", "50"},
+                                                         {"HL_SEED", "9"},
+                                                         {"HL_SHARED_MEMORY_LIMIT", "64"},
+                                                         {"HL_SHARED_MEMORY_SM_LIMIT", "128"},
+                                                         {"HL_ACTIVE_BLOCK_LIMIT", "16"},
+                                                         {"HL_ACTIVE_WARP_LIMIT", "48"},
+                                                         {"HL_SEARCH_SPACE_OPTIONS", "1011"},
+                                                         {"HL_DEBUG_AUTOSCHEDULE", "1"},
+                                                         {"HL_PARTIAL_SCHEDULE", "output.loop_nest.txt"}}));
         QCOMPARE(s.params.beamSize, 4);
         QCOMPARE(s.params.passes(), 2);
         QCOMPARE(s.params.randomDropout, 50);
@@ -159,7 +181,8 @@ private Q_SLOTS:
     // so must the plugin, for OpenCL and for CUDA (PTX), at beam 2 and at Halide's default 32.
     void zeroDimensionalFuncIsScheduled()
     {
-        for (const auto &[kind, beam] : {std::pair{bench::TargetKind::OpenCL, "2"}, std::pair{bench::TargetKind::Cuda, "32"}}) {
+        for (const auto &[kind, beam] :
+             {std::pair{bench::TargetKind::OpenCL, "2"}, std::pair{bench::TargetKind::Cuda, "32"}}) {
             const QByteArray previousBeam = qgetenv("HL_BEAM_SIZE");
             qputenv("HL_BEAM_SIZE", beam);
             const std::filesystem::path out =
@@ -189,8 +212,8 @@ private Q_SLOTS:
         const std::filesystem::path so = out / "tiny_blur.so";
         const ChildResult link =
             runChild({"cc", "-shared", "-o", so.string(), "-Wl,--whole-archive", (out / "tiny_blur.a").string(),
-                             "-Wl,--no-whole-archive", "-lpthread", "-ldl", "-lm"},
-                            120);
+                      "-Wl,--no-whole-archive", "-lpthread", "-ldl", "-lm"},
+                     120);
         QVERIFY2(link.exitCode == 0, link.err.c_str());
         bench::CompiledLibrary candidate;
         candidate.ok = true;
@@ -219,13 +242,12 @@ private Q_SLOTS:
     void partialScheduleIsKept()
     {
         const std::filesystem::path dump = std::filesystem::path(m_dir.path().toStdString()) / "output.loop_nest.txt";
-        writeText(dump,
-                                  " gpu_none\n"
-                                  "realize: output [256, 256] with 1 stages\n"
-                                  "output 8 8 (0, 0) t gpu_block\n"
-                                  " output 32c 8c (0, 0) t gpu_thread\n"
-                                  "  output 1c 4c (0, 0) t gpu_serial\n"
-                                  "   output 1vc 1c (0, 0) * gpu_simd\n");
+        writeText(dump, " gpu_none\n"
+                        "realize: output [256, 256] with 1 stages\n"
+                        "output 8 8 (0, 0) t gpu_block\n"
+                        " output 32c 8c (0, 0) t gpu_thread\n"
+                        "  output 1c 4c (0, 0) t gpu_serial\n"
+                        "   output 1vc 1c (0, 0) * gpu_simd\n");
         qputenv("HL_PARTIAL_SCHEDULE", QByteArray::fromStdString(dump.string()));
         const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "partial";
         const ChildResult r = runGenerator(out.string(), {});

@@ -12,13 +12,15 @@ public:
     Input<Buffer<float>> input{"input", 2};
     Output<Buffer<float>> output{"output", 2};
 
-    void generate() {
+    void generate()
+    {
         Halide::Var x("x"), y("y");
         blur_x(x, y) = (input(x, y) + input(x + 1, y) + input(x + 2, y)) / 3.0f;
         output(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3.0f;
     }
 
-    void schedule() {
+    void schedule()
+    {
         if (with_estimates) {
             input.set_estimates({{0, 258}, {0, 258}});
             output.set_estimates({{0, 256}, {0, 256}});
@@ -36,14 +38,16 @@ public:
     Input<Buffer<float>> input{"input", 2};
     Output<Buffer<float>> output{"output", 2};
 
-    void generate() {
+    void generate()
+    {
         Halide::Var x("x"), y("y");
         gain() = 1.0f + input(0, 0) * 0.5f;
         blur_x(x, y) = (input(x, y) + input(x + 1, y)) * 0.5f;
         output(x, y) = blur_x(x, y) * gain();
     }
 
-    void schedule() {
+    void schedule()
+    {
         input.set_estimates({{0, 257}, {0, 256}});
         output.set_estimates({{0, 256}, {0, 256}});
     }

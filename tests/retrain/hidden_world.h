@@ -26,8 +26,7 @@ struct HiddenWorld {
 
 // Writes <root>/app<k>/p<id>_s<j>.sample for pipeline k (id 100 + k); returns
 // how many samples were written.
-inline int writeHiddenWorld(const std::filesystem::path &root, const weights::Weights &hidden,
-                            const HiddenWorld &world)
+inline int writeHiddenWorld(const std::filesystem::path &root, const weights::Weights &hidden, const HiddenWorld &world)
 {
     const model::CostModel costModel(hidden);
     std::mt19937 rng(world.seed);

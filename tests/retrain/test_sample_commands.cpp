@@ -20,10 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-test::ProcessResult cli(const std::vector<std::string> &args)
-{
-    return test::runProcess(test::cliPath(), args);
-}
+test::ProcessResult cli(const std::vector<std::string> &args) { return test::runProcess(test::cliPath(), args); }
 
 Json parse(const std::string &text)
 {
@@ -74,7 +71,8 @@ private Q_SLOTS:
                 QVERIFY2(s.find(key), key);
             QCOMPARE(s.find("stage_costs")->size(), size_t{2});
             // The prediction is the sum of the stage costs (float sum; 1e-5 relative covers its rounding).
-            const double sum = s.find("stage_costs")->items()[0].toNumber() + s.find("stage_costs")->items()[1].toNumber();
+            const double sum =
+                s.find("stage_costs")->items()[0].toNumber() + s.find("stage_costs")->items()[1].toNumber();
             const double prediction = s.find("prediction")->toNumber();
             QVERIFY(std::abs(sum - prediction) <= 1e-5 * std::abs(prediction) + 1e-12);
         }
@@ -92,8 +90,8 @@ private Q_SLOTS:
         QVERIFY(skipped[0].find("reason")->toString().find("size 100 bytes") != std::string::npos);
 
         // The human form is a table with a header.
-        const auto human = cli({"predict", "--weights", c.initial.string(), "--samples", c.samples.string(),
-                                "--num-cores", "32"});
+        const auto human =
+            cli({"predict", "--weights", c.initial.string(), "--samples", c.samples.string(), "--num-cores", "32"});
         QCOMPARE(human.exitCode, 0);
         QVERIFY(human.out.find("pairwise_acc") != std::string::npos);
         QVERIFY(human.out.find("num_cores 32") != std::string::npos);
@@ -105,20 +103,22 @@ private Q_SLOTS:
         makeCampaign(c);
         QCOMPARE(cli({"predict", "--samples", c.samples.string()}).exitCode, 2);
         QCOMPARE(cli({"predict", "--weights", c.initial.string()}).exitCode, 2);
-        QCOMPARE(cli({"predict", "--weights", c.initial.string(), "--samples", c.samples.string(), "--num-cores",
-                      "x"}).exitCode, 2);
+        QCOMPARE(cli({"predict", "--weights", c.initial.string(), "--samples", c.samples.string(), "--num-cores", "x"})
+                     .exitCode,
+                 2);
         QCOMPARE(cli({"predict", "--weights", c.initial.string(), "--samples", c.samples.string(), "--bogus"}).exitCode,
                  2);
         const auto missing = cli({"predict", "--weights", c.initial.string(), "--samples", (c.root / "nope").string()});
         QCOMPARE(missing.exitCode, 1);
         QVERIFY(missing.err.find("nope") != std::string::npos);
         test::writeFile(c.root / "bad.weights", "not weights");
-        const auto badWeights = cli({"predict", "--weights", (c.root / "bad.weights").string(), "--samples",
-                                     c.samples.string()});
+        const auto badWeights =
+            cli({"predict", "--weights", (c.root / "bad.weights").string(), "--samples", c.samples.string()});
         QCOMPARE(badWeights.exitCode, 1);
         QVERIFY(badWeights.err.find("bad.weights") != std::string::npos);
         fs::create_directories(c.root / "empty");
-        QCOMPARE(cli({"predict", "--weights", c.initial.string(), "--samples", (c.root / "empty").string()}).exitCode, 1);
+        QCOMPARE(cli({"predict", "--weights", c.initial.string(), "--samples", (c.root / "empty").string()}).exitCode,
+                 1);
     }
 
     void predictMatchesHalide()
@@ -146,7 +146,8 @@ private Q_SLOTS:
             // model differs by up to 1.5e-5 relative across CPUs: allow 3e-5.
             const double want = std::stod(prediction), got = items[i].find("prediction")->toNumber();
             QVERIFY2(std::abs(got - want) <= 3e-5 * std::abs(want), qPrintable(QString::fromStdString(file)));
-            QVERIFY(std::abs(items[i].find("runtime_ms")->toNumber() - std::stod(runtime)) <= 1e-5 * std::stod(runtime));
+            QVERIFY(std::abs(items[i].find("runtime_ms")->toNumber() - std::stod(runtime)) <=
+                    1e-5 * std::stod(runtime));
         }
         QCOMPARE(i, items.size());
     }
@@ -163,8 +164,9 @@ private Q_SLOTS:
         BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
         QTemporaryDir tmp;
         for (const std::string pipeline : {"box_blur", "conv_relu"}) {
-            std::vector<std::string> args{"retrain", "--initial", baseline.string(), "--epochs", "3",
-                                          "--learning-rate", "0.001", "--num-cores", "32", "--seed", "1"};
+            std::vector<std::string> args{
+                "retrain",     "--initial", baseline.string(), "--epochs", "3", "--learning-rate", "0.001",
+                "--num-cores", "32",        "--seed",          "1"};
             const fs::path out = fs::path(tmp.path().toStdString()) / (pipeline + ".weights");
             const fs::path csv = fs::path(tmp.path().toStdString()) / (pipeline + ".csv");
             args.insert(args.end(), {"--out", out.string(), "--loss-csv", csv.string(), "--samples"});
@@ -194,7 +196,8 @@ private Q_SLOTS:
 
             // Halide printed each epoch's loss ("Loss: 0.6094 ...") with 4
             // decimals: allow half a unit of the last digit plus 5e-5.
-            std::istringstream stdoutText(test::readFile(golden / "retrain_outputs" / ("retrain_" + pipeline + "_stdout.txt")));
+            std::istringstream stdoutText(
+                test::readFile(golden / "retrain_outputs" / ("retrain_" + pipeline + "_stdout.txt")));
             std::vector<double> halideLoss;
             for (std::string line; std::getline(stdoutText, line);)
                 if (line.rfind("Loss: ", 0) == 0)
@@ -220,9 +223,9 @@ private Q_SLOTS:
         Campaign c;
         makeCampaign(c);
         const fs::path out = c.root / "trained.weights", csv = c.root / "loss.csv";
-        const auto r = cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(), "--out",
-                            out.string(), "--epochs", "3", "--learning-rate", "0.001", "--seed", "4", "--loss-csv",
-                            csv.string()});
+        const auto r =
+            cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(), "--out", out.string(),
+                 "--epochs", "3", "--learning-rate", "0.001", "--seed", "4", "--loss-csv", csv.string()});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         QVERIFY(r.err.find("epoch 3:") != std::string::npos); // progress on stderr
         const auto loaded = weights::loadWeights(out);
@@ -241,18 +244,22 @@ private Q_SLOTS:
         // Same seed, same bytes.
         const fs::path again = c.root / "again.weights";
         QCOMPARE(cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(), "--out",
-                      again.string(), "--epochs", "3", "--learning-rate", "0.001", "--seed", "4"}).exitCode, 0);
+                      again.string(), "--epochs", "3", "--learning-rate", "0.001", "--seed", "4"})
+                     .exitCode,
+                 0);
         QVERIFY(test::readFile(out) == test::readFile(again));
 
         // An existing output is not replaced without --force, and is left as it was.
         const auto before = test::readFile(out);
-        const auto refused = cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(),
-                                  "--out", out.string(), "--seed", "9"});
+        const auto refused = cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(), "--out",
+                                  out.string(), "--seed", "9"});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY(refused.err.find("already exists") != std::string::npos);
         QVERIFY(test::readFile(out) == before);
         QCOMPARE(cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(), "--out",
-                      out.string(), "--seed", "9", "--force"}).exitCode, 0);
+                      out.string(), "--seed", "9", "--force"})
+                     .exitCode,
+                 0);
         QVERIFY(test::readFile(out) != before);
     }
 
@@ -266,11 +273,14 @@ private Q_SLOTS:
         QCOMPARE(noInit.exitCode, 2);
         QVERIFY(noInit.err.find("--initial") != std::string::npos);
         QCOMPARE(cli({"retrain", "--samples", c.samples.string(), "--init", "random", "--out", out}).exitCode, 2);
-        QCOMPARE(cli({"retrain", "--samples", c.samples.string(), "--init", "zeros", "--seed", "1", "--out", out})
-                     .exitCode, 2);
+        QCOMPARE(
+            cli({"retrain", "--samples", c.samples.string(), "--init", "zeros", "--seed", "1", "--out", out}).exitCode,
+            2);
         QCOMPARE(cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string()}).exitCode, 2);
         QCOMPARE(cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(), "--out", out,
-                      "--epochs", "0"}).exitCode, 2);
+                      "--epochs", "0"})
+                     .exitCode,
+                 2);
         const auto unknownApp = cli({"retrain", "--samples", c.samples.string(), "--initial", c.initial.string(),
                                      "--out", out, "--hold-out", "nosuchapp"});
         QCOMPARE(unknownApp.exitCode, 1);
@@ -281,8 +291,8 @@ private Q_SLOTS:
         QVERIFY(tooFew.err.find("no training batch") != std::string::npos);
         QVERIFY(!fs::exists(out));
         // Random initialisation with an explicit seed works.
-        const auto random = cli({"retrain", "--samples", c.samples.string(), "--init", "random", "--seed", "3",
-                                 "--out", out, "--hold-out", "app1", "--json"});
+        const auto random = cli({"retrain", "--samples", c.samples.string(), "--init", "random", "--seed", "3", "--out",
+                                 out, "--hold-out", "app1", "--json"});
         QVERIFY2(random.exitCode == 0, random.err.c_str());
         const Json doc = parse(random.out);
         QCOMPARE(doc.find("hold_out")->toString(), std::string("app1"));
@@ -297,9 +307,9 @@ private Q_SLOTS:
         const fs::path out = c.root / "r.weights", full = c.root / "full.weights";
         const auto checkpoint = samples::checkpointPathFor(out);
         auto args = [&](const fs::path &o) {
-            return std::vector<std::string>{"retrain", "--samples", c.samples.string(), "--initial",
-                                            c.initial.string(), "--out", o.string(), "--epochs", "4",
-                                            "--learning-rate", "0.001", "--seed", "2"};
+            return std::vector<std::string>{
+                "retrain",  "--samples", c.samples.string(), "--initial", c.initial.string(), "--out", o.string(),
+                "--epochs", "4",         "--learning-rate",  "0.001",     "--seed",           "2"};
         };
         QCOMPARE(cli(args(full)).exitCode, 0);
 
@@ -348,9 +358,9 @@ private Q_SLOTS:
         Campaign c;
         makeCampaign(c);
         const fs::path dir = c.root / "holdout";
-        const auto r = cli({"retrain", "--hold-one-out", "--samples", c.samples.string(), "--initial",
-                            c.initial.string(), "--out-dir", dir.string(), "--epochs", "2", "--learning-rate", "0.001",
-                            "--seed", "1"});
+        const auto r =
+            cli({"retrain", "--hold-one-out", "--samples", c.samples.string(), "--initial", c.initial.string(),
+                 "--out-dir", dir.string(), "--epochs", "2", "--learning-rate", "0.001", "--seed", "1"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         for (int k = 0; k < 4; ++k) {
             const auto path = dir / ("app" + std::to_string(k) + ".weights");
@@ -369,9 +379,13 @@ private Q_SLOTS:
                     QVERIFY2(app.find(when)->find(key)->isNumber(), key);
         }
         // A second run refuses to overwrite; --resume re-evaluates the finished apps.
-        const std::vector<std::string> again{"retrain", "--hold-one-out", "--samples", c.samples.string(),
-                                             "--initial", c.initial.string(), "--out-dir", dir.string(),
-                                             "--epochs", "2", "--learning-rate", "0.001", "--seed", "1"};
+        const std::vector<std::string> again{"retrain",         "--hold-one-out",
+                                             "--samples",       c.samples.string(),
+                                             "--initial",       c.initial.string(),
+                                             "--out-dir",       dir.string(),
+                                             "--epochs",        "2",
+                                             "--learning-rate", "0.001",
+                                             "--seed",          "1"};
         QCOMPARE(cli(again).exitCode, 1);
         auto resume = again;
         resume.push_back("--resume");
@@ -381,8 +395,8 @@ private Q_SLOTS:
         std::mt19937 rng(1);
         const auto pf = test::syntheticPipelineFeatures(1, 1);
         for (int j = 0; j < 10; ++j) {
-            const auto bytes = samples::serializeSample(
-                test::assembleSample(pf, test::syntheticScheduleFeatures(1, rng), 1, 1.0f + static_cast<float>(j), 1, j));
+            const auto bytes = samples::serializeSample(test::assembleSample(
+                pf, test::syntheticScheduleFeatures(1, rng), 1, 1.0f + static_cast<float>(j), 1, j));
             test::writeFile(fs::path(flat.path().toStdString()) / ("s" + std::to_string(j) + ".sample"),
                             std::string(bytes.begin(), bytes.end()));
         }

@@ -195,8 +195,7 @@ private Q_SLOTS:
 
         options.checkpointPath = fs::path(w.tmp.path().toStdString()) / "out.weights.checkpoint";
         CancelAfter cancel(10); // during epoch 3 (after 2 × 4 batches + 2)
-        const auto cancelled =
-            trainModel(randomWeights(8), w.split.training, w.split.validation, options, &cancel);
+        const auto cancelled = trainModel(randomWeights(8), w.split.training, w.split.validation, options, &cancel);
         QVERIFY(cancelled.ok());
         QVERIFY(cancelled.cancelled);
         QCOMPARE(cancelled.epochsCompleted, 2);
@@ -316,9 +315,9 @@ private Q_SLOTS:
         // A stage that is not inlined, with zero global loads at a global load
         // efficiency of 0: the cost formula computes 0 × (1/0) = NaN.
         auto &bad = w.split.training[0].schedules[3];
-        bad.features[18] = 0;  // inlined_calls
-        bad.features[59] = 0;  // num_global_mem_loads_per_block
-        bad.features[65] = 0;  // global_mem_load_efficiency
+        bad.features[18] = 0; // inlined_calls
+        bad.features[59] = 0; // num_global_mem_loads_per_block
+        bad.features[65] = 0; // global_mem_load_efficiency
         TrainingOptions options;
         options.epochs = 2;
         options.checkpointPath = fs::path(w.tmp.path().toStdString()) / "nan.checkpoint";

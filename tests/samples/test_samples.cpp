@@ -57,7 +57,8 @@ Sample syntheticSample(int stages, uint32_t pipelineSeed, std::mt19937 &rng, flo
                        int32_t scheduleId)
 {
     return test::assembleSample(test::syntheticPipelineFeatures(stages, pipelineSeed),
-                                test::syntheticScheduleFeatures(stages, rng), stages, runtimeMs, pipelineId, scheduleId);
+                                test::syntheticScheduleFeatures(stages, rng), stages, runtimeMs, pipelineId,
+                                scheduleId);
 }
 
 // Finds a pipeline-feature seed whose pipeline hash has (hash & 7) == 0 or not.
@@ -369,9 +370,9 @@ private Q_SLOTS:
         std::mt19937 rng(8);
         auto write = [&](const fs::path &rel, int32_t id, int k) {
             fs::create_directories((root / rel).parent_path());
-            writeBytes(root / rel, serializeSample(test::assembleSample(test::syntheticPipelineFeatures(1, 30u + static_cast<uint32_t>(id)),
-                                                                        test::syntheticScheduleFeatures(1, rng), 1,
-                                                                        1.0f, id, k)));
+            writeBytes(root / rel, serializeSample(test::assembleSample(
+                                       test::syntheticPipelineFeatures(1, 30u + static_cast<uint32_t>(id)),
+                                       test::syntheticScheduleFeatures(1, rng), 1, 1.0f, id, k)));
         };
         write("blur/a.sample", 1, 0);
         write("blur/deeper/b.sample", 1, 1);

@@ -23,7 +23,8 @@ namespace {
 
 // Halide 14 makes Func names unique per process: a second build of box_blur
 // has "output$1". Nodes are found by the name the pipeline gave.
-int nodeOf(const test::BuiltPipeline &p, const std::string &base) {
+int nodeOf(const test::BuiltPipeline &p, const std::string &base)
+{
     for (const dag::Node &n : p.dag->nodes)
         if (n.name == base || n.name.starts_with(base + "$"))
             return n.id;
@@ -34,7 +35,8 @@ int nodeOf(const test::BuiltPipeline &p, const std::string &base) {
 // serial rows; blur_x per block in shared memory: the block needs 16 x 18 of
 // it (3-row stencil), covered by 16 x 6 threads x 3 rows (a serial loop
 // around constant-size thread loops).
-search::State knownBoxBlurState(const test::BuiltPipeline &p) {
+search::State knownBoxBlurState(const test::BuiltPipeline &p)
+{
     search::State s(*p.searchDag);
     FuncSchedule out;
     out.node = nodeOf(p, "output");
@@ -83,18 +85,20 @@ blur_x
     .gpu_threads(xi_yi);
 )";
 
-std::string dimsOf(const Halide::Func &f) {
+std::string dimsOf(const Halide::Func &f)
+{
     std::string out;
     // Halide names split loops by their path ("y.yi.yii"); the last part is the Var.
     for (const auto &d : f.get_schedule().dims())
         out += d.var.substr(d.var.rfind('.') + 1) + (d.for_type == Halide::Internal::ForType::GPUBlock    ? ":block "
-                        : d.for_type == Halide::Internal::ForType::GPUThread ? ":thread "
-                                                                  : " ");
+                                                     : d.for_type == Halide::Internal::ForType::GPUThread ? ":thread "
+                                                                                                          : " ");
     return out;
 }
 
 // Halide only answers questions about a LoopLevel once it is locked (as lowering does).
-Halide::LoopLevel computeLevel(const Halide::Func &f) {
+Halide::LoopLevel computeLevel(const Halide::Func &f)
+{
     Halide::LoopLevel l = f.function().schedule().compute_level();
     l.lock();
     return l;
@@ -112,7 +116,7 @@ private Q_SLOTS:
         const search::State s = knownBoxBlurState(p);
         QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
         QCOMPARE(s.computedRegion(nodeOf(p, "blur_x"))[1].extent(), 18); // the premise of the blur_x tiling
-        const std::vector<float> costs = {1.5f, 0.25f};                // cost-model order: output, blur_x
+        const std::vector<float> costs = {1.5f, 0.25f};                  // cost-model order: output, blur_x
         schedule::EmitOptions o;
         o.pipeline = "box_blur";
         o.stageCosts = &costs;

@@ -31,7 +31,8 @@ constexpr double kScale = 0.125; // outputs at an eighth of their estimates: qui
 // Pipelines of the shapes Halide's camera_pipe showed the featurizer was not ready for: a
 // zero-dimensional Func (sharpen_strength_x32() = ...), several outputs, and Funcs of zero,
 // one and two dimensions mixed (a zero-dimensional output among them).
-pipelines::PipelineInfo ownPipeline(const std::string &name) {
+pipelines::PipelineInfo ownPipeline(const std::string &name)
+{
     pipelines::PipelineInfo info;
     info.name = name;
     info.origin = pipelines::Origin::Generator;

@@ -63,8 +63,8 @@ private Q_SLOTS:
                 QVERIFY2(row.opencl.matches || !row.mathCalls.empty(), row.app.c_str());
             }
             qInfo("%s: search %.2f s, %lld states, cost %.4g, opencl %s%s%s", row.app.c_str(), row.searchSeconds,
-                  static_cast<long long>(row.statesEvaluated), row.predictedCost,
-                  row.opencl.ok ? "ok" : "FAILED", row.opencl.tolerance.empty() ? "" : " (math library tolerance)",
+                  static_cast<long long>(row.statesEvaluated), row.predictedCost, row.opencl.ok ? "ok" : "FAILED",
+                  row.opencl.tolerance.empty() ? "" : " (math library tolerance)",
                   row.openclNote.empty() ? "" : (" (" + row.openclNote + ")").c_str());
         }
         QVERIFY2(failures.empty(), ("failing apps at beam 32: " + failures).c_str());

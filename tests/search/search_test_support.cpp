@@ -8,7 +8,8 @@
 
 namespace beamscope::test {
 
-weights::Weights syntheticWeights(uint32_t seed) {
+weights::Weights syntheticWeights(uint32_t seed)
+{
     weights::Weights w = weights::zeroWeights(weights::Network::Anderson2021);
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-0.5f, 0.5f);
@@ -18,7 +19,8 @@ weights::Weights syntheticWeights(uint32_t seed) {
     return w;
 }
 
-int BuiltPipeline::node(const std::string &func) const {
+int BuiltPipeline::node(const std::string &func) const
+{
     // Halide makes repeated Func names unique ("blur_x$1") when a test builds a pipeline twice.
     for (const dag::Node &n : dag->nodes)
         if (n.name == func || baseFuncName(n.name) == func)
@@ -26,7 +28,8 @@ int BuiltPipeline::node(const std::string &func) const {
     return -1;
 }
 
-BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs) {
+BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs)
+{
     BuiltPipeline p;
     p.name = std::move(name);
     p.outputs = std::move(outputs);
@@ -35,7 +38,8 @@ BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs) {
     return p;
 }
 
-BuiltPipeline goldenBoxBlur() {
+BuiltPipeline goldenBoxBlur()
+{
     Halide::ImageParam input(Halide::Float(32), 2, "input");
     Halide::Var x("x"), y("y");
     Halide::Func blurX("blur_x"), output("output");
@@ -46,7 +50,8 @@ BuiltPipeline goldenBoxBlur() {
     return fromOutputs("box_blur", {output});
 }
 
-BuiltPipeline buildRegistered(const std::string &name) {
+BuiltPipeline buildRegistered(const std::string &name)
+{
     const auto info = pipelines::findPipeline(name);
     if (!info)
         throw std::runtime_error("no built-in pipeline " + name);
@@ -54,7 +59,8 @@ BuiltPipeline buildRegistered(const std::string &name) {
     return fromOutputs(name, instance.outputs);
 }
 
-search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> serial, bool unrolled) {
+search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> serial, bool unrolled)
+{
     search::StageTiling t;
     t.threads = std::move(threads);
     t.serial = std::move(serial);

@@ -40,7 +40,8 @@ using namespace beamscope::search;
 
 namespace {
 
-AutoscheduleParams smallParams(int beam, int passes) {
+AutoscheduleParams smallParams(int beam, int passes)
+{
     AutoscheduleParams p;
     p.beamSize = beam;
     p.numPasses = passes;
@@ -49,7 +50,8 @@ AutoscheduleParams smallParams(int beam, int passes) {
 }
 
 // Limits checked from the plain loop-nest tree, not from State's own checks.
-QString independentLegality(const State &s, const FeatureParams &device) {
+QString independentLegality(const State &s, const FeatureParams &device)
+{
     for (const PlainStageNest &kernel : s.plainTree()) {
         if (kernel.computeAt == "inline")
             continue;
@@ -84,7 +86,6 @@ QString independentLegality(const State &s, const FeatureParams &device) {
     }
     return {};
 }
-
 
 // Valid range of a schedule feature, written once. Every feature is a count,
 // a size or a ratio of non-negative quantities, so the default is [0, inf).
@@ -124,7 +125,8 @@ const FeatureRange kFeatureRanges[] = {
 };
 
 // Empty when every feature of every stage is finite and in range, else the first problem.
-std::string featureRangeProblem(const SearchDag &dag, const std::vector<ScheduleFeatures> &features) {
+std::string featureRangeProblem(const SearchDag &dag, const std::vector<ScheduleFeatures> &features)
+{
     for (size_t slot = 0; slot < features.size(); slot++) {
         const dag::StageRef &r = dag.costStages()[slot];
         const std::string stage = dag.dag().stage(r).name;
@@ -149,7 +151,8 @@ std::string featureRangeProblem(const SearchDag &dag, const std::vector<Schedule
 // that pad the loop by at most 8/7, either may instead take its whole extent
 // when that is under 64 (a compute_root stage with one pure loop may also give
 // its vector loop fewer threads), at most 3 loops have threads and at most 1024 in all.
-std::string threadRuleProblem(const StageTiling &t, const Region &loops, bool rootWithOnePureLoop) {
+std::string threadRuleProblem(const StageTiling &t, const Region &loops, bool rootWithOnePureLoop)
+{
     auto pow2 = [](int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
     int64_t total = 1;
     int threadLoops = 0;
@@ -183,7 +186,8 @@ class BeamSearchTest : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void deterministicForFixedSeed() {
+    void deterministicForFixedSeed()
+    {
         test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
         const model::CostModel model(test::syntheticWeights(7));
         AutoscheduleParams params = smallParams(4, 2);
@@ -204,9 +208,10 @@ private Q_SLOTS:
 
     // Every child the search space offers, on every level of a beam-4 walk
     // through each golden pipeline, respects the V100 limits.
-    void everyVisitedStateIsLegal() {
-        const std::vector<std::string> names = {"box_blur", "stencil_chain_u16", "matmul", "histogram", "conv_relu",
-                                                "select_cast"};
+    void everyVisitedStateIsLegal()
+    {
+        const std::vector<std::string> names = {"box_blur",  "stencil_chain_u16", "matmul",
+                                                "histogram", "conv_relu",         "select_cast"};
         AutoscheduleParams params = smallParams(4, 1);
         params.device.sharedMemoryLimitBytes = 16 * 1024; // tighter than V100, so the limit bites
         std::mt19937_64 rng(5);
@@ -220,7 +225,8 @@ private Q_SLOTS:
                 for (const State &s : frontier)
                     for (Child &c : generateChildren(s, params, GenerateOptions{64}, rng)) {
                         const QString problem = independentLegality(c.state, params.device);
-                        QVERIFY2(problem.isEmpty(), (name + ": " + c.decision.text + ": " + problem.toStdString()).c_str());
+                        QVERIFY2(problem.isEmpty(),
+                                 (name + ": " + c.decision.text + ": " + problem.toStdString()).c_str());
                         for (const ScheduleFeatures &f : computeFeatures(c.state, params.device))
                             for (double v : f.values)
                                 QVERIFY2(std::isfinite(v) && v >= 0, (name + ": " + c.decision.text).c_str());
@@ -237,7 +243,8 @@ private Q_SLOTS:
     // Every child offered on a beam-2 walk through every built-in pipeline gives
     // its compute_root and block-level stages thread counts Halide's search could
     // also choose (before the rule, matmul's beam-32 winner had 2 x 512 threads).
-    void everyChildFollowsHalidesThreadRule() {
+    void everyChildFollowsHalidesThreadRule()
+    {
         AutoscheduleParams params = smallParams(2, 1);
         std::mt19937_64 rng(9);
         int checked = 0;
@@ -254,9 +261,9 @@ private Q_SLOTS:
                             const dag::Node &n = c.state.dag().node(f.node);
                             // Update stages follow stage 0's choice, as in Halide; the rule is stage 0's.
                             const auto &loop = n.stages[0].loop;
-                            const bool onePure = f.location == ComputeLocation::Root &&
-                                                 std::count_if(loop.begin(), loop.end(),
-                                                               [](const dag::Loop &l) { return l.pure; }) == 1;
+                            const bool onePure =
+                                f.location == ComputeLocation::Root &&
+                                std::count_if(loop.begin(), loop.end(), [](const dag::Loop &l) { return l.pure; }) == 1;
                             const std::string problem =
                                 threadRuleProblem(f.stages[0], c.state.stageLoops(f.node, 0), onePure);
                             QVERIFY2(problem.empty(),
@@ -272,7 +279,8 @@ private Q_SLOTS:
         QVERIFY(checked > 1000);
     }
 
-    void finishesOnEveryBuiltinPipeline_data() {
+    void finishesOnEveryBuiltinPipeline_data()
+    {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("beam");
         for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
@@ -281,7 +289,8 @@ private Q_SLOTS:
         }
     }
 
-    void finishesOnEveryBuiltinPipeline() {
+    void finishesOnEveryBuiltinPipeline()
+    {
         QFETCH(QString, name);
         QFETCH(int, beam);
         test::BuiltPipeline p = test::buildRegistered(name.toStdString());
@@ -302,13 +311,15 @@ private Q_SLOTS:
     // before costing; the cost model, fed counts of 1e17, predicted -1.28.
     // Every built-in app's winner must have in-range features and stage costs
     // that are not negative beyond the network's leak (see kLeakFloor).
-    void winnerFeaturesAndCostsInRange_data() {
+    void winnerFeaturesAndCostsInRange_data()
+    {
         QTest::addColumn<QString>("name");
         for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines())
             QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
     }
 
-    void winnerFeaturesAndCostsInRange() {
+    void winnerFeaturesAndCostsInRange()
+    {
         QFETCH(QString, name);
         // Halide's baseline weights: they showed the bug.
         BEAMSCOPE_REQUIRE_DATA(path, "weights/anderson2021/baseline.weights");
@@ -345,7 +356,8 @@ private Q_SLOTS:
     // its empty loop table. Halide's Anderson2021 inlines such a Func or computes it at root with
     // no vectorized loop (vectorized_loop_index -1, vector_dim 0), never inside a kernel, where
     // its one-point region cannot shrink. A wrong index into the tables names the Func.
-    void schedulesZeroDimensionalFunc() {
+    void schedulesZeroDimensionalFunc()
+    {
         Halide::ImageParam input(Halide::Float(32), 2, "input");
         Halide::Param<float> k("k");
         Halide::Var x("x"), y("y");
@@ -417,7 +429,8 @@ private Q_SLOTS:
     // of a beam walk is costed with in-range features, no Func is computed inside a stage without
     // loops or offered a place inside a kernel when it has no dimensions, and the search finds a
     // complete, legal best state.
-    void schedulesOutputsOfMixedDimensionality() {
+    void schedulesOutputsOfMixedDimensionality()
+    {
         Halide::ImageParam input(Halide::Float(32), 2, "input");
         Halide::Param<float> k("k");
         Halide::Var x("x"), y("y");
@@ -492,7 +505,8 @@ private Q_SLOTS:
     // The hash refines with its granularity (equal at g+1 implies equal at g),
     // tells different states apart at kExactGranularity, and the hash of a
     // prefix is the hash of that ancestor.
-    void coarseToFineHashRefines() {
+    void coarseToFineHashRefines()
+    {
         test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
         AutoscheduleParams params = smallParams(4, 1);
         std::mt19937_64 rng(1);
@@ -514,11 +528,13 @@ private Q_SLOTS:
             for (size_t j = i + 1; j < all.size(); j++) {
                 for (int g = -1; g < kExactGranularity; g++)
                     if (coarseToFineHash(all[i], g + 1) == coarseToFineHash(all[j], g + 1))
-                        QVERIFY2(coarseToFineHash(all[i], g) == coarseToFineHash(all[j], g), "granularity does not refine");
+                        QVERIFY2(coarseToFineHash(all[i], g) == coarseToFineHash(all[j], g),
+                                 "granularity does not refine");
                 if (all[i].dump() != all[j].dump() || all[i].funcs().size() != all[j].funcs().size())
                     QVERIFY2(coarseToFineHash(all[i], kExactGranularity) != coarseToFineHash(all[j], kExactGranularity),
                              (all[i].dump() + "\nvs\n" + all[j].dump()).c_str());
-                if (all[i].numScheduled() == all[j].numScheduled() && coarseToFineHash(all[i], 0) == coarseToFineHash(all[j], 0))
+                if (all[i].numScheduled() == all[j].numScheduled() &&
+                    coarseToFineHash(all[i], 0) == coarseToFineHash(all[j], 0))
                     coarserCollisions++;
             }
             // Ancestors: the prefix hash equals the hash of the rebuilt ancestor.
@@ -539,13 +555,15 @@ private Q_SLOTS:
     // pass result (AutoSchedule.cpp optimal_schedule: pass 0, then any cheaper
     // pass), so the result is never worse than pass 0 and is the minimum of the
     // passes; it does not promise that a later pass beats an earlier one.
-    void everyPassCompletes_data() {
+    void everyPassCompletes_data()
+    {
         QTest::addColumn<QString>("name");
         for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines())
             QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
     }
 
-    void everyPassCompletes() {
+    void everyPassCompletes()
+    {
         QFETCH(QString, name);
         test::BuiltPipeline p = test::buildRegistered(name.toStdString());
         const model::CostModel model(test::syntheticWeights(11));
@@ -564,7 +582,8 @@ private Q_SLOTS:
         }
         const double best = *std::min_element(r.passCosts.begin(), r.passCosts.end());
         // r.cost is the winner re-costed alone; the batch costing may round differently in the last float bit.
-        QVERIFY2(std::abs(r.cost - best) <= 1e-5 * std::abs(best), qPrintable(QString("%1 vs %2").arg(r.cost).arg(best)));
+        QVERIFY2(std::abs(r.cost - best) <= 1e-5 * std::abs(best),
+                 qPrintable(QString("%1 vs %2").arg(r.cost).arg(best)));
         QVERIFY(r.cost <= r.passCosts.front() * (1 + 1e-5));
         QVERIFY(r.best->complete());
         QCOMPARE(QString::fromStdString(r.best->legalityProblem(1024, 48 * 1024, 64)), QString());
@@ -577,7 +596,8 @@ private Q_SLOTS:
     // The first pass's beam is Halide's: states popped cheapest first, the n-th of a coarse
     // structure (granularity 1) paying cost x n and going back into the queue when that makes it
     // no longer the cheapest, exact duplicates skipped. Replayed here on the offered states.
-    void firstPassPenalizesRepeatedCoarseStructures() {
+    void firstPassPenalizesRepeatedCoarseStructures()
+    {
         test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
         const model::CostModel model(test::syntheticWeights(2));
         SearchTrace trace(2000000);
@@ -601,8 +621,11 @@ private Q_SLOTS:
                 if (n.inBeam)
                     kept.insert(n.id);
             }
-        QVERIFY2(structures.size() > static_cast<size_t>(params.beamSize), "the premise: more structures than the beam");
-        auto later = [](const Offered *a, const Offered *b) { return a->rank != b->rank ? a->rank > b->rank : a->id > b->id; };
+        QVERIFY2(structures.size() > static_cast<size_t>(params.beamSize),
+                 "the premise: more structures than the beam");
+        auto later = [](const Offered *a, const Offered *b) {
+            return a->rank != b->rank ? a->rank > b->rank : a->id > b->id;
+        };
         std::priority_queue<Offered *, std::vector<Offered *>, decltype(later)> queue(later);
         for (Offered &o : offered)
             queue.push(&o);
@@ -632,7 +655,8 @@ private Q_SLOTS:
     // Continue from a recorded partial state: its decisions are fixed in every
     // state of the new search (and flagged in the trace); a complete start is
     // the result; decisions that do not fit the pipeline are refused by name.
-    void continuesFromAState() {
+    void continuesFromAState()
+    {
         test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
         const model::CostModel model(test::syntheticWeights(4));
         SearchTrace first(2000000);
@@ -689,7 +713,8 @@ private Q_SLOTS:
     // The schedule order (which Func the i-th decision schedules) is the same
     // for a second build of every built-in pipeline, whatever numbers Halide
     // gave its lambdas and repeat_edge copies.
-    void scheduleOrderSurvivesRebuild() {
+    void scheduleOrderSurvivesRebuild()
+    {
         QCOMPARE(canonicalFuncName("repeat_edge$1"), std::string("repeat_edge"));
         QCOMPARE(canonicalFuncName("lambda_12"), std::string("lambda_*"));
         QCOMPARE(canonicalFuncName("lambda_x"), std::string("lambda_x"));
@@ -699,9 +724,11 @@ private Q_SLOTS:
             const std::vector<int> &oa = a.searchDag->scheduleOrder(), &ob = b.searchDag->scheduleOrder();
             QCOMPARE(oa.size(), ob.size());
             for (size_t i = 0; i < oa.size(); i++)
-                QVERIFY2(canonicalFuncName(a.searchDag->node(oa[i]).name) == canonicalFuncName(b.searchDag->node(ob[i]).name),
-                         (info.name + ": decision " + std::to_string(i + 1) + " schedules " + a.searchDag->node(oa[i]).name +
-                          " in one build, " + b.searchDag->node(ob[i]).name + " in the other")
+                QVERIFY2(canonicalFuncName(a.searchDag->node(oa[i]).name) ==
+                             canonicalFuncName(b.searchDag->node(ob[i]).name),
+                         (info.name + ": decision " + std::to_string(i + 1) + " schedules " +
+                          a.searchDag->node(oa[i]).name + " in one build, " + b.searchDag->node(ob[i]).name +
+                          " in the other")
                              .c_str());
         }
     }
@@ -710,7 +737,8 @@ private Q_SLOTS:
     // names its Funcs lambda_N / repeat_edge$1 with other numbers. The search
     // must not care (same winner cost, same number of states), and a trace
     // recorded on the first build replays on the second.
-    void rebuiltPipelineSearchesAndReplaysAlike() {
+    void rebuiltPipelineSearchesAndReplaysAlike()
+    {
         test::BuiltPipeline a = test::buildRegistered("bilateral_grid");
         test::BuiltPipeline b = test::buildRegistered("bilateral_grid");
         QCOMPARE(a.searchDag->nodeCount(), b.searchDag->nodeCount());
@@ -759,7 +787,8 @@ private Q_SLOTS:
     // freeze_inline_compute_root: the pre-pass (trace pass 0) only inlines or
     // computes at root; afterwards the Funcs it froze (all but log2(N) of the N,
     // cheapest first) keep that choice, tiling included, in every state.
-    void freezeKeepsInlineAndRootChoices() {
+    void freezeKeepsInlineAndRootChoices()
+    {
         test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
         const model::CostModel model(test::syntheticWeights(6));
         AutoscheduleParams params = smallParams(3, 3);
@@ -814,7 +843,8 @@ private Q_SLOTS:
     // thread flag; HL_NO_SUBTILING keeps Funcs out of the thread level and
     // block-level Funcs untiled, but still tiles compute_root Funcs serially;
     // HL_RANDOMIZE_TILINGS keeps floor(log2(N)) of N same-hash tilings.
-    void searchSpaceFlagsMatchHalide() {
+    void searchSpaceFlagsMatchHalide()
+    {
         test::BuiltPipeline p = test::buildRegistered("bilateral_grid");
         std::mt19937_64 rng(3);
         AutoscheduleParams params = smallParams(1, 1);
@@ -829,7 +859,8 @@ private Q_SLOTS:
         std::map<ComputeLocation, int> byLocation;
         for (const Child &c : generateChildren(parent, params, GenerateOptions{1000}, rng))
             byLocation[c.decision.location]++;
-        QVERIFY2(byLocation[ComputeLocation::Root] > 0, "0011 must allow compute_root (Halide: implied by block/thread)");
+        QVERIFY2(byLocation[ComputeLocation::Root] > 0,
+                 "0011 must allow compute_root (Halide: implied by block/thread)");
         QCOMPARE(byLocation[ComputeLocation::Inlined], 0);
 
         QVERIFY(params.options.parse("1111"));
@@ -859,7 +890,8 @@ private Q_SLOTS:
     }
 
     // Traces written before version 2 (no "fixed", no pre-pass params) still open.
-    void versionOneTracesStillOpen() {
+    void versionOneTracesStillOpen()
+    {
         test::BuiltPipeline p = test::buildRegistered("box_blur");
         const model::CostModel model(test::syntheticWeights(5));
         SearchTrace trace(500);
@@ -884,7 +916,8 @@ private Q_SLOTS:
             QVERIFY(!n.fixed);
     }
 
-    void traceRoundTrip() {
+    void traceRoundTrip()
+    {
         test::BuiltPipeline p = test::buildRegistered("conv_relu");
         const model::CostModel model(test::syntheticWeights(5));
         SearchTrace trace(500);
@@ -935,16 +968,17 @@ private Q_SLOTS:
     }
 
     // The Search workspace shows an opened trace's cost terms from params.weights.
-    void cliTraceRecordsWeightsPath() {
+    void cliTraceRecordsWeightsPath()
+    {
         const QString dir = QDir::tempPath() + "/beamscope_search_cli_weights_test";
         QDir(dir).removeRecursively();
         QDir().mkpath(dir);
         const std::filesystem::path weights = (dir + "/synthetic.weights").toStdString();
         QVERIFY(weights::saveWeightsFile(test::syntheticWeights(3), weights, Overwrite::Refuse).ok);
         const std::string trace = (dir + "/t.jsonl").toStdString();
-        const test::ProcessResult r = test::runProcess(
-            test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights", weights.string(),
-                              "--trace", trace, "--quiet"});
+        const test::ProcessResult r =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
+                                               weights.string(), "--trace", trace, "--quiet"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         std::string error;
         const auto t = SearchTrace::read(trace, &error);
@@ -956,26 +990,30 @@ private Q_SLOTS:
 
     // No --weights: the shipped baseline, said on stderr (never random weights);
     // --weights takes a shipped file's name; an unknown one is refused, naming the shipped ones.
-    void cliWeightsDefaultAndShippedNames() {
+    void cliWeightsDefaultAndShippedNames()
+    {
         qunsetenv("BEAMSCOPE_WEIGHTS_PATH");
-        const test::ProcessResult d =
-            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--json", "--quiet"});
+        const test::ProcessResult d = test::runProcess(
+            test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--json", "--quiet"});
         QVERIFY2(d.exitCode == 0, d.err.c_str());
         QVERIFY2(d.err.find("using the shipped baseline.weights") != std::string::npos, d.err.c_str());
-        const test::ProcessResult named = test::runProcess(
-            test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights", "baseline", "--json", "--quiet"});
+        const test::ProcessResult named =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
+                                               "baseline", "--json", "--quiet"});
         QVERIFY2(named.exitCode == 0, named.err.c_str());
         QCOMPARE(parseJson(named.out).value->find("predicted_cost")->toNumber(),
                  parseJson(d.out).value->find("predicted_cost")->toNumber());
-        const test::ProcessResult other = test::runProcess(
-            test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights", "harris", "--json", "--quiet"});
+        const test::ProcessResult other =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
+                                               "harris", "--json", "--quiet"});
         QVERIFY2(other.exitCode == 0, other.err.c_str());
         QVERIFY(parseJson(other.out).value->find("predicted_cost")->toNumber() !=
                 parseJson(d.out).value->find("predicted_cost")->toNumber());
         const test::ProcessResult r =
             test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--weights", "no_such_app"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.find("no_such_app: no such file, nor a shipped weights file") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.err.find("no_such_app: no such file, nor a shipped weights file") != std::string::npos,
+                 r.err.c_str());
         QVERIFY2(r.err.find("bilateral_grid") != std::string::npos, r.err.c_str());
         const test::ProcessResult u = test::runProcess(test::cliPath(), {"autoschedule", "--beam", "4"});
         QCOMPARE(u.exitCode, 2);
@@ -984,13 +1022,13 @@ private Q_SLOTS:
     // Halide's partial_schedule_path with a complete golden loop nest: every
     // decision is fixed, so the result is Halide's own winner and its predicted
     // cost is Halide's (1e-5 relative: float32 sums in another order).
-    void cliPartialScheduleIsHalidesState() {
+    void cliPartialScheduleIsHalidesState()
+    {
         BEAMSCOPE_REQUIRE_DATA(weightsPath, "weights/anderson2021/baseline.weights");
         BEAMSCOPE_REQUIRE_DATA(dump, "tests/fixtures/halide/pipelines/matmul/beam32/search_log_excerpt.txt");
-        const test::ProcessResult r =
-            test::runProcess(test::cliPath(), {"autoschedule", "--app", "matmul", "--beam", "4", "--passes", "2",
-                                               "--partial-schedule", dump.string(), "--weights", weightsPath.string(),
-                                               "--json", "--quiet"});
+        const test::ProcessResult r = test::runProcess(
+            test::cliPath(), {"autoschedule", "--app", "matmul", "--beam", "4", "--passes", "2", "--partial-schedule",
+                              dump.string(), "--weights", weightsPath.string(), "--json", "--quiet"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         const auto j = parseJson(r.out);
         QVERIFY2(j.value.has_value(), r.out.c_str());
@@ -1005,7 +1043,8 @@ private Q_SLOTS:
         QVERIFY2(bad.err.find("line ") != std::string::npos, bad.err.c_str());
     }
 
-    void cliSearchesWithSharedWeights() {
+    void cliSearchesWithSharedWeights()
+    {
         BEAMSCOPE_REQUIRE_DATA(weightsPath, "weights/anderson2021/baseline.weights");
         const QString dir = QDir::tempPath() + "/beamscope_search_cli_test";
         QDir(dir).removeRecursively();
@@ -1017,8 +1056,8 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         const auto j = parseJson(r.out);
         QVERIFY2(j.value.has_value(), r.out.c_str());
-        for (const char *key : {"pipeline", "predicted_cost", "stage_costs", "states_evaluated", "search_seconds",
-                                "schedule_source"})
+        for (const char *key :
+             {"pipeline", "predicted_cost", "stage_costs", "states_evaluated", "search_seconds", "schedule_source"})
             QVERIFY2(j.value->find(key), key);
         QVERIFY(j.value->find("predicted_cost")->toNumber() > 0);
         std::string error;
@@ -1040,17 +1079,18 @@ private Q_SLOTS:
         QVERIFY2(cj.value.has_value(), cont.out.c_str());
         QCOMPARE(cj.value->find("pipeline")->toString(), std::string("box_blur"));
         QCOMPARE(cj.value->find("start_depth")->toInt(), int64_t(1));
-        const test::ProcessResult badId = test::runProcess(
-            test::cliPath(), {"autoschedule", "--continue-from", trace, "--state", "999999", "--weights", weightsPath.string()});
+        const test::ProcessResult badId =
+            test::runProcess(test::cliPath(), {"autoschedule", "--continue-from", trace, "--state", "999999",
+                                               "--weights", weightsPath.string()});
         QCOMPARE(badId.exitCode, 1);
         QVERIFY2(badId.err.find("no such state") != std::string::npos, badId.err.c_str());
         const test::ProcessResult otherApp =
-            test::runProcess(test::cliPath(), {"autoschedule", "--continue-from", trace, "--state", "0", "--app", "matmul",
-                                               "--weights", weightsPath.string()});
+            test::runProcess(test::cliPath(), {"autoschedule", "--continue-from", trace, "--state", "0", "--app",
+                                               "matmul", "--weights", weightsPath.string()});
         QCOMPARE(otherApp.exitCode, 1);
         QVERIFY2(otherApp.err.find("pipeline") != std::string::npos, otherApp.err.c_str());
-        const test::ProcessResult alone =
-            test::runProcess(test::cliPath(), {"autoschedule", "--continue-from", trace, "--weights", weightsPath.string()});
+        const test::ProcessResult alone = test::runProcess(
+            test::cliPath(), {"autoschedule", "--continue-from", trace, "--weights", weightsPath.string()});
         QCOMPARE(alone.exitCode, 2);
         QDir(dir).removeRecursively();
     }

@@ -75,7 +75,8 @@ const char *const kInlinedLog = "Best cost: 0.488598\n"
 // whole-number counts or ratios differing by far more.
 constexpr double kFeatureTolerance = 1e-5;
 
-bool featureClose(double expected, double found) {
+bool featureClose(double expected, double found)
+{
     return std::fabs(expected - found) <= kFeatureTolerance * std::max(1.0, std::fabs(expected));
 }
 
@@ -92,7 +93,8 @@ struct KnownDifference {
     Scope scope;
     const char *reason;
 };
-const std::map<Feature, KnownDifference> &knownDifferences() {
+const std::map<Feature, KnownDifference> &knownDifferences()
+{
     // Empty: with the featurizer of this commit every feature of all 36 schedules is within
     // tolerance. (Listed until the featurizer followed the parsed states: num_scalars with
     // StageTiling::hasVectorLoop and GPU vector size 1, *_bytes_at_task / per-realization reads /
@@ -102,7 +104,8 @@ const std::map<Feature, KnownDifference> &knownDifferences() {
     return known;
 }
 
-bool hasStoredAtRootFunc(const State &s) {
+bool hasStoredAtRootFunc(const State &s)
+{
     return std::any_of(s.funcs().begin(), s.funcs().end(), [](const FuncSchedule &f) { return f.storedAtRoot; });
 }
 
@@ -119,26 +122,31 @@ struct Summary {
     bool parsed = false;
 };
 
-std::vector<Mismatch> &allMismatches() {
+std::vector<Mismatch> &allMismatches()
+{
     static std::vector<Mismatch> v;
     return v;
 }
-std::vector<Summary> &allSummaries() {
+std::vector<Summary> &allSummaries()
+{
     static std::vector<Summary> v;
     return v;
 }
-std::map<Feature, int> &knownSeen() {
+std::map<Feature, int> &knownSeen()
+{
     static std::map<Feature, int> m;
     return m;
 }
 
-std::string stageNameOf(const SearchDag &d, size_t slot) {
+std::string stageNameOf(const SearchDag &d, size_t slot)
+{
     return withoutUniqueSuffixes(d.dag().stage(d.costStages()[slot]).name);
 }
 
 // Compares every feature of every stage; returns the number of unexplained mismatches.
 int compareFeatures(const std::string &schedule, const State &state, const std::vector<ScheduleFeatures> &found,
-                    const std::vector<std::vector<double>> &expected, Summary &summary) {
+                    const std::vector<std::vector<double>> &expected, Summary &summary)
+{
     const SearchDag &d = state.dag();
     const bool storedAtRoot = hasStoredAtRootFunc(state);
     int unexplained = 0;
@@ -158,8 +166,8 @@ int compareFeatures(const std::string &schedule, const State &state, const std::
                 unexplained++;
             allMismatches().push_back({schedule, stageNameOf(d, slot), featureName(i), e, f, known});
             qInfo().noquote() << QString("%1 %2 %3: expected %4 found %5%6")
-                                     .arg(QString::fromStdString(schedule), QString::fromStdString(stageNameOf(d, slot)),
-                                          featureName(i))
+                                     .arg(QString::fromStdString(schedule),
+                                          QString::fromStdString(stageNameOf(d, slot)), featureName(i))
                                      .arg(e, 0, 'g', 9)
                                      .arg(f, 0, 'g', 9)
                                      .arg(known ? " (known difference)" : "");
@@ -167,7 +175,8 @@ int compareFeatures(const std::string &schedule, const State &state, const std::
     return unexplained;
 }
 
-const model::CostModel *baselineModel() {
+const model::CostModel *baselineModel()
+{
     static std::unique_ptr<model::CostModel> model;
     if (!model) {
         const auto path = test::projectData("weights/anderson2021/baseline.weights");
@@ -183,7 +192,8 @@ const model::CostModel *baselineModel() {
 
 // Cost of Beamscope's features with the baseline weights at num_cores 80 (the golden runs'
 // parallelism; predicted_cost.txt and manifest.tsv use 80).
-double predictedCost(const SearchDag &d, const std::vector<ScheduleFeatures> &f) {
+double predictedCost(const SearchDag &d, const std::vector<ScheduleFeatures> &f)
+{
     const model::CostModel *m = baselineModel();
     if (!m)
         return std::nan("");
@@ -196,7 +206,8 @@ double predictedCost(const SearchDag &d, const std::vector<ScheduleFeatures> &f)
 }
 
 // schedule_features.tsv -> [slot][73]
-std::vector<std::vector<double>> readFeatureTsv(const std::filesystem::path &tsv, std::vector<std::string> *names) {
+std::vector<std::vector<double>> readFeatureTsv(const std::filesystem::path &tsv, std::vector<std::string> *names)
+{
     std::ifstream in(tsv);
     std::vector<std::vector<double>> out;
     std::string line;
@@ -222,7 +233,8 @@ std::vector<std::vector<double>> readFeatureTsv(const std::filesystem::path &tsv
 }
 
 // The 73 float32 schedule features per stage of a .sample (1440 bytes per stage + 12).
-std::vector<std::vector<double>> readSampleFeatures(const std::filesystem::path &path) {
+std::vector<std::vector<double>> readSampleFeatures(const std::filesystem::path &path)
+{
     const std::string bytes = test::readFile(path);
     std::vector<std::vector<double>> out;
     if (bytes.size() < 12 || (bytes.size() - 12) % 1440 != 0)
@@ -240,7 +252,8 @@ std::vector<std::vector<double>> readSampleFeatures(const std::filesystem::path 
     return out;
 }
 
-double readTotalCost(const std::filesystem::path &predictedCostTxt) {
+double readTotalCost(const std::filesystem::path &predictedCostTxt)
+{
     std::ifstream in(predictedCostTxt);
     std::string word;
     while (in >> word)
@@ -252,7 +265,8 @@ double readTotalCost(const std::filesystem::path &predictedCostTxt) {
     return std::nan("");
 }
 
-std::map<std::string, double> readManifestCosts(const std::filesystem::path &manifest) {
+std::map<std::string, double> readManifestCosts(const std::filesystem::path &manifest)
+{
     std::ifstream in(manifest);
     std::string line;
     std::getline(in, line);
@@ -271,8 +285,9 @@ std::map<std::string, double> readManifestCosts(const std::filesystem::path &man
 
 // One golden schedule end to end: parse, complete, legal, features, cost.
 void checkGoldenSchedule(const std::string &label, const std::string &pipeline, const std::string &dumpText,
-                         const std::vector<std::vector<double>> &expected, const std::vector<std::string> &expectedNames,
-                         double halideCost) {
+                         const std::vector<std::vector<double>> &expected,
+                         const std::vector<std::string> &expectedNames, double halideCost)
+{
     test::BuiltPipeline p = test::buildRegistered(pipeline);
     const SearchDag &d = *p.searchDag;
     Summary summary;
@@ -302,8 +317,9 @@ void checkGoldenSchedule(const std::string &label, const std::string &pipeline, 
         QCOMPARE(g.size(), f.size());
         for (size_t slot = 0; slot < f.size(); slot++)
             for (int i = 0; i < kScheduleFeatureCount; i++)
-                QVERIFY2(f[slot].values[static_cast<size_t>(i)] == g[slot].values[static_cast<size_t>(i)],
-                         (label + ": replayed state differs in " + stageNameOf(d, slot) + " " + featureName(i)).c_str());
+                QVERIFY2(
+                    f[slot].values[static_cast<size_t>(i)] == g[slot].values[static_cast<size_t>(i)],
+                    (label + ": replayed state differs in " + stageNameOf(d, slot) + " " + featureName(i)).c_str());
     }
     QCOMPARE(f.size(), expected.size());
     for (size_t slot = 0; slot < f.size() && slot < expectedNames.size(); slot++)
@@ -329,7 +345,8 @@ void checkGoldenSchedule(const std::string &label, const std::string &pipeline, 
                                    .c_str());
 }
 
-std::string markdownTable() {
+std::string markdownTable()
+{
     std::ostringstream os;
     os << "# Feature mismatches: Halide's golden schedules parsed into Beamscope states\n\n"
        << "Generated by tests/search/test_golden_states (BEAMSCOPE_FEATURE_MISMATCHES=<file>). Tolerance "
@@ -347,10 +364,10 @@ std::string markdownTable() {
     for (const auto &[name, count] : byFeature) {
         const auto k = knownDifferences().find(static_cast<Feature>(featureIndex(name)));
         os << "| " << name << " | " << count << " | "
-           << (k == knownDifferences().end() ? "NOT EXPLAINED"
-                                              : std::string(k->second.scope == Scope::StoredAtRoot
-                                                                ? "(block-level Funcs stored at root) "
-                                                                : "") + k->second.reason)
+           << (k == knownDifferences().end()
+                   ? "NOT EXPLAINED"
+                   : std::string(k->second.scope == Scope::StoredAtRoot ? "(block-level Funcs stored at root) " : "") +
+                         k->second.reason)
            << " |\n";
     }
     os << "\n## Every mismatch\n\n| schedule | stage | feature | expected (Halide) | found (Beamscope) | known |\n"
@@ -370,7 +387,8 @@ class GoldenStatesTest : public QObject {
 private Q_SLOTS:
     // ---- the project's own fixtures ----
 
-    void parsesBlockLevelFuncStoredAtRoot() {
+    void parsesBlockLevelFuncStoredAtRoot()
+    {
         test::BuiltPipeline p = test::goldenBoxBlur();
         const SearchDag &d = *p.searchDag;
         LoopNestParseResult r = parseLoopNestDump(d, kBlockLevelDump);
@@ -406,7 +424,8 @@ private Q_SLOTS:
     }
 
     // Without the root realize line the block-level Func lives in shared memory (Beamscope's own form).
-    void parsesBlockLevelFuncInSharedMemory() {
+    void parsesBlockLevelFuncInSharedMemory()
+    {
         test::BuiltPipeline p = test::goldenBoxBlur();
         std::string text = kBlockLevelDump;
         const std::string rootRealize = "realize: blur_x [1536, 2562] with 1 stages\n";
@@ -422,7 +441,8 @@ private Q_SLOTS:
     // lens_blur's pattern (Halide's own-weights dump of f54): a Func computed at its consumer's
     // thread level and realized at root, per block and per thread, whose per-thread region depends
     // on the position (final(x, y, c) reads f(x, y, c) and f(x, y, 3)).
-    void parsesThreadLevelFuncStoredAtRoot() {
+    void parsesThreadLevelFuncStoredAtRoot()
+    {
         Halide::ImageParam in(Halide::Float(32), 3, "in");
         Halide::Var x("x"), y("y"), c("c");
         Halide::Func f("f"), final_("final");
@@ -475,7 +495,8 @@ private Q_SLOTS:
     // A block of a loop its tiles do not divide (210 points in 7 blocks of 32): Halide's representative
     // block is a whole tile (LoopNest::parallelize_in_tiles), so the block-level Func's region is 32
     // wide, not ceil(210 / 7) = 30 (lens_blur's sum and camera_pipe's f10 and f28 showed it).
-    void blockRegionIsAWholeTile() {
+    void blockRegionIsAWholeTile()
+    {
         Halide::ImageParam in(Halide::Float(32), 2, "in");
         Halide::Var x("x"), y("y");
         Halide::Func f("f"), out("out");
@@ -504,7 +525,8 @@ private Q_SLOTS:
     }
 
     // The same nest where the per-thread region is reached through affine bounds: constant, unrolled.
-    void unrollsThreadLevelFuncOfConstantRegion() {
+    void unrollsThreadLevelFuncOfConstantRegion()
+    {
         Halide::ImageParam in(Halide::Float(32), 2, "in");
         Halide::Var x("x"), y("y");
         Halide::Func f("f"), out("out");
@@ -529,10 +551,12 @@ private Q_SLOTS:
         QCOMPARE(fs->storedAtRoot, false);
         QCOMPARE(fs->featureMemory(), MemoryType::Register);
         const std::vector<ScheduleFeatures> feats = computeFeatures(*r.state, FeatureParams{});
-        QCOMPARE(feats.at(static_cast<size_t>(p.searchDag->stageSlot(p.node("f"), 0)))[Feature::UnrolledLoopExtent], 3.0);
+        QCOMPARE(feats.at(static_cast<size_t>(p.searchDag->stageSlot(p.node("f"), 0)))[Feature::UnrolledLoopExtent],
+                 3.0);
     }
 
-    void findsTheDumpInALog() {
+    void findsTheDumpInALog()
+    {
         int first = 0;
         const std::string_view nest = findLoopNest(kInlinedLog, &first);
         QCOMPARE(first, 3);
@@ -554,7 +578,8 @@ private Q_SLOTS:
     }
 
     // A partial dump (output only) gives a partial state: a prefix of the scheduling order.
-    void parsesAPartialState() {
+    void parsesAPartialState()
+    {
         test::BuiltPipeline p = test::goldenBoxBlur();
         std::string text = kInlinedLog;
         text.erase(text.find("    inlined: blur_x 3\n"), std::strlen("    inlined: blur_x 3\n"));
@@ -565,28 +590,44 @@ private Q_SLOTS:
         QCOMPARE(s->nextNode(), p.node("blur_x"));
     }
 
-    void reportsErrors_data() {
+    void reportsErrors_data()
+    {
         QTest::addColumn<QString>("from");
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown Func") << "output 96 640" << "outptu 96 640" << "line 4: the pipeline has no Func 'outptu'";
-        QTest::newRow("bad size") << "16c 2c (0, 0) t gpu_thread" << "16c 2x (0, 0) t gpu_thread"
+        QTest::newRow("unknown Func") << "output 96 640"
+                                      << "outptu 96 640"
+                                      << "line 4: the pipeline has no Func 'outptu'";
+        QTest::newRow("bad size") << "16c 2c (0, 0) t gpu_thread"
+                                  << "16c 2x (0, 0) t gpu_thread"
                                   << "line 9: expected a loop size such as 16, 16c or 1vc after 'output', found '2x'";
-        QTest::newRow("indentation") << "  output 1c 2c" << "   output 1c 2c" << "line 10: expected an indentation of 2";
-        QTest::newRow("missing label") << "(0, 0) t gpu_block" << "(0, 0) t" << "line 4: expected a GPU label";
-        QTest::newRow("partial stage") << "(0, 0) t gpu_block" << "(0, 0) t gpu_none"
-                                       << "line 4: output stage 0: the loop is labelled gpu_none: a partially scheduled stage";
-        QTest::newRow("block count") << "output 96 640" << "output 96 641"
+        QTest::newRow("indentation") << "  output 1c 2c"
+                                     << "   output 1c 2c"
+                                     << "line 10: expected an indentation of 2";
+        QTest::newRow("missing label") << "(0, 0) t gpu_block"
+                                       << "(0, 0) t"
+                                       << "line 4: expected a GPU label";
+        QTest::newRow("partial stage")
+            << "(0, 0) t gpu_block"
+            << "(0, 0) t gpu_none"
+            << "line 4: output stage 0: the loop is labelled gpu_none: a partially scheduled stage";
+        QTest::newRow("block count") << "output 96 640"
+                                     << "output 96 641"
                                      << "line 4: output stage 0 loop y: the dump has 641 blocks of 4 points, but the "
                                         "pipeline's loop extent 2560 needs 640";
-        QTest::newRow("sizes per loop") << "blur_x 16c 1c (0, 0) t gpu_thread" << "blur_x 16c (0, 0) t gpu_thread"
+        QTest::newRow("sizes per loop") << "blur_x 16c 1c (0, 0) t gpu_thread"
+                                        << "blur_x 16c (0, 0) t gpu_thread"
                                         << "line 6: blur_x stage 0: expected 2 loop sizes (x, y), found 1";
-        QTest::newRow("input") << "realize: blur_x [16c" << "realize: input_im [16c"
+        QTest::newRow("input") << "realize: blur_x [16c"
+                               << "realize: input_im [16c"
                                << "line 5: 'input_im' is an input of the pipeline";
-        QTest::newRow("no root") << " gpu_none\n" << "" << "line 1: expected the root line ' gpu_none' first";
+        QTest::newRow("no root") << " gpu_none\n"
+                                 << ""
+                                 << "line 1: expected the root line ' gpu_none' first";
     }
 
-    void reportsErrors() {
+    void reportsErrors()
+    {
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(QString, message);
@@ -601,7 +642,8 @@ private Q_SLOTS:
     }
 
     // A Func computed inside a serial loop is a structure Beamscope cannot express: named as such.
-    void refusesInexpressibleNests() {
+    void refusesInexpressibleNests()
+    {
         test::BuiltPipeline p = test::goldenBoxBlur();
         const std::string text = " gpu_none\n"
                                  "realize: output [1536, 2560] with 1 stages\n"
@@ -620,7 +662,8 @@ private Q_SLOTS:
     // Every form Beamscope's own search produces (root, inline, block level in shared memory,
     // thread level in registers) survives State::halideLoopNest() -> parseLoopNest unchanged:
     // random complete states of every built-in pipeline, seeded walks over generateChildren.
-    void roundTripsSearchStates() {
+    void roundTripsSearchStates()
+    {
         int states = 0, blockLevel = 0, threadLevel = 0;
         for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
             test::BuiltPipeline p = test::fromOutputs(info.name, info.build().outputs);
@@ -639,7 +682,8 @@ private Q_SLOTS:
                 const std::string text = s.halideLoopNest();
                 LoopNestParseResult r = parseLoopNestDump(d, text);
                 QVERIFY2(r.state.has_value(), (info.name + ": " + r.error + "\n" + text).c_str());
-                QVERIFY2(r.notes.empty(), (info.name + ": " + (r.notes.empty() ? "" : r.notes[0]) + "\n" + text).c_str());
+                QVERIFY2(r.notes.empty(),
+                         (info.name + ": " + (r.notes.empty() ? "" : r.notes[0]) + "\n" + text).c_str());
                 QCOMPARE(r.state->numScheduled(), s.numScheduled());
                 for (const FuncSchedule &f : s.funcs()) {
                     const FuncSchedule *g = r.state->scheduleOf(f.node);
@@ -651,7 +695,8 @@ private Q_SLOTS:
                     QVERIFY2(g->stages.size() == f.stages.size(), what.c_str());
                     for (size_t st = 0; st < f.stages.size(); st++) {
                         const StageTiling &a = f.stages[st], &b = g->stages[st];
-                        QVERIFY2(a.threads == b.threads && a.serial == b.serial && a.unrolled == b.unrolled, what.c_str());
+                        QVERIFY2(a.threads == b.threads && a.serial == b.serial && a.unrolled == b.unrolled,
+                                 what.c_str());
                         QVERIFY2(!a.hasVectorLoop || a.vectorLoop == b.vectorLoop, what.c_str());
                     }
                     blockLevel += f.location == ComputeLocation::BlockLevel;
@@ -667,7 +712,8 @@ private Q_SLOTS:
 
     // ---- beamscope-cli state ----
 
-    void cliPrintsFeaturesOfADump() {
+    void cliPrintsFeaturesOfADump()
+    {
         const std::filesystem::path dir = std::filesystem::temp_directory_path() / "beamscope_golden_states_cli";
         std::filesystem::create_directories(dir);
         const std::filesystem::path dump = dir / "box_blur_block.txt";
@@ -688,13 +734,15 @@ private Q_SLOTS:
         const std::vector<ScheduleFeatures> f = computeFeatures(*s, FeatureParams{});
         for (size_t slot = 0; slot < 2; slot++) {
             const Json &st = stages->items()[slot];
-            QCOMPARE(QString::fromStdString(st.find("stage")->toString()), QString::fromStdString(stageNameOf(*p.searchDag, slot)));
+            QCOMPARE(QString::fromStdString(st.find("stage")->toString()),
+                     QString::fromStdString(stageNameOf(*p.searchDag, slot)));
             QCOMPARE(st.find("features")->size(), size_t(kScheduleFeatureCount));
             for (int i = 0; i < kScheduleFeatureCount; i++)
                 QCOMPARE(st.find("features")->find(featureName(i))->toNumber(), f[slot].values[static_cast<size_t>(i)]);
         }
         // Text form: the loop nest and every feature name.
-        const test::ProcessResult t = test::runProcess(test::cliPath(), {"state", "--app", "box_blur", "--loop-nest", dump.string()});
+        const test::ProcessResult t =
+            test::runProcess(test::cliPath(), {"state", "--app", "box_blur", "--loop-nest", dump.string()});
         QVERIFY2(t.exitCode == 0, t.err.c_str());
         QVERIFY(t.out.find("loop nest:") != std::string::npos);
         QVERIFY(t.out.find("blur_x_s0 at output.block in shared memory") != std::string::npos);
@@ -702,28 +750,35 @@ private Q_SLOTS:
         std::filesystem::remove_all(dir);
     }
 
-    void cliRefusesBadInput() {
+    void cliRefusesBadInput()
+    {
         const std::filesystem::path dir = std::filesystem::temp_directory_path() / "beamscope_golden_states_cli_bad";
         std::filesystem::create_directories(dir);
         const std::filesystem::path dump = dir / "bad.txt";
         std::string text = kBlockLevelDump;
         text.replace(text.find("output 96 640"), 13, "outptu 96 640");
         test::writeFile(dump, text);
-        const test::ProcessResult r = test::runProcess(test::cliPath(), {"state", "--app", "box_blur", "--loop-nest", dump.string()});
+        const test::ProcessResult r =
+            test::runProcess(test::cliPath(), {"state", "--app", "box_blur", "--loop-nest", dump.string()});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.find(dump.string() + ": line 4: the pipeline has no Func 'outptu'") != std::string::npos, r.err.c_str());
-        QCOMPARE(test::runProcess(test::cliPath(), {"state", "--app", "nonexistent_app", "--loop-nest", dump.string()}).exitCode, 1);
+        QVERIFY2(r.err.find(dump.string() + ": line 4: the pipeline has no Func 'outptu'") != std::string::npos,
+                 r.err.c_str());
+        QCOMPARE(test::runProcess(test::cliPath(), {"state", "--app", "nonexistent_app", "--loop-nest", dump.string()})
+                     .exitCode,
+                 1);
         QCOMPARE(test::runProcess(test::cliPath(), {"state", "--loop-nest", dump.string()}).exitCode, 2);
         QCOMPARE(test::runProcess(test::cliPath(), {"state", "--app", "box_blur"}).exitCode, 2);
         std::filesystem::remove_all(dir);
     }
 
     // With Halide's weights: the CLI's total is the cost model on the parsed state's features.
-    void cliPredictsTheCost() {
+    void cliPredictsTheCost()
+    {
         BEAMSCOPE_REQUIRE_DATA(log, "tests/fixtures/halide/pipelines/matmul/beam32/search_log_excerpt.txt");
         BEAMSCOPE_REQUIRE_DATA(weightsPath, "weights/anderson2021/baseline.weights");
-        const test::ProcessResult r = test::runProcess(
-            test::cliPath(), {"state", "--app", "matmul", "--loop-nest", log.string(), "--weights", weightsPath.string(), "--json"});
+        const test::ProcessResult r =
+            test::runProcess(test::cliPath(), {"state", "--app", "matmul", "--loop-nest", log.string(), "--weights",
+                                               weightsPath.string(), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
         const auto j = parseJson(r.out);
         QVERIFY2(j.value.has_value(), r.out.c_str());
@@ -742,7 +797,8 @@ private Q_SLOTS:
 
     // ---- Halide's golden schedules (tests/fixtures/halide) ----
 
-    void goldenPipelines_data() {
+    void goldenPipelines_data()
+    {
         QTest::addColumn<QString>("pipeline");
         QTest::addColumn<int>("beam");
         for (const char *p : {"box_blur", "stencil_chain_u16", "matmul", "histogram", "conv_relu", "select_cast"})
@@ -750,10 +806,12 @@ private Q_SLOTS:
                 QTest::newRow(qPrintable(QString("%1 beam%2").arg(p).arg(beam))) << QString(p) << beam;
     }
 
-    void goldenPipelines() {
+    void goldenPipelines()
+    {
         QFETCH(QString, pipeline);
         QFETCH(int, beam);
-        const std::string dir = "tests/fixtures/halide/pipelines/" + pipeline.toStdString() + "/beam" + std::to_string(beam);
+        const std::string dir =
+            "tests/fixtures/halide/pipelines/" + pipeline.toStdString() + "/beam" + std::to_string(beam);
         BEAMSCOPE_REQUIRE_DATA(folder, dir);
         std::vector<std::string> names;
         const auto expected = readFeatureTsv(folder / "schedule_features.tsv", &names);
@@ -766,7 +824,8 @@ private Q_SLOTS:
     // 419 states of many shapes, 192 with a block-level Func): parsed, featurized and costed, each
     // must give Halide's cost. Tolerance 1e-5 relative, as for the golden schedules above (the
     // model reproduces Halide's predictions within 7.3e-6 on identical features).
-    void searchTreeCompleteStates() {
+    void searchTreeCompleteStates()
+    {
         BEAMSCOPE_REQUIRE_DATA(file, "tests/fixtures/halide/search_trees/complete_states.txt");
         const std::string text = test::readFile(file);
         std::map<std::string, test::BuiltPipeline> pipelines;
@@ -776,7 +835,8 @@ private Q_SLOTS:
             const size_t headerEnd = text.find('\n', pos + 1);
             const size_t next = text.find("\n=== ", headerEnd);
             const std::string header = text.substr(pos + 1, headerEnd - pos - 1);
-            const std::string dump = text.substr(headerEnd + 1, next == std::string::npos ? std::string::npos : next - headerEnd);
+            const std::string dump =
+                text.substr(headerEnd + 1, next == std::string::npos ? std::string::npos : next - headerEnd);
             pos = next;
             std::istringstream h(header);
             std::string marks, pipeline, beam, word, hash;
@@ -811,7 +871,8 @@ private Q_SLOTS:
         QCOMPARE(block, 192);
     }
 
-    void retrainSet_data() {
+    void retrainSet_data()
+    {
         QTest::addColumn<QString>("stem");
         // The retrain set's 24 schedules (samples/README.md: the first 12 distinct per pipeline).
         for (int k : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13})
@@ -822,14 +883,16 @@ private Q_SLOTS:
                 << QString("conv_relu_seed%1").arg(k, 3, 10, QChar('0'));
     }
 
-    void retrainSet() {
+    void retrainSet()
+    {
         QFETCH(QString, stem);
         const std::string s = stem.toStdString();
         BEAMSCOPE_REQUIRE_DATA(root, "tests/fixtures/halide/samples/retrain_set/manifest.tsv");
         const std::filesystem::path dir = root.parent_path();
         const std::string pipeline = s.substr(0, s.find("_seed"));
         std::vector<std::string> names;
-        const auto golden = test::projectData("tests/fixtures/halide/pipelines/" + pipeline + "/beam1/schedule_features.tsv");
+        const auto golden =
+            test::projectData("tests/fixtures/halide/pipelines/" + pipeline + "/beam1/schedule_features.tsv");
         QVERIFY(golden.has_value());
         readFeatureTsv(*golden, &names); // stage names of the .sample's stage axis
         checkGoldenSchedule(s, pipeline, test::readFile(dir / "schedules" / (s + ".loop_nest.txt")),
@@ -837,7 +900,8 @@ private Q_SLOTS:
                             readManifestCosts(root).at(s + ".sample"));
     }
 
-    void cleanupTestCase() {
+    void cleanupTestCase()
+    {
         int schedules = 0, parsed = 0;
         for (const Summary &s : allSummaries()) {
             schedules++;

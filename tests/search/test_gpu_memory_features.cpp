@@ -12,7 +12,8 @@ using namespace beamscope::search;
 namespace {
 
 // A block of `threads` x 1 x 1 threads, all active, thread x on loop 0.
-WarpLayout block1d(int threads) {
+WarpLayout block1d(int threads)
+{
     ThreadInfo t;
     t.threads[0] = threads;
     t.inBlock[0] = threads;
@@ -22,13 +23,15 @@ WarpLayout block1d(int threads) {
 }
 
 // Producer dim i = coefficient[i] x loop 0 (one consumer loop).
-RationalJacobian column(std::vector<Rational> coefficients) {
+RationalJacobian column(std::vector<Rational> coefficients)
+{
     RationalJacobian j(coefficients.size(), 1, 1);
     j.m = std::move(coefficients);
     return j;
 }
 
-int branchingOf(const Halide::Func &f) {
+int branchingOf(const Halide::Func &f)
+{
     return exprBranching(f.function(), [](const std::string &, int &) { return false; });
 }
 
@@ -38,29 +41,36 @@ class GpuMemoryFeaturesTest : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void contiguousGlobalLoadsUseWholeSectors() {
+    void contiguousGlobalLoadsUseWholeSectors()
+    {
         // 32 threads read consecutive floats: 128 bytes = 4 sectors of 32 bytes, all bytes used.
-        const MemTotals m = countAccesses(MemKind::Global, column({{1, 1}, {0, 1}}), 0, {64, 8}, 4, block1d(32), {0}, 1);
+        const MemTotals m =
+            countAccesses(MemKind::Global, column({{1, 1}, {0, 1}}), 0, {64, 8}, 4, block1d(32), {0}, 1);
         QCOMPARE(m.transactions, 4.0);
         QCOMPARE(m.efficiency(), 1.0);
     }
 
-    void stridedGlobalLoadsWasteHalfOfEachSector() {
+    void stridedGlobalLoadsWasteHalfOfEachSector()
+    {
         // Stride 2 floats: thread x starts at byte 8x, 8 sectors for 128 used bytes of 256 moved.
-        const MemTotals m = countAccesses(MemKind::Global, column({{2, 1}, {0, 1}}), 0, {64, 8}, 4, block1d(32), {0}, 1);
+        const MemTotals m =
+            countAccesses(MemKind::Global, column({{2, 1}, {0, 1}}), 0, {64, 8}, 4, block1d(32), {0}, 1);
         QCOMPARE(m.transactions, 8.0);
         QCOMPARE(m.efficiency(), 0.5);
     }
 
-    void columnAccessToSharedMemoryConflictsOnOneBank() {
+    void columnAccessToSharedMemoryConflictsOnOneBank()
+    {
         // Thread x reads row x of a 32-float-wide tile: word 32x, always bank 0 -> 32-way conflict,
         // 32 transactions of 128 bytes for 128 used bytes.
-        const MemTotals m = countAccesses(MemKind::Shared, column({{0, 1}, {1, 1}}), 0, {32, 32}, 4, block1d(32), {0}, 1);
+        const MemTotals m =
+            countAccesses(MemKind::Shared, column({{0, 1}, {1, 1}}), 0, {32, 32}, 4, block1d(32), {0}, 1);
         QCOMPARE(m.transactions, 32.0);
         QCOMPARE(m.efficiency(), 128.0 / (32.0 * 128.0));
     }
 
-    void tailWarpIsCountedOnItsOwn() {
+    void tailWarpIsCountedOnItsOwn()
+    {
         // 48 threads: warp 0 is full (32 active), warp 1 has 16 -> a tail warp. Contiguous floats,
         // 3 requests per thread: warp 0 touches 4 sectors, the tail (bytes 128..191) 2 sectors:
         // 1 regular warp x 3 x 4 + 3 x 2 = 18.
@@ -75,13 +85,15 @@ private Q_SLOTS:
         QCOMPARE(countAccesses(MemKind::Global, column({{1, 1}}), 0, {48}, 4, w, {0}, 2.5).transactions, 12.0);
     }
 
-    void unknownStridesCostOneTransactionPerThread() {
+    void unknownStridesCostOneTransactionPerThread()
+    {
         const MemTotals m = countAccesses(MemKind::Global, column({{0, 0}}), 0, {64}, 4, block1d(32), {0}, 1);
         QCOMPARE(m.transactions, 32.0);
         QCOMPARE(m.efficiency(), 1.0 / 8.0); // 4 of every 32 bytes moved
     }
 
-    void rationalSumsFollowHalide() {
+    void rationalSumsFollowHalide()
+    {
         // Halide tests the denominators with a bitwise and: 1/1 + 1/2 becomes unknown.
         Rational a{1, 1};
         a += Rational{1, 2};
@@ -89,18 +101,20 @@ private Q_SLOTS:
         Rational b{1, 3};
         b += Rational{1, 3};
         QVERIFY(b.known());
-        QCOMPARE(b.value(), double(2.0f / 3.0f)); // equal denominators add numerators; strides are float
+        QCOMPARE(b.value(), double(2.0f / 3.0f));            // equal denominators add numerators; strides are float
         QVERIFY((Rational{0, 1} * Rational{0, 0}).isZero()); // zero wins over unknown
     }
 
-    void vectorWidthOfSharedAccesses() {
+    void vectorWidthOfSharedAccesses()
+    {
         QCOMPARE(vectorizedAccessSize(8, 4), 4); // 4 floats = 16 bytes
         QCOMPARE(vectorizedAccessSize(2, 4), 2);
         QCOMPARE(vectorizedAccessSize(3, 4), 1);
         QCOMPARE(vectorizedAccessSize(8, 8), 2); // 2 doubles = 16 bytes
     }
 
-    void exprBranchingCountsRegistersLikeHalide() {
+    void exprBranchingCountsRegistersLikeHalide()
+    {
         Halide::Var x("x"), y("y");
         Halide::Func sum("sum");
         sum(x, y) = x + y; // two equal leaves: 2; args x, y: 2

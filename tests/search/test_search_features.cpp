@@ -22,7 +22,8 @@ using namespace beamscope::search;
 
 namespace {
 
-double feature(const std::vector<ScheduleFeatures> &f, const SearchDag &d, int node, int stage, Feature which) {
+double feature(const std::vector<ScheduleFeatures> &f, const SearchDag &d, int node, int stage, Feature which)
+{
     return f.at(static_cast<size_t>(d.stageSlot(node, stage)))[which];
 }
 
@@ -32,7 +33,8 @@ struct GoldenStage {
     std::vector<double> values;
 };
 
-std::vector<GoldenStage> readGolden(const std::filesystem::path &tsv) {
+std::vector<GoldenStage> readGolden(const std::filesystem::path &tsv)
+{
     std::ifstream in(tsv);
     std::vector<GoldenStage> out;
     std::string line;
@@ -57,7 +59,8 @@ std::vector<GoldenStage> readGolden(const std::filesystem::path &tsv) {
     return out;
 }
 
-bool close(double expected, double found, double relative) {
+bool close(double expected, double found, double relative)
+{
     return std::fabs(expected - found) <= relative * std::max(1.0, std::fabs(expected));
 }
 
@@ -69,7 +72,8 @@ class SearchFeaturesTest : public QObject {
 private Q_SLOTS:
     // box_blur: output tiled 16x16 threads (one point each), blur_x computed per
     // block in shared memory. Every expected value below is worked out by hand.
-    void boxBlurSharedByHand() {
+    void boxBlurSharedByHand()
+    {
         test::BuiltPipeline p = test::goldenBoxBlur();
         const SearchDag &d = *p.searchDag;
         const int out = p.node("output"), bx = p.node("blur_x");
@@ -155,7 +159,8 @@ private Q_SLOTS:
     }
 
     // The same pipeline with blur_x inlined: inlined_calls = 3 calls per output point.
-    void boxBlurInlinedByHand() {
+    void boxBlurInlinedByHand()
+    {
         test::BuiltPipeline p = test::goldenBoxBlur();
         const SearchDag &d = *p.searchDag;
         const int out = p.node("output"), bx = p.node("blur_x");
@@ -180,7 +185,8 @@ private Q_SLOTS:
         QCOMPARE(feature(f, d, bx, 0, Feature::PointsComputedMinimum), 1536.0 * 2562.0);
     }
 
-    void golden_data() {
+    void golden_data()
+    {
         QTest::addColumn<QString>("pipeline");
         QTest::newRow("box_blur beam32") << "box_blur";
         QTest::newRow("conv_relu beam32") << "conv_relu";
@@ -192,7 +198,8 @@ private Q_SLOTS:
     // Tolerance: 1e-5 relative for every feature (float32 storage in
     // .featurization gives ~6e-8; Halide's float strides and double sums leave
     // no larger difference on these schedules).
-    void golden() {
+    void golden()
+    {
         QFETCH(QString, pipeline);
         const std::string name = pipeline.toStdString();
         BEAMSCOPE_REQUIRE_DATA(tsv, "tests/fixtures/halide/pipelines/" + name + "/beam32/schedule_features.tsv");

@@ -73,7 +73,8 @@ QString LocalSlurm::logs() const
     for (const char *name : {"slurmctld.log", "slurmd.log", "munged.log"}) {
         QFile f(m_dir.filePath(QString::fromLatin1(name)));
         if (f.open(QIODevice::ReadOnly))
-            out += QStringLiteral("== %1\n%2\n").arg(QString::fromLatin1(name), QString::fromLocal8Bit(f.readAll().right(3000)));
+            out += QStringLiteral("== %1\n%2\n")
+                       .arg(QString::fromLatin1(name), QString::fromLocal8Bit(f.readAll().right(3000)));
     }
     return out;
 }
@@ -100,38 +101,37 @@ bool LocalSlurm::start(QString *why)
     key.close();
     key.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     const QString socket = d + QStringLiteral("/munge.socket");
-    run(QStringLiteral("munged"), {QStringLiteral("--key-file=") + d + QStringLiteral("/munge.key"),
-                                   QStringLiteral("--socket=") + socket,
-                                   QStringLiteral("--pid-file=") + d + QStringLiteral("/munged.pid"),
-                                   QStringLiteral("--log-file=") + d + QStringLiteral("/munged.log"),
-                                   QStringLiteral("--seed-file=") + d + QStringLiteral("/munge.seed"),
-                                   QStringLiteral("--force")});
+    run(QStringLiteral("munged"),
+        {QStringLiteral("--key-file=") + d + QStringLiteral("/munge.key"), QStringLiteral("--socket=") + socket,
+         QStringLiteral("--pid-file=") + d + QStringLiteral("/munged.pid"),
+         QStringLiteral("--log-file=") + d + QStringLiteral("/munged.log"),
+         QStringLiteral("--seed-file=") + d + QStringLiteral("/munge.seed"), QStringLiteral("--force")});
     if (!waitFor([&] { return alive(m_munged = readPid(d + QStringLiteral("/munged.pid"))); }, 10000)) {
         *why = QStringLiteral("munged did not start:\n") + logs();
         return false;
     }
     // Ports of our own, away from a Slurm the machine may run (6817/6818).
     const int base = 20000 + static_cast<int>(::getpid() % 20000) * 2;
-    const QString conf = QStringLiteral(
-                             "ClusterName=beamscope-test\n"
-                             "SlurmctldHost=localhost(127.0.0.1)\n"
-                             "SlurmUser=root\nSlurmdUser=root\n"
-                             "AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=%1/munge.socket\n"
-                             "SlurmctldPort=%2\nSlurmdPort=%3\n"
-                             "StateSaveLocation=%1/state\nSlurmdSpoolDir=%1/spool\n"
-                             "SlurmctldPidFile=%1/slurmctld.pid\nSlurmdPidFile=%1/slurmd.pid\n"
-                             "SlurmctldLogFile=%1/slurmctld.log\nSlurmdLogFile=%1/slurmd.log\n"
-                             "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nMpiDefault=none\n"
-                             "SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
-                             "ReturnToService=2\nJobAcctGatherType=jobacct_gather/none\n"
-                             "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/none\n"
-                             "SlurmctldTimeout=30\nSlurmdTimeout=30\nMinJobAge=600\n"
-                             "NodeName=localhost NodeAddr=127.0.0.1 CPUs=%4 State=UNKNOWN\n"
-                             "PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES\n")
-                             .arg(d)
-                             .arg(base)
-                             .arg(base + 1)
-                             .arg(std::max(2u, std::thread::hardware_concurrency()));
+    const QString conf =
+        QStringLiteral("ClusterName=beamscope-test\n"
+                       "SlurmctldHost=localhost(127.0.0.1)\n"
+                       "SlurmUser=root\nSlurmdUser=root\n"
+                       "AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket=%1/munge.socket\n"
+                       "SlurmctldPort=%2\nSlurmdPort=%3\n"
+                       "StateSaveLocation=%1/state\nSlurmdSpoolDir=%1/spool\n"
+                       "SlurmctldPidFile=%1/slurmctld.pid\nSlurmdPidFile=%1/slurmd.pid\n"
+                       "SlurmctldLogFile=%1/slurmctld.log\nSlurmdLogFile=%1/slurmd.log\n"
+                       "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nMpiDefault=none\n"
+                       "SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
+                       "ReturnToService=2\nJobAcctGatherType=jobacct_gather/none\n"
+                       "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/none\n"
+                       "SlurmctldTimeout=30\nSlurmdTimeout=30\nMinJobAge=600\n"
+                       "NodeName=localhost NodeAddr=127.0.0.1 CPUs=%4 State=UNKNOWN\n"
+                       "PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES\n")
+            .arg(d)
+            .arg(base)
+            .arg(base + 1)
+            .arg(std::max(2u, std::thread::hardware_concurrency()));
     QFile confFile(confPath());
     if (!confFile.open(QIODevice::WriteOnly) || confFile.write(conf.toUtf8()) < 0) {
         *why = QStringLiteral("cannot write slurm.conf");

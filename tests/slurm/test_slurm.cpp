@@ -26,9 +26,11 @@ namespace {
 
 std::vector<std::string> runArguments(const fs::path &out, const fs::path &cache)
 {
-    return {"autotune", "--out", out.string(), "--app", "box_blur", "--app", "conv_relu", "--target", "opencl",
-            "--batch-size", "4", "--first-beam", "2", "--scale", "0.25", "--reps", "2", "--jobs", "1",
-            "--epochs", "3", "--min-batch", "2", "--seed", "7", "--cache", cache.string()};
+    return {"autotune",  "--out",    out.string(),  "--app",        "box_blur", "--app",
+            "conv_relu", "--target", "opencl",      "--batch-size", "4",        "--first-beam",
+            "2",         "--scale",  "0.25",        "--reps",       "2",        "--jobs",
+            "1",         "--epochs", "3",           "--min-batch",  "2",        "--seed",
+            "7",         "--cache",  cache.string()};
 }
 
 std::vector<fs::path> samplesUnder(const fs::path &root)
@@ -182,9 +184,13 @@ private Q_SLOTS:
     {
         ensureReference();
         const fs::path local = path("hoo-local"), slurm = path("hoo-slurm");
-        const std::vector<std::string> common = {"retrain", "--hold-one-out", "--samples", m_reference.string(),
-                                                 "--initial", "baseline", "--epochs", "5", "--learning-rate",
-                                                 "0.001", "--seed", "3", "--min-batch", "2"};
+        const std::vector<std::string> common = {"retrain",         "--hold-one-out",
+                                                 "--samples",       m_reference.string(),
+                                                 "--initial",       "baseline",
+                                                 "--epochs",        "5",
+                                                 "--learning-rate", "0.001",
+                                                 "--seed",          "3",
+                                                 "--min-batch",     "2"};
         std::vector<std::string> a = common;
         a.insert(a.end(), {"--out-dir", local.string()});
         const test::ProcessResult l = test::runProcess(test::cliPath(), a);

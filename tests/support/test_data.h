@@ -36,10 +36,10 @@ ProcessResult runProcess(const std::filesystem::path &program, const std::vector
 
 // Fails the current QTest function, naming the path, when a file of the project's
 // data is missing (a clone without it is broken, not a reason to skip).
-#define BEAMSCOPE_REQUIRE_DATA(var, relative)                                                        \
-    const auto var##_opt = ::beamscope::test::projectData(relative);                                 \
-    if (!var##_opt)                                                                                  \
-        QFAIL(qPrintable(QStringLiteral("the project's data file %1 is missing (under %2)")         \
-                             .arg(QString::fromStdString(relative),                                  \
-                                  QString::fromStdString(::beamscope::test::sourceDir().string())))); \
+#define BEAMSCOPE_REQUIRE_DATA(var, relative)                                                                          \
+    const auto var##_opt = ::beamscope::test::projectData(relative);                                                   \
+    if (!var##_opt)                                                                                                    \
+        QFAIL(qPrintable(QStringLiteral("the project's data file %1 is missing (under %2)")                            \
+                             .arg(QString::fromStdString(relative),                                                    \
+                                  QString::fromStdString(::beamscope::test::sourceDir().string()))));                  \
     const std::filesystem::path var = *var##_opt

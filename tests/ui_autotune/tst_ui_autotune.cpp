@@ -171,7 +171,9 @@ private Q_SLOTS:
         write(QStringLiteral("manifest.json"), R"({"format": "beamscope-autotune 1", "parameters": {}})");
         write(QStringLiteral("slurm/plan.json"),
               QStringLiteral(R"({"out": "%1", "cli": "beamscope-cli", "autotune_args": [], "batches": 1,
-                                 "slurm": {"tasks": 2, "retries": 0}})").arg(folder).toUtf8());
+                                 "slurm": {"tasks": 2, "retries": 0}})")
+                  .arg(folder)
+                  .toUtf8());
         write(QStringLiteral("slurm/jobs.json"),
               R"([{"batch": 0, "attempt": 0, "tasks": [0, 1], "array_job": "999990", "merge_job": "999991"}])");
         write(QStringLiteral("slurm/batch_0000/task_0/batches/batch_0000.json"), "{}");
@@ -213,8 +215,8 @@ private Q_SLOTS:
 
         const samples::LoadedSamples loaded = samples::loadSamples({m_run.toStdString()});
         std::string error;
-        const auto direct = samples::compareWeights(
-            loaded.dataset, {samples::weightsChoiceFor(baseline.string(), error)}, 80);
+        const auto direct =
+            samples::compareWeights(loaded.dataset, {samples::weightsChoiceFor(baseline.string(), error)}, 80);
         const samples::AppScore &a = panel->model()->scores().front().apps.front();
         QCOMPARE(a.rank.spearman, direct.front().apps.front().rank.spearman);
         QCOMPARE(a.top1, direct.front().apps.front().top1);

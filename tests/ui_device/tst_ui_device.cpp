@@ -45,8 +45,10 @@ private Q_SLOTS:
     {
         AppSettings settings;
         DeviceWorkspace workspace(settings);
-        QAbstractItemModelTester factsTester(workspace.factsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester searchTester(workspace.searchModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester factsTester(workspace.factsModel(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester searchTester(workspace.searchModel(),
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy queried(&workspace, &DeviceWorkspace::deviceQueried);
         workspace.resize(900, 700);
         workspace.show(); // the query starts on first show
@@ -61,8 +63,10 @@ private Q_SLOTS:
                  QStringLiteral("V100 (reference)"));
         QCOMPARE(cell(facts, QStringLiteral("name"), DeviceComparisonModel::ReferenceColumn),
                  QString::fromStdString(v100->name));
-        QVERIFY(cell(facts, QStringLiteral("name"), DeviceComparisonModel::ReferenceColumn).contains(QStringLiteral("V100")));
-        QCOMPARE(cell(facts, QStringLiteral("SMs"), DeviceComparisonModel::ReferenceColumn), QString::number(v100->smCount));
+        QVERIFY(cell(facts, QStringLiteral("name"), DeviceComparisonModel::ReferenceColumn)
+                    .contains(QStringLiteral("V100")));
+        QCOMPARE(cell(facts, QStringLiteral("SMs"), DeviceComparisonModel::ReferenceColumn),
+                 QString::number(v100->smCount));
         QCOMPARE(cell(facts, QStringLiteral("compute capability"), DeviceComparisonModel::ReferenceColumn),
                  QStringLiteral("%1.%2").arg(v100->computeMajor).arg(v100->computeMinor));
         QCOMPARE(cell(facts, QStringLiteral("shared memory / SM"), DeviceComparisonModel::ReferenceColumn),
@@ -85,7 +89,8 @@ private Q_SLOTS:
             QVERIFY2(status.contains(QString::fromStdString(local.status).toHtmlEscaped()), qPrintable(status));
             for (int row = 0; row < facts->rowCount(); ++row)
                 QCOMPARE(facts->index(row, DeviceComparisonModel::LocalColumn).data().toString(), QStringLiteral("—"));
-            QCOMPARE(cell(search, QStringLiteral("parallelism"), DeviceComparisonModel::LocalColumn), QStringLiteral("—"));
+            QCOMPARE(cell(search, QStringLiteral("parallelism"), DeviceComparisonModel::LocalColumn),
+                     QStringLiteral("—"));
         } else {
             QCOMPARE(cell(facts, QStringLiteral("name"), DeviceComparisonModel::LocalColumn),
                      QString::fromStdString(local.device->name));
@@ -101,7 +106,8 @@ private Q_SLOTS:
     {
         AppSettings settings;
         DeviceWorkspace workspace(settings);
-        QAbstractItemModelTester factsTester(workspace.factsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester factsTester(workspace.factsModel(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(workspace.profileBox()->count(), static_cast<int>(gpu::profileNames().size()));
         for (const std::string &name : gpu::profileNames()) {
             workspace.setProfile(QString::fromStdString(name));
@@ -112,8 +118,9 @@ private Q_SLOTS:
                      QString::fromStdString(facts->name));
             QCOMPARE(cell(workspace.factsModel(), QStringLiteral("SMs"), DeviceComparisonModel::ReferenceColumn),
                      QString::number(facts->smCount));
-            QCOMPARE(cell(workspace.searchModel(), QStringLiteral("parallelism"), DeviceComparisonModel::ReferenceColumn),
-                     QString::number(gpu::searchParametersFor(*facts).parallelism));
+            QCOMPARE(
+                cell(workspace.searchModel(), QStringLiteral("parallelism"), DeviceComparisonModel::ReferenceColumn),
+                QString::number(gpu::searchParametersFor(*facts).parallelism));
         }
         // A100 and V100 differ in SM count: the table must have changed with the choice.
         workspace.setProfile(QStringLiteral("a100"));

@@ -71,10 +71,10 @@ private Q_SLOTS:
         m_settings = std::make_unique<AppSettings>();
         m_workspace = std::make_unique<PipelineWorkspace>(*m_settings);
         m_workspace->resize(1400, 900);
-        m_listTester = std::make_unique<QAbstractItemModelTester>(m_workspace->pipelineModel(),
-                                                                   QAbstractItemModelTester::FailureReportingMode::QtTest);
-        m_stageTester = std::make_unique<QAbstractItemModelTester>(m_workspace->stageModel(),
-                                                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m_listTester = std::make_unique<QAbstractItemModelTester>(
+            m_workspace->pipelineModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m_stageTester = std::make_unique<QAbstractItemModelTester>(
+            m_workspace->stageModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         m_featureTester = std::make_unique<QAbstractItemModelTester>(
             m_workspace->featureModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy listed(m_workspace.get(), &PipelineWorkspace::pipelinesListed);
@@ -192,7 +192,8 @@ private Q_SLOTS:
                      QString::fromLatin1(dag::scalarTypeName(t)));
         // Access-pattern groups start at row 24 and every 4 rows after.
         QVERIFY(m_workspace->featureModel()->headerData(24, Qt::Vertical, FeatureMatrixModel::GroupStartRole).toBool());
-        QVERIFY(!m_workspace->featureModel()->headerData(25, Qt::Vertical, FeatureMatrixModel::GroupStartRole).toBool());
+        QVERIFY(
+            !m_workspace->featureModel()->headerData(25, Qt::Vertical, FeatureMatrixModel::GroupStartRole).toBool());
         QVERIFY(m_workspace->featureModel()->headerData(28, Qt::Vertical, FeatureMatrixModel::GroupStartRole).toBool());
     }
 

@@ -66,10 +66,7 @@ double cell(const RankTableModel &model, int row, int column)
 }
 
 // NaN == NaN here: both sides say "undefined".
-bool same(double a, double b)
-{
-    return (std::isnan(a) && std::isnan(b)) || a == b;
-}
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
 } // namespace
 
@@ -81,10 +78,7 @@ private:
     QTemporaryDir m_dir;
     QString m_samples, m_library, m_baseline, m_hidden;
 
-    void waitIdle(PredictionsWorkspace &workspace)
-    {
-        QTRY_VERIFY_WITH_TIMEOUT(workspace.isIdle(), kTimeoutMs);
-    }
+    void waitIdle(PredictionsWorkspace &workspace) { QTRY_VERIFY_WITH_TIMEOUT(workspace.isIdle(), kTimeoutMs); }
 
 private Q_SLOTS:
     void initTestCase()
@@ -152,7 +146,8 @@ private Q_SLOTS:
             QCOMPARE(model.index(p, RankTableModel::SchedulesColumn).data().toULongLong(), qulonglong(m.count));
             QVERIFY(same(cell(model, p, RankTableModel::metricColumn(0, RankTableModel::Spearman)), m.spearman));
             QVERIFY(same(cell(model, p, RankTableModel::metricColumn(0, RankTableModel::Kendall)), m.kendall));
-            QVERIFY(same(cell(model, p, RankTableModel::metricColumn(0, RankTableModel::Pairwise)), m.pairwiseAccuracy));
+            QVERIFY(
+                same(cell(model, p, RankTableModel::metricColumn(0, RankTableModel::Pairwise)), m.pairwiseAccuracy));
         }
         QVERIFY(model.isSummaryRow(3));
         QVERIFY(same(cell(model, 3, RankTableModel::metricColumn(0, RankTableModel::Spearman)), core.summary.spearman));
@@ -187,8 +182,10 @@ private Q_SLOTS:
         QCOMPARE(workspace.scatter(1)->pipelineSeries().size(), 3);
         // Same pipelines, same colours, same point counts in both charts.
         for (int p = 0; p < 3; ++p) {
-            QCOMPARE(workspace.scatter(1)->pipelineSeries()[p]->count(), workspace.scatter(0)->pipelineSeries()[p]->count());
-            QCOMPARE(workspace.scatter(1)->pipelineSeries()[p]->color(), workspace.scatter(0)->pipelineSeries()[p]->color());
+            QCOMPARE(workspace.scatter(1)->pipelineSeries()[p]->count(),
+                     workspace.scatter(0)->pipelineSeries()[p]->count());
+            QCOMPARE(workspace.scatter(1)->pipelineSeries()[p]->color(),
+                     workspace.scatter(0)->pipelineSeries()[p]->color());
         }
         const auto &model = *workspace.rankModel();
         QCOMPARE(model.columnCount(), int(RankTableModel::FixedColumnCount) + 2 * int(RankTableModel::MetricCount));

@@ -94,10 +94,7 @@ private Q_SLOTS:
         QVERIFY2(saved.ok, saved.error.c_str());
     }
 
-    void cleanupTestCase()
-    {
-        QDir(AppSettings::trainedWeightsFolder()).removeRecursively();
-    }
+    void cleanupTestCase() { QDir(AppSettings::trainedWeightsFolder()).removeRecursively(); }
 
     void epochTableModel()
     {
@@ -107,7 +104,8 @@ private Q_SLOTS:
         model.addEpoch(record(1, 1.5, 2.5, 0.4));
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.columnCount(), int(EpochTableModel::ColumnCount));
-        QCOMPARE(model.index(1, EpochTableModel::ValidationLossColumn).data(EpochTableModel::ValueRole).toDouble(), 2.5);
+        QCOMPARE(model.index(1, EpochTableModel::ValidationLossColumn).data(EpochTableModel::ValueRole).toDouble(),
+                 2.5);
         // A resumed run reports epoch 1 again: it replaces the row.
         model.addEpoch(record(1, 1.4, 2.4, 0.5));
         QCOMPARE(model.rowCount(), 2);
@@ -143,13 +141,13 @@ private Q_SLOTS:
         auto *workspace = new RetrainWorkspace(settings, &window);
         layout->addWidget(weightsView);
         layout->addWidget(workspace);
-        QAbstractItemModelTester tester(workspace->epochModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(workspace->epochModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         workspace->addSampleFolder(m_samples);
         settle(*workspace);
-        QCOMPARE(workspace->availableApps(),
-                 QStringList({QStringLiteral("blur"), QStringLiteral("conv"), QStringLiteral("hist"),
-                              QStringLiteral("matmul")}));
+        QCOMPARE(workspace->availableApps(), QStringList({QStringLiteral("blur"), QStringLiteral("conv"),
+                                                          QStringLiteral("hist"), QStringLiteral("matmul")}));
         // The library's baseline is the default start.
         QCOMPARE(workspace->initialWeightsBox()->path(), m_initial);
         workspace->setHoldOutApp(QStringLiteral("hist"));
@@ -202,9 +200,9 @@ private Q_SLOTS:
         QCOMPARE(trained.first().first().toString(), output);
 
         // The library lists it: in the picker here and in the Weights workspace.
-        QTRY_VERIFY_WITH_TIMEOUT(workspace->initialWeightsBox()->findData(canonicalPath(output),
-                                                                         WeightsComboBox::PathRole) >= 0,
-                                 kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            workspace->initialWeightsBox()->findData(canonicalPath(output), WeightsComboBox::PathRole) >= 0,
+            kTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(weightsView->libraryModel()->indexOfPath(canonicalPath(output)).isValid(), kTimeoutMs);
         const QModelIndex entry = weightsView->libraryModel()->indexOfPath(canonicalPath(output));
         QCOMPARE(entry.data(LibraryModel::GroupRole).toInt(), int(LibraryGroup::TrainedHere));

@@ -40,10 +40,7 @@ using namespace beamscope::ui;
 
 namespace {
 
-std::filesystem::path fixturePath()
-{
-    return test::sourceDir() / "tests/fixtures/search/box_blur_beam4.jsonl";
-}
+std::filesystem::path fixturePath() { return test::sourceDir() / "tests/fixtures/search/box_blur_beam4.jsonl"; }
 
 search::SearchTrace readFixture()
 {
@@ -101,7 +98,8 @@ void TestUiSearch::initTestCase()
     // Every item model of the workspace runs under the tester for the whole run.
     for (QAbstractItemModel *m : {static_cast<QAbstractItemModel *>(m_ws->detailPanel()->featureModel()),
                                   static_cast<QAbstractItemModel *>(m_ws->detailPanel()->stageCostModel())})
-        m_testers.push_back(std::make_unique<QAbstractItemModelTester>(m, QAbstractItemModelTester::FailureReportingMode::QtTest));
+        m_testers.push_back(
+            std::make_unique<QAbstractItemModelTester>(m, QAbstractItemModelTester::FailureReportingMode::QtTest));
 
     const std::filesystem::path w = std::filesystem::path(m_dir->path().toStdString()) / "random.weights";
     const auto saved = weights::saveWeightsFile(samples::randomWeights(7), w, Overwrite::Replace);
@@ -191,7 +189,8 @@ void TestUiSearch::selectWinnerShowsDetails()
     StageCostModel *c = panel->stageCostModel();
     QCOMPARE(c->rowCount(), int(winner->stageCosts.size()));
     for (int s = 0; s < c->rowCount(); ++s)
-        QCOMPARE(c->index(s, StageCostModel::CostA).data(Qt::UserRole).toDouble(), double(winner->stageCosts[size_t(s)]));
+        QCOMPARE(c->index(s, StageCostModel::CostA).data(Qt::UserRole).toDouble(),
+                 double(winner->stageCosts[size_t(s)]));
     QVERIFY(panel->summaryText().contains(QStringLiteral("winner")));
 }
 
@@ -291,7 +290,8 @@ void TestUiSearch::searchByFuncName()
     QVERIFY(!func.isEmpty());
     int expected = 0;
     for (const auto &n : trace.nodes())
-        if (n.detail.find("func") && QString::fromStdString(n.detail.find("func")->toString()).contains(func, Qt::CaseInsensitive))
+        if (n.detail.find("func") &&
+            QString::fromStdString(n.detail.find("func")->toString()).contains(func, Qt::CaseInsensitive))
             ++expected;
     QVERIFY(expected > 0 && expected < int(trace.nodes().size()));
     m_ws->setFuncSearch(func.toUpper());
@@ -316,7 +316,8 @@ void TestUiSearch::badTraceChangesNothing()
     m_ws->openTrace(bad);
     QVERIFY(failed.wait(10000));
     const QString error = failed.first().first().toString();
-    QVERIFY2(error.contains(QStringLiteral("bad.jsonl")) && error.contains(QStringLiteral("line 2")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("bad.jsonl")) && error.contains(QStringLiteral("line 2")),
+             qPrintable(error));
     QCOMPARE(m_ws->treeData().nodes().size(), before);
 }
 
@@ -529,7 +530,8 @@ void TestUiSearch::shippedWeightsSayWhatTheyAre()
     m_ws->setWeightsPath(shipped("bilateral_grid"));
     QTRY_VERIFY(m_ws->weightsNote().contains(QStringLiteral("without bilateral_grid (hold-one-out)")));
     m_ws->setWeightsPath(shipped("harris"));
-    QTRY_VERIFY(m_ws->weightsNote().contains(QStringLiteral("without harris; bilateral_grid was among its training apps")));
+    QTRY_VERIFY(
+        m_ws->weightsNote().contains(QStringLiteral("without harris; bilateral_grid was among its training apps")));
     m_ws->setWeightsPath(shipped("baseline"));
     QTRY_VERIFY(m_ws->weightsNote().startsWith(QStringLiteral("untrained")));
     m_ws->setWeightsPath(m_randomWeights);

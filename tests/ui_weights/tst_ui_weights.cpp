@@ -112,10 +112,7 @@ bool near(double a, double b, double tolerance = 1e-9)
     return std::abs(a - b) <= tolerance * std::max({1.0, std::abs(a), std::abs(b)});
 }
 
-QString path(const QTemporaryDir &dir, const QString &name)
-{
-    return QDir(dir.path()).filePath(name);
-}
+QString path(const QTemporaryDir &dir, const QString &name) { return QDir(dir.path()).filePath(name); }
 
 void save(const wt::Weights &w, const QString &file)
 {
@@ -169,10 +166,7 @@ private Q_SLOTS:
         QVERIFY2(legacy.ok, legacy.error.c_str());
     }
 
-    void init()
-    {
-        QSettings().clear();
-    }
+    void init() { QSettings().clear(); }
 
     void latestJobDeliversOnlyTheNewestResult()
     {
@@ -183,10 +177,15 @@ private Q_SLOTS:
         QStringList delivered;
         QSemaphore releaseSlow;
         // The first job finishes last: its result must be dropped.
-        job.start(&receiver, [&releaseSlow] { releaseSlow.acquire(); return QStringLiteral("slow"); },
-                  [&delivered](const QString &r) { delivered.append(r); });
-        job.start(&receiver, [] { return QStringLiteral("fast"); },
-                  [&delivered](const QString &r) { delivered.append(r); });
+        job.start(
+            &receiver,
+            [&releaseSlow] {
+                releaseSlow.acquire();
+                return QStringLiteral("slow");
+            },
+            [&delivered](const QString &r) { delivered.append(r); });
+        job.start(
+            &receiver, [] { return QStringLiteral("fast"); }, [&delivered](const QString &r) { delivered.append(r); });
         QVERIFY(job.pending());
         QTRY_COMPARE(delivered, QStringList{QStringLiteral("fast")});
         QVERIFY(!job.pending());
@@ -198,8 +197,13 @@ private Q_SLOTS:
         // A receiver destroyed before delivery gets nothing.
         auto *gone = new QObject;
         QSemaphore releaseGone;
-        job.start(gone, [&releaseGone] { releaseGone.acquire(); return QStringLiteral("late"); },
-                  [&delivered](const QString &r) { delivered.append(r); });
+        job.start(
+            gone,
+            [&releaseGone] {
+                releaseGone.acquire();
+                return QStringLiteral("late");
+            },
+            [&delivered](const QString &r) { delivered.append(r); });
         delete gone;
         releaseGone.release();
         QThreadPool::globalInstance()->waitForDone();
@@ -289,9 +293,9 @@ private Q_SLOTS:
         }
         const int conv1Bias = model.rowOfTensor(QStringLiteral("conv1_bias"));
         QCOMPARE(model.index(conv1Bias, TensorTableModel::NaNs).data().toString(), QStringLiteral("1"));
-        QCOMPARE(model.index(model.rowOfTensor(QStringLiteral("head2_filter")), TensorTableModel::Shape)
-                     .data().toString(),
-                 QStringLiteral("24 × 73"));
+        QCOMPARE(
+            model.index(model.rowOfTensor(QStringLiteral("head2_filter")), TensorTableModel::Shape).data().toString(),
+            QStringLiteral("24 × 73"));
         // head1_bias is 0..7: the displayed figures are the exact ones.
         const int head1Bias = model.rowOfTensor(QStringLiteral("head1_bias"));
         QCOMPARE(model.index(head1Bias, TensorTableModel::Max).data().toString(), QStringLiteral("7"));
@@ -440,7 +444,8 @@ private Q_SLOTS:
                                          .toHex()));
         workspace.open(custom);
         QTRY_COMPARE(shown.count(), 3);
-        QVERIFY(workspace.summary()->field(QStringLiteral("versions")).contains(QStringLiteral("pipeline 3, schedule 3")));
+        QVERIFY(
+            workspace.summary()->field(QStringLiteral("versions")).contains(QStringLiteral("pipeline 3, schedule 3")));
         // conv1_bias holds a NaN and an infinity: core warns, the header says so.
         QVERIFY(!workspace.summary()->field(QStringLiteral("problems")).isEmpty());
 
@@ -473,7 +478,7 @@ private Q_SLOTS:
     {
         const wt::Weights a = syntheticWeights(7);
         wt::Weights b = a;
-        b.tensor(wt::Head2Filter).data[5 + 24 * 2] += 0.5f;   // element (5, 2)
+        b.tensor(wt::Head2Filter).data[5 + 24 * 2] += 0.5f; // element (5, 2)
         b.tensor(wt::Conv1Bias).data[3] -= 1.0f;
         QTemporaryDir dir;
         const QString fileA = path(dir, QStringLiteral("a.weights")), fileB = path(dir, QStringLiteral("b.weights"));
@@ -508,7 +513,9 @@ private Q_SLOTS:
 
         DiffSummaryModel *summary = view->summaryModel();
         QCOMPARE(summary->rowCount(), wt::kTensorCount);
-        const auto raw = [&](int row, int column) { return summary->index(row, column).data(DiffSummaryModel::RawRole); };
+        const auto raw = [&](int row, int column) {
+            return summary->index(row, column).data(DiffSummaryModel::RawRole);
+        };
         const auto &h2a = a.tensor(wt::Head2Filter).data, &h2b = b.tensor(wt::Head2Filter).data;
         const double delta = static_cast<double>(h2b[53]) - static_cast<double>(h2a[53]);
         double normA = 0, dot = 0, normB = 0;

@@ -68,12 +68,12 @@ private Q_SLOTS:
     void numberKinds()
     {
         QVERIFY(parsed("1.5").isNumber() && !parsed("1.5").isInteger());
-        QCOMPARE(parsed("1.5").toInt(), int64_t(1));       // truncated, as before
+        QCOMPARE(parsed("1.5").toInt(), int64_t(1)); // truncated, as before
         QCOMPARE(parsed("-2.5").toInt(), int64_t(-2));
-        QCOMPARE(parsed("1e300").toInt(9), int64_t(9));     // outside int64: the fallback, not UB
+        QCOMPARE(parsed("1e300").toInt(9), int64_t(9)); // outside int64: the fallback, not UB
         QCOMPARE(parsed("12").toNumber(), 12.0);
         QCOMPARE(Json("x").toInt(5), int64_t(5));
-        QCOMPARE(Json(3.0).dump(), std::string("3"));       // integral doubles keep their old form
+        QCOMPARE(Json(3.0).dump(), std::string("3")); // integral doubles keep their old form
         QCOMPARE(Json(0.1).dump(), std::string("0.1"));
         QCOMPARE(Json(1e16).dump(), std::string("1e+16"));
         QCOMPARE(Json(0.1f).dump(), std::string("0.10000000149011612"));
@@ -116,7 +116,8 @@ private Q_SLOTS:
                  std::string("offset 4: expected a value (true, false, null, a number, a string, an array or an "
                              "object), found 'NaN'"));
         QVERIFY(errorOf("inf").rfind("offset 0: ", 0) == 0);
-        QCOMPARE(errorOf("-Infinity"), std::string("offset 0: expected digit after '-' in a number, found '-Infinity'"));
+        QCOMPARE(errorOf("-Infinity"),
+                 std::string("offset 0: expected digit after '-' in a number, found '-Infinity'"));
         QCOMPARE(errorOf("{\"a\":1} x"), std::string("offset 8: expected end of input, found 'x'"));
         QCOMPARE(errorOf("[1 2]"), std::string("offset 3: expected ',' or ']', found '2'"));
         QCOMPARE(errorOf("{\"a\":1,}"), std::string("offset 7: expected a key (a string), found '}'"));
@@ -125,8 +126,8 @@ private Q_SLOTS:
         QCOMPARE(errorOf("1e400"), std::string("offset 0: expected a number a double can hold, found '1e400'"));
         QVERIFY(errorOf("// comment\n1").rfind("offset 0: ", 0) == 0);
         QVERIFY(errorOf("/* comment */ 1").rfind("offset 0: ", 0) == 0);
-        QVERIFY(errorOf("\"\\x\"").rfind("offset 2: ", 0) == 0);   // unknown escape
-        QVERIFY(errorOf("\"a\tb\"").rfind("offset 2: ", 0) == 0);  // raw control character
+        QVERIFY(errorOf("\"\\x\"").rfind("offset 2: ", 0) == 0);  // unknown escape
+        QVERIFY(errorOf("\"a\tb\"").rfind("offset 2: ", 0) == 0); // raw control character
         QVERIFY(errorOf("\"\xff\"").find("UTF-8") != std::string::npos);
         QVERIFY(errorOf("01").rfind("offset 0: expected end of input", 0) == 0);
         QVERIFY(errorOf("+1").rfind("offset 0: ", 0) == 0);
@@ -159,7 +160,8 @@ private Q_SLOTS:
         QCOMPARE(j.members()[0].first, std::string("z"));
         QCOMPARE(j.members()[1].first, std::string("a"));
         QCOMPARE(j.dump(), std::string("{\"z\":1,\"a\":2,\"m\":{\"y\":[],\"b\":{}}}"));
-        QCOMPARE(j.dump(2), std::string("{\n  \"z\": 1,\n  \"a\": 2,\n  \"m\": {\n    \"y\": [],\n    \"b\": {}\n  }\n}"));
+        QCOMPARE(j.dump(2),
+                 std::string("{\n  \"z\": 1,\n  \"a\": 2,\n  \"m\": {\n    \"y\": [],\n    \"b\": {}\n  }\n}"));
     }
 
     void deepNestingRefused()

@@ -44,7 +44,8 @@ private Q_SLOTS:
         const auto ok = parseKeyValues({"a=1", "b=2"}, &error);
         QVERIFY(ok && ok->size() == 2 && ok->at("b") == "2");
         QVERIFY(!parseKeyValues({"a=1", "a=2"}, &error));
-        QCOMPARE(error, std::string("generator param \"a=2\": expected each key once, found \"a\" already set to \"1\""));
+        QCOMPARE(error,
+                 std::string("generator param \"a=2\": expected each key once, found \"a\" already set to \"1\""));
         QVERIFY(parseKeyValues({}, &error)->empty());
     }
 };

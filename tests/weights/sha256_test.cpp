@@ -50,8 +50,8 @@ private Q_SLOTS:
     {
         const auto path = std::filesystem::temp_directory_path() / "beamscope-sha256-test.bin";
         test::writeFile(path, "abc");
-        QCOMPARE(sha256FileHex(path), std::optional<std::string>(
-                                          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(sha256FileHex(path),
+                 std::optional<std::string>("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
         std::filesystem::remove(path);
         QVERIFY(!sha256FileHex(path));
     }
@@ -61,7 +61,8 @@ private Q_SLOTS:
     {
         BEAMSCOPE_REQUIRE_DATA(readme, "weights/README.md");
         const std::string text = test::readFile(readme);
-        const std::regex row("\\| `([a-z0-9]+/[A-Za-z0-9_]+\\.weights)` \\| [^|]* \\| ([0-9,]+) \\| `([0-9a-f]{64})` \\|");
+        const std::regex row(
+            "\\| `([a-z0-9]+/[A-Za-z0-9_]+\\.weights)` \\| [^|]* \\| ([0-9,]+) \\| `([0-9a-f]{64})` \\|");
         int checked = 0;
         for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator(); ++it) {
             const auto file = readme.parent_path() / (*it)[1].str();

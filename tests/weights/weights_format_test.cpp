@@ -267,7 +267,7 @@ private Q_SLOTS:
                 std::string bytes = hwf1Bytes(synthetic);
                 putU32(bytes, field.offset, wrong);
                 const LoadResult r = parse(bytes);
-            const Diagnostic *d = onlyError(r);
+                const Diagnostic *d = onlyError(r);
                 QVERIFY2(d, field.name.c_str());
                 QCOMPARE(d->kind, DiagnosticKind::Extent);
                 QCOMPARE(d->field, field.name);
@@ -276,8 +276,9 @@ private Q_SLOTS:
                 if (field.name == "buffer 2 (head2_filter) extent 1")
                     QCOMPARE(d->expected, std::string("73 (anderson2021) or 39 (adams2019)"));
                 else
-                    QCOMPARE(d->expected, std::to_string(test::makeSyntheticWeights(73).buffers[field.name[7] - '0']
-                                                              .extents[field.name.back() - '0']));
+                    QCOMPARE(d->expected, std::to_string(test::makeSyntheticWeights(73)
+                                                             .buffers[field.name[7] - '0']
+                                                             .extents[field.name.back() - '0']));
             }
         }
     }
@@ -303,8 +304,7 @@ private Q_SLOTS:
             const std::vector<char> cut(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(length));
             const LoadResult r = parseWeightsFile(cut, "cut.weights");
             const Diagnostic *d = onlyError(r);
-            if (!d || d->kind != DiagnosticKind::Truncated || d->offset != expected.offset ||
-                d->field != expected.name)
+            if (!d || d->kind != DiagnosticKind::Truncated || d->offset != expected.offset || d->field != expected.name)
                 QFAIL(qPrintable(QStringLiteral("length %1: expected truncation in '%2' at offset %3, got %4")
                                      .arg(length)
                                      .arg(QString::fromStdString(expected.name))
@@ -312,7 +312,8 @@ private Q_SLOTS:
                                      .arg(QString::fromStdString(d ? d->format() : "no single error"))));
             const uint64_t present = length - expected.offset, missing = expected.size - present;
             QCOMPARE(d->found, std::to_string(present) + (present == 1 ? " byte" : " bytes"));
-            const std::string missingText = std::to_string(missing) + (missing == 1 ? " byte missing" : " bytes missing");
+            const std::string missingText =
+                std::to_string(missing) + (missing == 1 ? " byte missing" : " bytes missing");
             QVERIFY2(d->message.find(missingText) != std::string::npos, d->message.c_str());
             QVERIFY2(d->message.find("ends at byte " + std::to_string(length)) != std::string::npos,
                      d->message.c_str());
@@ -324,7 +325,7 @@ private Q_SLOTS:
     {
         const std::string bytes = hwf1Bytes(makeSyntheticWeights(39)) + std::string(5, '\0');
         const LoadResult r = parse(bytes);
-            const Diagnostic *d = onlyError(r);
+        const Diagnostic *d = onlyError(r);
         QVERIFY(d);
         QCOMPARE(d->kind, DiagnosticKind::TrailingBytes);
         QCOMPARE(d->offset, std::optional<uint64_t>(17136));

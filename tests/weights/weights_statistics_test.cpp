@@ -86,7 +86,7 @@ private Q_SLOTS:
                 continue;
             QCOMPARE(d.tensors[i].changedCount, size_t(0));
             QCOMPARE(d.tensors[i].maxAbsDiff, 0.0);
-            QCOMPARE(d.tensors[i].relativeL2, 0.0);    // both zero
+            QCOMPARE(d.tensors[i].relativeL2, 0.0);       // both zero
             QCOMPARE(d.tensors[i].cosineSimilarity, 1.0); // both zero
         }
         const TensorDiff &t = d.tensors[Conv1Filter];

@@ -25,7 +25,7 @@ public:
 
     const std::vector<samples::ScheduleRecord> &records() const { return m_records; }
     std::map<QString, int> countsByStatus() const;
-    QStringList pipelines() const;                         // sorted
+    QStringList pipelines() const;                                 // sorted
     std::vector<double> runtimesMs(const QString &pipeline) const; // ok schedules, sorted
     // (batch, best runtime over batches <= batch), one point per batch with a measurement so far.
     std::vector<std::pair<int, double>> bestSoFar(const QString &pipeline) const;

@@ -52,10 +52,7 @@ QJsonObject readManifest(const QString &folder)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-QString defaultFolder()
-{
-    return QDir(QDir::homePath()).filePath(QStringLiteral("beamscope-autotune"));
-}
+QString defaultFolder() { return QDir(QDir::homePath()).filePath(QStringLiteral("beamscope-autotune")); }
 
 } // namespace
 
@@ -252,8 +249,10 @@ QWidget *AutotuneWorkspace::buildResults()
 
 bool AutotuneWorkspace::canOpen(const QString &path) const
 {
-    return QFileInfo(path).isDir() &&
-           readManifest(path).value(QStringLiteral("format")).toString().startsWith(QStringLiteral("beamscope-autotune"));
+    return QFileInfo(path).isDir() && readManifest(path)
+                                          .value(QStringLiteral("format"))
+                                          .toString()
+                                          .startsWith(QStringLiteral("beamscope-autotune"));
 }
 
 void AutotuneWorkspace::open(const QString &path)

@@ -31,10 +31,7 @@ QString canonicalPath(const QString &path)
     return canonical.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : canonical;
 }
 
-QStringList AppSettings::libraryFolders() const
-{
-    return m_settings.value(kLibraryFolders).toStringList();
-}
+QStringList AppSettings::libraryFolders() const { return m_settings.value(kLibraryFolders).toStringList(); }
 
 void AppSettings::addLibraryFolder(const QString &folder)
 {
@@ -87,30 +84,15 @@ void AppSettings::addRecentFile(const QString &path)
     m_settings.setValue(kRecentFiles, files);
 }
 
-void AppSettings::clearRecentFiles()
-{
-    m_settings.remove(kRecentFiles);
-}
+void AppSettings::clearRecentFiles() { m_settings.remove(kRecentFiles); }
 
-bool AppSettings::rememberLayout() const
-{
-    return m_settings.value(kRememberLayout, true).toBool();
-}
+bool AppSettings::rememberLayout() const { return m_settings.value(kRememberLayout, true).toBool(); }
 
-void AppSettings::setRememberLayout(bool remember)
-{
-    m_settings.setValue(kRememberLayout, remember);
-}
+void AppSettings::setRememberLayout(bool remember) { m_settings.setValue(kRememberLayout, remember); }
 
-QByteArray AppSettings::windowGeometry() const
-{
-    return m_settings.value(kGeometry).toByteArray();
-}
+QByteArray AppSettings::windowGeometry() const { return m_settings.value(kGeometry).toByteArray(); }
 
-QByteArray AppSettings::windowState() const
-{
-    return m_settings.value(kState).toByteArray();
-}
+QByteArray AppSettings::windowState() const { return m_settings.value(kState).toByteArray(); }
 
 void AppSettings::setWindow(const QByteArray &geometry, const QByteArray &state)
 {
@@ -118,15 +100,9 @@ void AppSettings::setWindow(const QByteArray &geometry, const QByteArray &state)
     m_settings.setValue(kState, state);
 }
 
-QString AppSettings::currentWorkspace() const
-{
-    return m_settings.value(kWorkspace).toString();
-}
+QString AppSettings::currentWorkspace() const { return m_settings.value(kWorkspace).toString(); }
 
-void AppSettings::setCurrentWorkspace(const QString &id)
-{
-    m_settings.setValue(kWorkspace, id);
-}
+void AppSettings::setCurrentWorkspace(const QString &id) { m_settings.setValue(kWorkspace, id); }
 
 QByteArray AppSettings::layoutValue(const QString &workspace, const QString &key) const
 {

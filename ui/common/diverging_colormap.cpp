@@ -16,25 +16,13 @@ struct Vec3 {
 // D65 reference white, for sRGB.
 constexpr Vec3 kWhite{0.95047, 1.0, 1.08883};
 
-double toLinear(double c)
-{
-    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
-}
+double toLinear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
 
-double fromLinear(double c)
-{
-    return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055;
-}
+double fromLinear(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }
 
-double labF(double t)
-{
-    return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0;
-}
+double labF(double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; }
 
-double labFInverse(double t)
-{
-    return t > 0.20689 ? t * t * t : (t - 16.0 / 116.0) / 7.787;
-}
+double labFInverse(double t) { return t > 0.20689 ? t * t * t : (t - 16.0 / 116.0) / 7.787; }
 
 Vec3 rgbToMsh(int r8, int g8, int b8)
 {
@@ -115,9 +103,6 @@ QRgb divergingColor(double t)
     return table()[static_cast<size_t>(std::lround(u * kSteps))];
 }
 
-QRgb nonFiniteColor()
-{
-    return qRgb(0x70, 0x80, 0x60);
-}
+QRgb nonFiniteColor() { return qRgb(0x70, 0x80, 0x60); }
 
 } // namespace beamscope::ui

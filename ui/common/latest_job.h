@@ -31,25 +31,24 @@ public:
         m_state->pending = true;
         auto state = m_state;
         QPointer<QObject> guard(receiver);
-        auto future = QtConcurrent::run([state, guard, generation, work = std::move(work),
-                                         deliver = std::move(deliver)]() mutable {
-            auto result = work();
-            QCoreApplication *app = QCoreApplication::instance();
-            if (!app)
-                return;
-            // Delivered through the application object (which outlives every view),
-            // so the receiver is checked on the GUI thread rather than here.
-            QMetaObject::invokeMethod(
-                app,
-                [state, guard, generation, deliver = std::move(deliver),
-                 result = std::move(result)]() mutable {
-                    if (!guard || state->generation != generation)
-                        return;
-                    state->pending = false;
-                    deliver(std::move(result));
-                },
-                Qt::QueuedConnection);
-        });
+        auto future = QtConcurrent::run(
+            [state, guard, generation, work = std::move(work), deliver = std::move(deliver)]() mutable {
+                auto result = work();
+                QCoreApplication *app = QCoreApplication::instance();
+                if (!app)
+                    return;
+                // Delivered through the application object (which outlives every view),
+                // so the receiver is checked on the GUI thread rather than here.
+                QMetaObject::invokeMethod(
+                    app,
+                    [state, guard, generation, deliver = std::move(deliver), result = std::move(result)]() mutable {
+                        if (!guard || state->generation != generation)
+                            return;
+                        state->pending = false;
+                        deliver(std::move(result));
+                    },
+                    Qt::QueuedConnection);
+            });
         Q_UNUSED(future);
     }
 

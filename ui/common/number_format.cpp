@@ -26,14 +26,8 @@ QString formatShape(const std::vector<uint32_t> &shape)
     return parts.join(QStringLiteral(" × "));
 }
 
-QString formatBytes(qint64 bytes)
-{
-    return QStringLiteral("%1 bytes").arg(QLocale(QLocale::English).toString(bytes));
-}
+QString formatBytes(qint64 bytes) { return QStringLiteral("%1 bytes").arg(QLocale(QLocale::English).toString(bytes)); }
 
-QFont monospaceFont()
-{
-    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
-}
+QFont monospaceFont() { return QFontDatabase::systemFont(QFontDatabase::FixedFont); }
 
 } // namespace beamscope::ui

@@ -12,7 +12,7 @@ namespace beamscope::ui {
 
 QString formatNumber(double value, int significantDigits = 6);
 QString formatShape(const std::vector<uint32_t> &shape); // "24 × 73"
-QString formatBytes(qint64 bytes);                        // "20,400 bytes"
+QString formatBytes(qint64 bytes);                       // "20,400 bytes"
 QFont monospaceFont();
 
 } // namespace beamscope::ui

@@ -48,8 +48,7 @@ public:
     RelayProgress(QObject *receiver, std::function<bool()> isCurrent,
                   std::function<void(double, const QString &)> onReport)
         : m_receiver(receiver), m_isCurrent(std::move(isCurrent)), m_onReport(std::move(onReport))
-    {
-    }
+    {}
 
     void report(double fraction, std::string_view message) override
     {

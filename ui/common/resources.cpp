@@ -3,10 +3,7 @@
 #include <QtGlobal>
 
 // Q_INIT_RESOURCE declares a function, which must happen outside any namespace.
-static void initBeamscopeQrc()
-{
-    Q_INIT_RESOURCE(beamscope);
-}
+static void initBeamscopeQrc() { Q_INIT_RESOURCE(beamscope); }
 
 namespace beamscope::ui {
 

@@ -48,10 +48,7 @@ QStringList SampleFolderList::folders() const
     return result;
 }
 
-int SampleFolderList::count() const
-{
-    return m_list->count();
-}
+int SampleFolderList::count() const { return m_list->count(); }
 
 void SampleFolderList::addFolder(const QString &folder)
 {

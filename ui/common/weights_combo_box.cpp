@@ -35,11 +35,12 @@ void WeightsComboBox::rescan()
     request.folders = m_settings.allLibraryFolders();
     request.files = m_settings.recentFiles() + m_extraFiles;
     request.trainedFolder = AppSettings::trainedWeightsFolder();
-    m_scan.start(this, [request] { return scanLibrary(request); },
-                 [this](const LibraryScanResult &result) {
-                     fill(result);
-                     Q_EMIT scanned();
-                 });
+    m_scan.start(
+        this, [request] { return scanLibrary(request); },
+        [this](const LibraryScanResult &result) {
+            fill(result);
+            Q_EMIT scanned();
+        });
 }
 
 void WeightsComboBox::fill(const LibraryScanResult &result)
@@ -58,8 +59,8 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
             addItem(QStringLiteral("%1 — %2").arg(entry.displayName, libraryGroupTitle(entry.group)), entry.path);
             setItemData(count() - 1, entry.path, Qt::ToolTipRole);
             listed.append(entry.path);
-            const bool preferred = m_preferTrained ? entry.group == LibraryGroup::TrainedHere
-                                                   : entry.group == LibraryGroup::Baseline;
+            const bool preferred =
+                m_preferTrained ? entry.group == LibraryGroup::TrainedHere : entry.group == LibraryGroup::Baseline;
             if (fallback.isEmpty() && preferred)
                 fallback = entry.path;
         }
@@ -143,8 +144,8 @@ void WeightsComboBox::onActivated(int index)
     m_wanted.clear();
     if (itemData(index, PathRole).toString() != kOtherFile)
         return;
-    const QString file = QFileDialog::getOpenFileName(this, tr("Choose weights"), {},
-                                                      tr("Weights (*.weights);;All files (*)"));
+    const QString file =
+        QFileDialog::getOpenFileName(this, tr("Choose weights"), {}, tr("Weights (*.weights);;All files (*)"));
     if (file.isEmpty()) {
         setCurrentIndex(m_lastIndex >= 0 ? m_lastIndex : 0);
         return;

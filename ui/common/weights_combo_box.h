@@ -47,7 +47,7 @@ private:
 
     AppSettings &m_settings;
     LatestJob m_scan;
-    QString m_wanted;     // path to select once the scan is in
+    QString m_wanted;         // path to select once the scan is in
     QStringList m_extraFiles; // chosen through "Other file…"
     QList<QPair<QString, QString>> m_special;
     bool m_preferTrained = false;

@@ -10,14 +10,8 @@
 namespace beamscope::ui {
 
 namespace {
-QString kib(long long bytes)
-{
-    return QStringLiteral("%1 KiB").arg(bytes / 1024);
-}
-QString fixed(double v, const char *unit)
-{
-    return QStringLiteral("%1 %2").arg(v, 0, 'f', 1).arg(QLatin1String(unit));
-}
+QString kib(long long bytes) { return QStringLiteral("%1 KiB").arg(bytes / 1024); }
+QString fixed(double v, const char *unit) { return QStringLiteral("%1 %2").arg(v, 0, 'f', 1).arg(QLatin1String(unit)); }
 } // namespace
 
 DeviceComparisonModel::DeviceComparisonModel(Kind kind, QObject *parent) : QAbstractTableModel(parent), m_kind(kind)
@@ -27,12 +21,24 @@ DeviceComparisonModel::DeviceComparisonModel(Kind kind, QObject *parent) : QAbst
 
 QStringList DeviceComparisonModel::factNames()
 {
-    return {tr("name"),           tr("compute capability"), tr("SMs"),
-            tr("shared memory / block"), tr("shared memory / block (opt-in)"), tr("shared memory / SM"),
-            tr("registers / block"), tr("registers / SM"), tr("warp size"),
-            tr("max threads / block"), tr("max threads / SM"), tr("max blocks / SM"),
-            tr("SM clock"),        tr("memory clock"),      tr("memory bus"),
-            tr("memory bandwidth"), tr("L2 cache"),         tr("global memory")};
+    return {tr("name"),
+            tr("compute capability"),
+            tr("SMs"),
+            tr("shared memory / block"),
+            tr("shared memory / block (opt-in)"),
+            tr("shared memory / SM"),
+            tr("registers / block"),
+            tr("registers / SM"),
+            tr("warp size"),
+            tr("max threads / block"),
+            tr("max threads / SM"),
+            tr("max blocks / SM"),
+            tr("SM clock"),
+            tr("memory clock"),
+            tr("memory bus"),
+            tr("memory bandwidth"),
+            tr("L2 cache"),
+            tr("global memory")};
 }
 
 QStringList DeviceComparisonModel::factValues(const gpu::DeviceFacts &d)
@@ -87,20 +93,14 @@ void DeviceComparisonModel::setDevices(const std::optional<gpu::DeviceFacts> &lo
     endResetModel();
 }
 
-int DeviceComparisonModel::rowOf(const QString &property) const
-{
-    return static_cast<int>(m_names.indexOf(property));
-}
+int DeviceComparisonModel::rowOf(const QString &property) const { return static_cast<int>(m_names.indexOf(property)); }
 
 int DeviceComparisonModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() || m_reference.isEmpty() ? 0 : static_cast<int>(m_names.size());
 }
 
-int DeviceComparisonModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int DeviceComparisonModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant DeviceComparisonModel::data(const QModelIndex &index, int role) const
 {

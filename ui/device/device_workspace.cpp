@@ -21,7 +21,8 @@ QTableView *comparisonView(DeviceComparisonModel *model)
     view->setModel(model);
     view->verticalHeader()->hide();
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    view->horizontalHeader()->setSectionResizeMode(DeviceComparisonModel::PropertyColumn, QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(DeviceComparisonModel::PropertyColumn,
+                                                   QHeaderView::ResizeToContents);
     view->setSelectionMode(QAbstractItemView::NoSelection);
     view->setAlternatingRowColors(true);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -30,7 +31,8 @@ QTableView *comparisonView(DeviceComparisonModel *model)
 } // namespace
 
 DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
-    : Workspace(settings, parent), m_facts(new DeviceComparisonModel(DeviceComparisonModel::Kind::Facts, this)),
+    : Workspace(settings, parent),
+      m_facts(new DeviceComparisonModel(DeviceComparisonModel::Kind::Facts, this)),
       m_search(new DeviceComparisonModel(DeviceComparisonModel::Kind::SearchParameters, this))
 {
     setObjectName(QStringLiteral("device"));
@@ -38,7 +40,7 @@ DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
     for (const std::string &name : gpu::profileNames()) {
         const auto facts = gpu::findProfile(name);
         m_profile->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(name),
-                                                          QString::fromStdString(facts ? facts->name : name)),
+                                                         QString::fromStdString(facts ? facts->name : name)),
                            QString::fromStdString(name));
     }
     m_profile->setToolTip(tr("Reference profile from the vendor's public specifications. The shipped weights were "
@@ -106,20 +108,18 @@ void DeviceWorkspace::setProfile(const QString &shortName)
         m_profile->setCurrentIndex(i);
 }
 
-QString DeviceWorkspace::profile() const
-{
-    return m_profile->currentData().toString();
-}
+QString DeviceWorkspace::profile() const { return m_profile->currentData().toString(); }
 
 void DeviceWorkspace::refresh()
 {
-    m_job.start(this, [] { return gpu::queryLocalDevice(); },
-                [this](gpu::LocalDeviceQuery local) {
-                    m_local = std::move(local);
-                    m_queried = true;
-                    updateTables();
-                    Q_EMIT deviceQueried();
-                });
+    m_job.start(
+        this, [] { return gpu::queryLocalDevice(); },
+        [this](gpu::LocalDeviceQuery local) {
+            m_local = std::move(local);
+            m_queried = true;
+            updateTables();
+            Q_EMIT deviceQueried();
+        });
 }
 
 void DeviceWorkspace::updateTables()

@@ -25,7 +25,7 @@ public:
 
     void setProfile(const QString &shortName); // "V100", "A100", ...
     QString profile() const;
-    void refresh();                            // asks the CUDA runtime again
+    void refresh(); // asks the CUDA runtime again
 
     bool isQuerying() const { return m_job.pending(); }
     bool hasQueried() const { return m_queried; }

@@ -51,7 +51,8 @@ WeightsOnSamplesPanel::WeightsOnSamplesPanel(QWidget *parent) : QWidget(parent)
     m_folder->setPlaceholderText(tr("a folder of samples measured here (an autotune output folder)"));
     auto *browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Samples measured on this device"), sampleFolder());
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Samples measured on this device"), sampleFolder());
         if (!dir.isEmpty())
             setSampleFolder(dir);
     });
@@ -173,7 +174,8 @@ void WeightsOnSamplesPanel::compare()
     }
     m_status->setText(tr("Comparing %n weights choice(s)…", nullptr, static_cast<int>(choices.size())));
     m_compare->setEnabled(false);
-    m_job.start(this, [folder, choices] { return run(folder, choices); }, [this](Outcome o) { show(o); });
+    m_job.start(
+        this, [folder, choices] { return run(folder, choices); }, [this](Outcome o) { show(o); });
 }
 
 void WeightsOnSamplesPanel::show(const Outcome &outcome)

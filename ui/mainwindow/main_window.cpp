@@ -103,8 +103,8 @@ void MainWindow::createWorkspaces()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(QIcon(QStringLiteral(":/icons/weights-file.svg")), tr("&Open weights…"),
-                                    this, &MainWindow::openFileDialog);
+    QAction *open = file->addAction(QIcon(QStringLiteral(":/icons/weights-file.svg")), tr("&Open weights…"), this,
+                                    &MainWindow::openFileDialog);
     open->setShortcut(QKeySequence::Open);
     QAction *folder = file->addAction(QIcon(QStringLiteral(":/icons/folder-add.svg")), tr("Open &folder…"), this,
                                       &MainWindow::openFolderDialog);
@@ -138,9 +138,8 @@ void MainWindow::createMenus()
     m_rememberLayout->setToolTip(tr("Restore the window size, side panels and splitters at the next start"));
     connect(m_rememberLayout, &QAction::toggled, this, [this](bool on) { m_settings.setRememberLayout(on); });
     view->addAction(tr("Reset &layout"), this, &MainWindow::resetLayout);
-    QAction *fullScreen = view->addAction(tr("&Full screen"), this, [this](bool on) {
-        on ? showFullScreen() : showNormal();
-    });
+    QAction *fullScreen =
+        view->addAction(tr("&Full screen"), this, [this](bool on) { on ? showFullScreen() : showNormal(); });
     fullScreen->setCheckable(true);
     fullScreen->setShortcut(QKeySequence::FullScreen);
 
@@ -156,9 +155,8 @@ void MainWindow::rebuildRecentMenu()
     const QStringList recent = m_settings.recentFiles();
     for (int i = 0; i < recent.size(); ++i) {
         const QString path = recent[i];
-        QAction *action = m_recentMenu->addAction(
-            QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
-            [this, path] { openPath(path); });
+        QAction *action = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()),
+                                                  this, [this, path] { openPath(path); });
         action->setToolTip(path);
         action->setStatusTip(path);
     }
@@ -173,10 +171,7 @@ void MainWindow::rebuildRecentMenu()
     });
 }
 
-QStringList MainWindow::workspaceIds() const
-{
-    return m_ids;
-}
+QStringList MainWindow::workspaceIds() const { return m_ids; }
 
 Workspace *MainWindow::workspace(const QString &id) const
 {
@@ -184,10 +179,7 @@ Workspace *MainWindow::workspace(const QString &id) const
     return i < 0 ? nullptr : m_workspaces[static_cast<size_t>(i)];
 }
 
-Workspace *MainWindow::currentWorkspace() const
-{
-    return qobject_cast<Workspace *>(m_stack->currentWidget());
-}
+Workspace *MainWindow::currentWorkspace() const { return qobject_cast<Workspace *>(m_stack->currentWidget()); }
 
 void MainWindow::setCurrentWorkspace(const QString &id)
 {
@@ -206,16 +198,15 @@ bool MainWindow::openPath(const QString &path)
             return true;
         }
     }
-    statusBar()->showMessage(QFileInfo::exists(path) ? tr("No workspace opens %1").arg(path)
-                                                     : tr("%1 does not exist").arg(path),
-                             8000);
+    statusBar()->showMessage(
+        QFileInfo::exists(path) ? tr("No workspace opens %1").arg(path) : tr("%1 does not exist").arg(path), 8000);
     return false;
 }
 
 void MainWindow::openFileDialog()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open weights"), QString(),
-                                                            tr("Weights (*.weights);;All files (*)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open weights"), QString(), tr("Weights (*.weights);;All files (*)"));
     for (const QString &path : paths)
         openPath(path);
 }
@@ -230,14 +221,13 @@ void MainWindow::openFolderDialog()
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(
-        this, tr("About Beamscope"),
-        tr("<h3>Beamscope %1</h3>"
-           "<p>An explorer for Halide's learned GPU autoscheduler (Anderson2021): its cost model's "
-           "weights, its beam search, its features and predictions.</p>"
-           "<p>Heatmaps use Moreland's cool–warm diverging colour map, centred on 0.</p>"
-           "<p>Built with Qt %2.</p>")
-            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    QMessageBox::about(this, tr("About Beamscope"),
+                       tr("<h3>Beamscope %1</h3>"
+                          "<p>An explorer for Halide's learned GPU autoscheduler (Anderson2021): its cost model's "
+                          "weights, its beam search, its features and predictions.</p>"
+                          "<p>Heatmaps use Moreland's cool–warm diverging colour map, centred on 0.</p>"
+                          "<p>Built with Qt %2.</p>")
+                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::resetLayout()

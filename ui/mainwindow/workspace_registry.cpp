@@ -38,20 +38,34 @@ static Workspace *make(AppSettings &settings, QWidget *parent)
 std::vector<WorkspaceRegistration> registeredWorkspaces()
 {
     const auto tr = [](const char *text) { return QCoreApplication::translate("Workspaces", text); };
-    return {
+    return
+    {
         {QStringLiteral("weights"), tr("Weights"), QStringLiteral(":/icons/weights.svg"),
          tr("Inspect, compare and convert cost-model weights"), make<WeightsWorkspace>},
-        {QStringLiteral("predictions"), tr("Predictions"), QStringLiteral(":/icons/predictions.svg"), tr("Predicted cost against measured runtime, per pipeline, for one or two weights files"), make<PredictionsWorkspace>},
+            {QStringLiteral("predictions"), tr("Predictions"), QStringLiteral(":/icons/predictions.svg"),
+             tr("Predicted cost against measured runtime, per pipeline, for one or two weights files"),
+             make<PredictionsWorkspace>},
 #if BEAMSCOPE_HAVE_HALIDE
-        // Before Retrain, so that an autotune folder opens here rather than as a plain sample folder.
-        {QStringLiteral("autotune"), tr("Autotune"), QStringLiteral(":/icons/autotune.svg"), tr("Search, compile and measure schedules on the local device, write samples and retrain: Halide's autotune loop"), make<AutotuneWorkspace>},
+            // Before Retrain, so that an autotune folder opens here rather than as a plain sample folder.
+            {QStringLiteral("autotune"), tr("Autotune"), QStringLiteral(":/icons/autotune.svg"),
+             tr("Search, compile and measure schedules on the local device, write samples and retrain: Halide's "
+                "autotune loop"),
+             make<AutotuneWorkspace>},
 #endif
-        {QStringLiteral("retrain"), tr("Retrain"), QStringLiteral(":/icons/retrain.svg"), tr("Train the cost model on samples measured on your GPU"), make<RetrainWorkspace>},
+            {QStringLiteral("retrain"), tr("Retrain"), QStringLiteral(":/icons/retrain.svg"),
+             tr("Train the cost model on samples measured on your GPU"), make<RetrainWorkspace>},
 #if BEAMSCOPE_HAVE_HALIDE
-        {QStringLiteral("search"), tr("Search"), QStringLiteral(":/icons/beamscope.svg"), tr("Run the GPU beam search and walk its tree: decisions, loop nests, features and cost terms of every state"), make<SearchWorkspace>},
-        {QStringLiteral("pipeline"), tr("Pipeline"), QStringLiteral(":/icons/pipeline.svg"), tr("A pipeline's stages as a graph, each stage's 40 x 7 pipeline features, and its runtime on a target"), make<PipelineWorkspace>},
+            {QStringLiteral("search"), tr("Search"), QStringLiteral(":/icons/beamscope.svg"),
+             tr("Run the GPU beam search and walk its tree: decisions, loop nests, features and cost terms of every "
+                "state"),
+             make<SearchWorkspace>},
+            {QStringLiteral("pipeline"), tr("Pipeline"), QStringLiteral(":/icons/pipeline.svg"),
+             tr("A pipeline's stages as a graph, each stage's 40 x 7 pipeline features, and its runtime on a target"),
+             make<PipelineWorkspace>},
 #endif
-        {QStringLiteral("device"), tr("Device"), QStringLiteral(":/icons/device.svg"), tr("The local GPU beside the V100 (or another reference profile) and the search parameters each implies"), make<DeviceWorkspace>},
+            {QStringLiteral("device"), tr("Device"), QStringLiteral(":/icons/device.svg"),
+             tr("The local GPU beside the V100 (or another reference profile) and the search parameters each implies"),
+             make<DeviceWorkspace>},
     };
 }
 

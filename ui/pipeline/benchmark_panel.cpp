@@ -21,10 +21,7 @@ namespace beamscope::ui {
 
 namespace {
 
-QString ms(double v)
-{
-    return QString::number(v, 'g', 4) + QStringLiteral(" ms");
-}
+QString ms(double v) { return QString::number(v, 'g', 4) + QStringLiteral(" ms"); }
 
 struct JobSettings {
     std::string pipeline;
@@ -168,15 +165,9 @@ void BenchmarkPanel::setTarget(const QString &target)
         m_target->setCurrentIndex(i);
 }
 
-void BenchmarkPanel::setGpuSchedule(bool gpu)
-{
-    m_schedule->setCurrentIndex(gpu ? 1 : 0);
-}
+void BenchmarkPanel::setGpuSchedule(bool gpu) { m_schedule->setCurrentIndex(gpu ? 1 : 0); }
 
-void BenchmarkPanel::setRepetitions(int reps)
-{
-    m_reps->setValue(reps);
-}
+void BenchmarkPanel::setRepetitions(int reps) { m_reps->setValue(reps); }
 
 void BenchmarkPanel::updateControls()
 {
@@ -190,8 +181,8 @@ void BenchmarkPanel::updateControls()
     m_run->setEnabled(idle && !m_pipeline.isEmpty());
     m_cancel->setEnabled(m_state == State::Running);
     m_schedule->setToolTip(!m_hasGpuSchedule ? tr("%1 has no hand-written GPU schedule").arg(m_pipeline)
-                           : host           ? tr("a GPU schedule needs the OpenCL or CUDA target")
-                                            : QString());
+                           : host            ? tr("a GPU schedule needs the OpenCL or CUDA target")
+                                             : QString());
 }
 
 void BenchmarkPanel::setState(State state)
@@ -256,7 +247,9 @@ void BenchmarkPanel::deliver(const BenchmarkOutcome &outcome)
     m_hasOutcome = true;
     m_progress->setRange(0, 100);
     m_progress->setValue(outcome.ok ? 100 : 0);
-    m_status->setText(outcome.ok ? tr("done") : outcome.failure == QLatin1String("cancelled") ? tr("cancelled") : tr("failed"));
+    m_status->setText(outcome.ok                                      ? tr("done")
+                      : outcome.failure == QLatin1String("cancelled") ? tr("cancelled")
+                                                                      : tr("failed"));
     m_result->setText(resultText());
     setState(State::Idle);
     Q_EMIT finished(outcome);
@@ -268,9 +261,11 @@ QString BenchmarkPanel::resultText() const
         return {};
     const BenchmarkOutcome &o = m_outcome;
     QStringList lines;
-    lines << tr("<b>%1</b> · schedule %2 · target <tt>%3</tt>").arg(o.pipeline.toHtmlEscaped(), o.schedule.toHtmlEscaped(), o.target.toHtmlEscaped());
+    lines << tr("<b>%1</b> · schedule %2 · target <tt>%3</tt>")
+                 .arg(o.pipeline.toHtmlEscaped(), o.schedule.toHtmlEscaped(), o.target.toHtmlEscaped());
     if (o.reps > 0)
-        lines << tr("min <b>%1</b> · median <b>%2</b> over %3 repetitions").arg(ms(o.minMs), ms(o.medianMs)).arg(o.reps);
+        lines
+            << tr("min <b>%1</b> · median <b>%2</b> over %3 repetitions").arg(ms(o.minMs), ms(o.medianMs)).arg(o.reps);
     if (o.checked)
         lines << (o.matches ? tr("<span style='color:#1a7f37'>✔ matches the host reference</span> (%1 values)")
                                   .arg(QString::number(o.values, 'f', 0))

@@ -25,8 +25,8 @@ class RelayProgress;
 // A measurement as the panel shows it (plain Qt data: the core record holds Halide types).
 struct BenchmarkOutcome {
     bool ok = false;
-    QString failure;  // core's failureName(), empty when ok
-    QString message;  // the failure's reason, in words
+    QString failure; // core's failureName(), empty when ok
+    QString message; // the failure's reason, in words
     QString pipeline, schedule, target;
     int reps = 0;
     double minMs = 0, medianMs = 0;
@@ -34,7 +34,7 @@ struct BenchmarkOutcome {
     double mismatches = 0, values = 0, maxAbsError = 0;
     double compileSeconds = 0;
     bool cacheHit = false;
-    QString note;     // e.g. "OpenCL on PoCL's CPU device"
+    QString note; // e.g. "OpenCL on PoCL's CPU device"
 };
 
 class BenchmarkPanel : public QWidget {

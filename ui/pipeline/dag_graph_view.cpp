@@ -37,12 +37,17 @@ public:
     }
     int index() const { return m_index; }
 
-    QRectF boundingRect() const override { return {-kNodeWidth / 2 - 2, -kNodeHeight / 2 - 2, kNodeWidth + 4, kNodeHeight + 4}; }
+    QRectF boundingRect() const override
+    {
+        return {-kNodeWidth / 2 - 2, -kNodeHeight / 2 - 2, kNodeWidth + 4, kNodeHeight + 4};
+    }
 
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *) override
     {
         const QRectF box(-kNodeWidth / 2, -kNodeHeight / 2, kNodeWidth, kNodeHeight);
-        QColor fill = m_stage.isInput ? QColor(236, 236, 236) : m_stage.isOutput ? QColor(255, 228, 196) : QColor(214, 230, 245);
+        QColor fill = m_stage.isInput    ? QColor(236, 236, 236)
+                      : m_stage.isOutput ? QColor(255, 228, 196)
+                                         : QColor(214, 230, 245);
         QPen border(m_stage.isInput ? QColor(130, 130, 130) : QColor(50, 80, 120), 1.2);
         if (m_stage.isInput)
             border.setStyle(Qt::DashLine);
@@ -62,7 +67,8 @@ public:
         painter->setFont(f);
         painter->setPen(QColor(25, 25, 25));
         const QFontMetrics fm(f);
-        const QString title = fm.elidedText(QString::fromStdString(m_stage.func), Qt::ElideMiddle, int(kNodeWidth) - 10);
+        const QString title =
+            fm.elidedText(QString::fromStdString(m_stage.func), Qt::ElideMiddle, int(kNodeWidth) - 10);
         painter->drawText(box.adjusted(5, 3, -5, -kNodeHeight / 2), Qt::AlignCenter, title);
         f.setBold(false);
         f.setPointSizeF(f.pointSizeF() * 0.85);
@@ -72,7 +78,8 @@ public:
         if (m_stage.isInput)
             sub = QObject::tr("input");
         else if (m_stage.updateCount > 0)
-            sub = m_stage.definition == 0 ? QObject::tr("pure definition") : QObject::tr("update %1").arg(m_stage.definition);
+            sub = m_stage.definition == 0 ? QObject::tr("pure definition")
+                                          : QObject::tr("update %1").arg(m_stage.definition);
         else
             sub = QObject::tr("stage %1").arg(m_stage.costModelIndex);
         if (m_stage.isOutput)
@@ -132,10 +139,9 @@ void DagGraphView::setSummary(const pipelines::PipelineSummary &summary)
         std::vector<double> key(column.size());
         for (size_t k = 0; k < column.size(); ++k) {
             const auto &p = producers[static_cast<size_t>(column[k])];
-            key[k] = p.empty() ? double(k)
-                               : std::accumulate(p.begin(), p.end(), 0.0,
-                                                 [&](double s, int q) { return s + rowOf[static_cast<size_t>(q)]; }) /
-                                     double(p.size());
+            key[k] = p.empty() ? double(k) : std::accumulate(p.begin(), p.end(), 0.0, [&](double s, int q) {
+                                                 return s + rowOf[static_cast<size_t>(q)];
+                                             }) / double(p.size());
         }
         std::vector<size_t> order(column.size());
         std::iota(order.begin(), order.end(), size_t{0});
@@ -166,8 +172,9 @@ void DagGraphView::setSummary(const pipelines::PipelineSummary &summary)
         for (int s : columns[c]) {
             auto *item = new StageNodeItem(s, summary.stages[static_cast<size_t>(s)]);
             const double row = rowOf[static_cast<size_t>(s)];
-            item->setPos(m_vertical ? QPointF(row * (kNodeWidth + kRowGap), double(c) * (kNodeHeight + kLayerGapVertical))
-                                    : QPointF(double(c) * (kNodeWidth + kColumnGap), row * (kNodeHeight + kRowGap)));
+            item->setPos(m_vertical
+                             ? QPointF(row * (kNodeWidth + kRowGap), double(c) * (kNodeHeight + kLayerGapVertical))
+                             : QPointF(double(c) * (kNodeWidth + kColumnGap), row * (kNodeHeight + kRowGap)));
             m_scene->addItem(item);
             m_nodes[static_cast<size_t>(s)] = item;
         }
@@ -275,10 +282,7 @@ void DagGraphView::zoomBy(double factor)
     m_userZoomed = true;
 }
 
-double DagGraphView::zoom() const
-{
-    return transform().m11();
-}
+double DagGraphView::zoom() const { return transform().m11(); }
 
 void DagGraphView::wheelEvent(QWheelEvent *event)
 {

@@ -55,7 +55,8 @@ protected:
         painter->save();
         const bool access = logicalIndex >= dag::kOpTypeCount;
         const int group = access ? (logicalIndex - dag::kOpTypeCount) / dag::kAccessTypeCount : 0;
-        const QColor shade = !access ? QColor(245, 245, 245) : (group % 2 ? QColor(236, 240, 232) : QColor(244, 238, 230));
+        const QColor shade =
+            !access ? QColor(245, 245, 245) : (group % 2 ? QColor(236, 240, 232) : QColor(244, 238, 230));
         painter->fillRect(rect, shade);
         painter->setPen(QColor(40, 40, 40));
         painter->setFont(font());
@@ -85,7 +86,8 @@ FeatureHeatmapView::FeatureHeatmapView(FeatureMatrixModel *model, QWidget *paren
     vertical->setMinimumSectionSize(10);
     int labelWidth = 0;
     for (int row = 0; row < dag::kFeatureRows; ++row)
-        labelWidth = std::max(labelWidth, QFontMetrics(small).horizontalAdvance(QString::fromStdString(dag::featureRowName(row))));
+        labelWidth = std::max(labelWidth,
+                              QFontMetrics(small).horizontalAdvance(QString::fromStdString(dag::featureRowName(row))));
     vertical->setFixedWidth(labelWidth + 14);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     horizontalHeader()->setMinimumSectionSize(44);

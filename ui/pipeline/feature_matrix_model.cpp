@@ -54,10 +54,7 @@ QString FeatureMatrixModel::groupName(int row)
     return QString::fromLatin1(patterns[(row - dag::kOpTypeCount) / dag::kAccessTypeCount]);
 }
 
-int FeatureMatrixModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : dag::kFeatureRows;
-}
+int FeatureMatrixModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : dag::kFeatureRows; }
 
 int FeatureMatrixModel::columnCount(const QModelIndex &parent) const
 {
@@ -70,27 +67,21 @@ QVariant FeatureMatrixModel::data(const QModelIndex &index, int role) const
         return {};
     const int v = m_features.matrix[static_cast<size_t>(index.row())][static_cast<size_t>(index.column())];
     switch (role) {
-    case Qt::DisplayRole:
-        return m_hasStage && v != 0 ? QVariant(QString::number(v)) : QVariant();
-    case ValueRole:
-        return v;
-    case Qt::BackgroundRole:
-        return QBrush(cellColour(m_hasStage ? v : 0, m_max));
+    case Qt::DisplayRole: return m_hasStage && v != 0 ? QVariant(QString::number(v)) : QVariant();
+    case ValueRole: return v;
+    case Qt::BackgroundRole: return QBrush(cellColour(m_hasStage ? v : 0, m_max));
     case Qt::ForegroundRole: {
         const QColor bg = cellColour(v, m_max);
         return QBrush(bg.lightnessF() < 0.55 ? QColor(Qt::white) : QColor(20, 20, 20));
     }
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignCenter);
-    case Qt::FontRole:
-        return monospaceFont();
+    case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
+    case Qt::FontRole: return monospaceFont();
     case Qt::ToolTipRole:
         return tr("%1 · %2 · %3: %4")
             .arg(m_stage, QString::fromStdString(dag::featureRowName(index.row())),
                  QString::fromLatin1(dag::scalarTypeName(index.column())))
             .arg(v);
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -106,19 +97,18 @@ QVariant FeatureMatrixModel::headerData(int section, Qt::Orientation orientation
     if (section < 0 || section >= dag::kFeatureRows)
         return {};
     switch (role) {
-    case Qt::DisplayRole:
-        return QString::fromStdString(dag::featureRowName(section));
-    case GroupRole:
-        return groupName(section);
+    case Qt::DisplayRole: return QString::fromStdString(dag::featureRowName(section));
+    case GroupRole: return groupName(section);
     case GroupStartRole:
-        return section == 0 || (section >= dag::kOpTypeCount && (section - dag::kOpTypeCount) % dag::kAccessTypeCount == 0);
+        return section == 0 ||
+               (section >= dag::kOpTypeCount && (section - dag::kOpTypeCount) % dag::kAccessTypeCount == 0);
     case Qt::ToolTipRole:
-        return section < dag::kOpTypeCount ? tr("op histogram: how many %1 operations the stage's definition has, per "
-                                                "scalar type")
-                                                 .arg(QString::fromStdString(dag::featureRowName(section)))
-                                           : tr("access pattern %1").arg(QString::fromStdString(dag::featureRowName(section)));
-    default:
-        return {};
+        return section < dag::kOpTypeCount
+                   ? tr("op histogram: how many %1 operations the stage's definition has, per "
+                        "scalar type")
+                         .arg(QString::fromStdString(dag::featureRowName(section)))
+                   : tr("access pattern %1").arg(QString::fromStdString(dag::featureRowName(section)));
+    default: return {};
     }
 }
 

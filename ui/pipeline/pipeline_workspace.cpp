@@ -48,7 +48,9 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *extra = nullptr
 } // namespace
 
 PipelineWorkspace::PipelineWorkspace(AppSettings &settings, QWidget *parent)
-    : Workspace(settings, parent), m_pipelines(new PipelineListModel(this)), m_stages(new StageTableModel(this)),
+    : Workspace(settings, parent),
+      m_pipelines(new PipelineListModel(this)),
+      m_stages(new StageTableModel(this)),
       m_features(new FeatureMatrixModel(this))
 {
     setObjectName(kWorkspaceId);
@@ -68,7 +70,8 @@ PipelineWorkspace::PipelineWorkspace(AppSettings &settings, QWidget *parent)
     m_stageList->verticalHeader()->hide();
     m_stageList->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 4);
     m_stageList->horizontalHeader()->setSectionResizeMode(StageTableModel::StageColumn, QHeaderView::Stretch);
-    m_stageList->horizontalHeader()->setSectionResizeMode(StageTableModel::CostModelColumn, QHeaderView::ResizeToContents);
+    m_stageList->horizontalHeader()->setSectionResizeMode(StageTableModel::CostModelColumn,
+                                                          QHeaderView::ResizeToContents);
     m_stageList->horizontalHeader()->setSectionResizeMode(StageTableModel::DepthColumn, QHeaderView::ResizeToContents);
     m_stageList->setShowGrid(false);
     m_leftSplitter = new QSplitter(Qt::Vertical);
@@ -117,9 +120,10 @@ PipelineWorkspace::PipelineWorkspace(AppSettings &settings, QWidget *parent)
     graphLayout->addLayout(graphBar);
     graphLayout->addWidget(m_error);
     graphLayout->addWidget(m_graph, 1);
-    auto *legend = new QLabel(tr("<span style='color:#555'>layers run from the inputs (dashed boxes) to the "
-                                 "output (orange) · arrows run producer → consumer · dashed arrows: a Func's next update · "
-                                 "click a stage to see its features · wheel zooms, drag pans</span>"));
+    auto *legend =
+        new QLabel(tr("<span style='color:#555'>layers run from the inputs (dashed boxes) to the "
+                      "output (orange) · arrows run producer → consumer · dashed arrows: a Func's next update · "
+                      "click a stage to see its features · wheel zooms, drag pans</span>"));
     legend->setWordWrap(true);
     graphLayout->addWidget(legend);
     m_bench = new BenchmarkPanel;
@@ -167,7 +171,8 @@ PipelineWorkspace::PipelineWorkspace(AppSettings &settings, QWidget *parent)
     layout->addWidget(m_splitter);
 
     connect(m_picker->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &current) {
-        const QString name = current.siblingAtColumn(PipelineListModel::NameColumn).data(PipelineListModel::NameRole).toString();
+        const QString name =
+            current.siblingAtColumn(PipelineListModel::NameColumn).data(PipelineListModel::NameRole).toString();
         if (!name.isEmpty() && name != m_current)
             showPipeline(name);
     });
@@ -298,7 +303,8 @@ void PipelineWorkspace::onSummary(SummaryResult result)
                          .arg(inputs == 1 ? tr("1 input") : tr("%1 inputs").arg(inputs))
                          .arg(m_graph->edgeCount()));
     m_stageTitle->setText(tr("Select a stage in the graph or the list"));
-    Q_EMIT statusMessage(tr("%1: %2 stages").arg(result.name).arg(static_cast<int>(m_summary->stages.size()) - inputs), 4000);
+    Q_EMIT statusMessage(tr("%1: %2 stages").arg(result.name).arg(static_cast<int>(m_summary->stages.size()) - inputs),
+                         4000);
     Q_EMIT pipelineDisplayed(result.name);
 }
 
@@ -328,8 +334,7 @@ void PipelineWorkspace::showStage(int stage)
             m_stageList->selectionModel()->setCurrentIndex(
                 m_stages->index(stage, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             m_stageList->scrollTo(m_stages->index(stage, 0));
-        }
-        else
+        } else
             m_stageList->clearSelection();
     }
     if (stage < 0 || !m_summary || stage >= static_cast<int>(m_summary->stages.size())) {
@@ -344,7 +349,8 @@ void PipelineWorkspace::showStage(int stage)
     m_definition->setPlainText(QString::fromStdString(s.definitionText));
     if (s.isInput) {
         m_features->clear();
-        m_stageTitle->setText(tr("<b>%1</b> is an input: the cost model has no stage for it").arg(name.toHtmlEscaped()));
+        m_stageTitle->setText(
+            tr("<b>%1</b> is an input: the cost model has no stage for it").arg(name.toHtmlEscaped()));
     } else {
         m_features->setFeatures(s.features, name);
         int nonZero = 0;

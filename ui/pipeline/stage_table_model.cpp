@@ -26,10 +26,7 @@ int StageTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_stages.size());
 }
 
-int StageTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int StageTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant StageTableModel::data(const QModelIndex &index, int role) const
 {
@@ -39,13 +36,12 @@ QVariant StageTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case StageColumn:
-            return QString::fromStdString(s.name) + (s.isInput ? tr(" (input)") : s.isOutput ? tr(" (output)") : QString());
-        case CostModelColumn:
-            return s.costModelIndex >= 0 ? QVariant(s.costModelIndex) : QVariant();
-        case DepthColumn:
-            return s.depth;
-        default:
-            return {};
+            return QString::fromStdString(s.name) + (s.isInput    ? tr(" (input)")
+                                                     : s.isOutput ? tr(" (output)")
+                                                                  : QString());
+        case CostModelColumn: return s.costModelIndex >= 0 ? QVariant(s.costModelIndex) : QVariant();
+        case DepthColumn: return s.depth;
+        default: return {};
         }
     }
     if (role == Qt::ForegroundRole && s.isInput)

@@ -75,7 +75,8 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
         auto w = weights::loadWeights(file.toStdString());
         if (!w.ok()) {
             const auto *first = w.firstError();
-            out.error = first ? QString::fromStdString(first->format()) : file + QStringLiteral(": cannot load weights");
+            out.error =
+                first ? QString::fromStdString(first->format()) : file + QStringLiteral(": cannot load weights");
         } else if (const auto why = model::checkWeights(*w.weights); !why.empty()) {
             out.error = file + QStringLiteral(": ") + QString::fromStdString(why);
         }
@@ -99,9 +100,8 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
             out.pipelines.push_back(std::move(p));
             done += 1;
             if (progress)
-                progress->report(0.5 + 0.5 * done / steps,
-                                 "predicting with " + out.name.toStdString() + ": pipeline " +
-                                     std::to_string(pipeline.pipelineId));
+                progress->report(0.5 + 0.5 * done / steps, "predicting with " + out.name.toStdString() + ": pipeline " +
+                                                               std::to_string(pipeline.pipelineId));
         }
         out.summary = summarizeRanks(metrics);
         result.weights.push_back(std::move(out));

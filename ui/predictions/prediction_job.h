@@ -34,8 +34,8 @@ struct PredictedPipeline {
 
 struct WeightsPredictions {
     QString path;
-    QString name;  // file name without .weights
-    QString error; // the file could not be used; pipelines is empty then
+    QString name;                             // file name without .weights
+    QString error;                            // the file could not be used; pipelines is empty then
     std::vector<PredictedPipeline> pipelines; // parallel to PredictionResult::pipelines
     samples::RankSummary summary;             // means over pipelines
 };
@@ -49,7 +49,7 @@ struct PredictionResult {
     std::vector<MeasuredPipeline> pipelines;
     std::vector<WeightsPredictions> weights; // in the order asked for
     std::vector<SkippedFile> skipped;
-    QStringList errors;  // listing errors (missing folder, bad apps.tsv): nothing was predicted
+    QStringList errors; // listing errors (missing folder, bad apps.tsv): nothing was predicted
     size_t filesRead = 0;
     bool cancelled = false;
 };

@@ -30,10 +30,7 @@ void setDecades(QLogValueAxis *axis, double low, double high)
     axis->setRange(a * 0.999, b * 1.001);
 }
 
-QString figure(double v)
-{
-    return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'f', 3);
-}
+QString figure(double v) { return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'f', 3); }
 } // namespace
 
 QColor PredictionScatter::pipelineColor(int index)
@@ -125,13 +122,15 @@ void PredictionScatter::setResult(const PredictionResult &result, int weightsInd
                         return;
                     }
                     for (size_t i = 0; i < runtimes.size(); ++i)
-                        if (qFuzzyCompare(double(runtimes[i]), point.x()) && qFuzzyCompare(double(predictions[i]), point.y())) {
-                            QToolTip::showText(QCursor::pos(),
-                                               tr("%1\n%2\nmeasured %3 ms, predicted %4")
-                                                   .arg(name, QFileInfo(files.value(static_cast<qsizetype>(i))).fileName())
-                                                   .arg(double(runtimes[i]), 0, 'g', 4)
-                                                   .arg(double(predictions[i]), 0, 'g', 4),
-                                               this);
+                        if (qFuzzyCompare(double(runtimes[i]), point.x()) &&
+                            qFuzzyCompare(double(predictions[i]), point.y())) {
+                            QToolTip::showText(
+                                QCursor::pos(),
+                                tr("%1\n%2\nmeasured %3 ms, predicted %4")
+                                    .arg(name, QFileInfo(files.value(static_cast<qsizetype>(i))).fileName())
+                                    .arg(double(runtimes[i]), 0, 'g', 4)
+                                    .arg(double(predictions[i]), 0, 'g', 4),
+                                this);
                             return;
                         }
                 });
@@ -142,9 +141,9 @@ void PredictionScatter::setResult(const PredictionResult &result, int weightsInd
     }
     setDecades(m_x, xLow, xHigh);
     setDecades(m_y, yLow, yHigh);
-    QString title = tr("<p align=\"center\"><b>%1</b><br>mean Spearman %2, Kendall τ %3, pairwise %4")
-                        .arg(w.name, figure(w.summary.spearman), figure(w.summary.kendall),
-                             figure(w.summary.pairwiseAccuracy));
+    QString title =
+        tr("<p align=\"center\"><b>%1</b><br>mean Spearman %2, Kendall τ %3, pairwise %4")
+            .arg(w.name, figure(w.summary.spearman), figure(w.summary.kendall), figure(w.summary.pairwiseAccuracy));
     if (m_hidden > 0)
         title += tr("<br>%n point(s) with a non-positive value are not drawn (log axes)", nullptr, m_hidden);
     chart()->setTitle(title + QStringLiteral("</p>"));

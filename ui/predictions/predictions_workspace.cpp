@@ -159,15 +159,9 @@ void PredictionsWorkspace::restoreLayout()
     m_resultsSplitter->restoreState(settings().layoutValue(kWorkspaceId, QStringLiteral("results")));
 }
 
-void PredictionsWorkspace::addSampleFolder(const QString &folder)
-{
-    m_folders->addFolder(folder);
-}
+void PredictionsWorkspace::addSampleFolder(const QString &folder) { m_folders->addFolder(folder); }
 
-QStringList PredictionsWorkspace::sampleFolders() const
-{
-    return m_folders->folders();
-}
+QStringList PredictionsWorkspace::sampleFolders() const { return m_folders->folders(); }
 
 void PredictionsWorkspace::setWeights(const QString &path)
 {
@@ -186,10 +180,7 @@ void PredictionsWorkspace::setComparisonWeights(const QString &path)
     scheduleEvaluation();
 }
 
-void PredictionsWorkspace::setNumCores(int cores)
-{
-    m_cores->setValue(cores);
-}
+void PredictionsWorkspace::setNumCores(int cores) { m_cores->setValue(cores); }
 
 QStringList PredictionsWorkspace::weightsFiles() const
 {
@@ -206,10 +197,7 @@ bool PredictionsWorkspace::isIdle() const
     return !m_running && !m_debounce.isActive() && !m_weightsA->scanPending() && !m_weightsB->scanPending();
 }
 
-void PredictionsWorkspace::scheduleEvaluation()
-{
-    m_debounce.start();
-}
+void PredictionsWorkspace::scheduleEvaluation() { m_debounce.start(); }
 
 void PredictionsWorkspace::evaluate()
 {
@@ -286,6 +274,5 @@ void PredictionsWorkspace::onFinished(const PredictionResult &result)
                               .arg(result.skipped.size()));
     Q_EMIT evaluated();
 }
-
 
 } // namespace beamscope::ui

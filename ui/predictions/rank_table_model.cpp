@@ -133,7 +133,8 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
     const QString name = metric == Spearman ? tr("Spearman") : metric == Kendall ? tr("Kendall τ") : tr("Pairwise");
     const QString &weights = m_weights[static_cast<size_t>(k)].name;
     if (role == Qt::ToolTipRole)
-        return tr("%1 of %2's predictions against the measured runtimes").arg(name, m_weights[static_cast<size_t>(k)].path);
+        return tr("%1 of %2's predictions against the measured runtimes")
+            .arg(name, m_weights[static_cast<size_t>(k)].path);
     return weightsCount() > 1 ? QStringLiteral("%1\n%2").arg(name, weights) : name;
 }
 

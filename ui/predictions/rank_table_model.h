@@ -23,7 +23,10 @@ public:
     int weightsCount() const { return static_cast<int>(m_weights.size()); }
     int pipelineCount() const { return static_cast<int>(m_pipelines.size()); }
     // Column of a metric of the k-th weights file.
-    static int metricColumn(int weightsIndex, Metric metric) { return FixedColumnCount + weightsIndex * MetricCount + metric; }
+    static int metricColumn(int weightsIndex, Metric metric)
+    {
+        return FixedColumnCount + weightsIndex * MetricCount + metric;
+    }
     bool isSummaryRow(int row) const { return row == pipelineCount(); }
 
     int rowCount(const QModelIndex &parent = {}) const override;

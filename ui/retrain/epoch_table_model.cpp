@@ -35,10 +35,7 @@ int EpochTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_records.size());
 }
 
-int EpochTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int EpochTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant EpochTableModel::data(const QModelIndex &index, int role) const
 {

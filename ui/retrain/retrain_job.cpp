@@ -18,15 +18,9 @@ namespace {
 using namespace beamscope::samples;
 namespace fs = std::filesystem;
 
-fs::path toPath(const QString &path)
-{
-    return fs::path(path.toStdString());
-}
+fs::path toPath(const QString &path) { return fs::path(path.toStdString()); }
 
-QString fromStd(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
+QString fromStd(const std::string &text) { return QString::fromStdString(text); }
 
 // Maps one phase of the job (loading, training) onto a slice of the bar.
 class PhaseProgress : public Progress {
@@ -49,10 +43,7 @@ constexpr double kLoadingShare = 0.05;
 
 } // namespace
 
-QString checkpointFor(const QString &output)
-{
-    return fromStd(checkpointPathFor(toPath(output)).string());
-}
+QString checkpointFor(const QString &output) { return fromStd(checkpointPathFor(toPath(output)).string()); }
 
 SampleFolderSummary summarizeSampleFolders(const QStringList &folders)
 {

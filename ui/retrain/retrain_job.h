@@ -23,28 +23,28 @@ namespace beamscope::ui {
 
 struct RetrainRequest {
     QStringList sampleFolders;
-    QString initialWeights;              // a weights file; empty with randomInit
-    bool randomInit = false;             // Halide's random initialiser, seeded with `seed`
-    QString holdOutApp;                  // empty: Halide's hash split
+    QString initialWeights;  // a weights file; empty with randomInit
+    bool randomInit = false; // Halide's random initialiser, seeded with `seed`
+    QString holdOutApp;      // empty: Halide's hash split
     int epochs = 10;
     float learningRate = 1e-4f;
     uint32_t seed = 0;
     int numCores = 80;
-    int minBatch = 9;                    // Halide trains on batches of more than 8
-    QString output;                      // the .weights file to write
-    bool partitionSchedules = false;     // Halide's --partition_schedules (the hash split only)
-    bool replaceOutput = false;          // the user confirmed replacing an existing output
-    bool resume = false;                 // continue from the output's checkpoint
-    bool startOver = false;              // the user chose to drop an earlier run's checkpoint
+    int minBatch = 9;                // Halide trains on batches of more than 8
+    QString output;                  // the .weights file to write
+    bool partitionSchedules = false; // Halide's --partition_schedules (the hash split only)
+    bool replaceOutput = false;      // the user confirmed replacing an existing output
+    bool resume = false;             // continue from the output's checkpoint
+    bool startOver = false;          // the user chose to drop an earlier run's checkpoint
 };
 
 struct RetrainOutcome {
     bool ok = false;
     bool cancelled = false;
-    QString error;                      // why nothing (more) was done
-    QString refusedOption;              // the setting a refusal names ("resume", "force", "hold-out", ...)
-    QString output;                     // written file (ok only)
-    QString checkpoint;                 // where the checkpoint is kept (cancelled runs)
+    QString error;         // why nothing (more) was done
+    QString refusedOption; // the setting a refusal names ("resume", "force", "hold-out", ...)
+    QString output;        // written file (ok only)
+    QString checkpoint;    // where the checkpoint is kept (cancelled runs)
     int epochsCompleted = 0;
     int resumedEpochs = 0;
     size_t trainingPipelines = 0, validationPipelines = 0;

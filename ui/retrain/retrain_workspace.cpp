@@ -48,7 +48,10 @@ QString formatDuration(qint64 ms)
 {
     const qint64 s = (ms + 500) / 1000;
     if (s >= 3600)
-        return QStringLiteral("%1:%2:%3").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+        return QStringLiteral("%1:%2:%3")
+            .arg(s / 3600)
+            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 } // namespace
@@ -214,10 +217,7 @@ bool RetrainWorkspace::canOpen(const QString &path) const
     return it.hasNext();
 }
 
-void RetrainWorkspace::open(const QString &path)
-{
-    addSampleFolder(path);
-}
+void RetrainWorkspace::open(const QString &path) { addSampleFolder(path); }
 
 void RetrainWorkspace::saveLayout()
 {
@@ -231,25 +231,13 @@ void RetrainWorkspace::restoreLayout()
     m_resultsSplitter->restoreState(settings().layoutValue(kWorkspaceId, QStringLiteral("results")));
 }
 
-void RetrainWorkspace::addSampleFolder(const QString &folder)
-{
-    m_folders->addFolder(folder);
-}
+void RetrainWorkspace::addSampleFolder(const QString &folder) { m_folders->addFolder(folder); }
 
-void RetrainWorkspace::removeSampleFolder(const QString &folder)
-{
-    m_folders->removeFolder(folder);
-}
+void RetrainWorkspace::removeSampleFolder(const QString &folder) { m_folders->removeFolder(folder); }
 
-QStringList RetrainWorkspace::sampleFolders() const
-{
-    return m_folders->folders();
-}
+QStringList RetrainWorkspace::sampleFolders() const { return m_folders->folders(); }
 
-void RetrainWorkspace::setInitialWeights(const QString &path)
-{
-    m_initial->setPath(path);
-}
+void RetrainWorkspace::setInitialWeights(const QString &path) { m_initial->setPath(path); }
 
 void RetrainWorkspace::setRandomInitialWeights()
 {
@@ -273,25 +261,13 @@ QStringList RetrainWorkspace::availableApps() const
     return apps;
 }
 
-void RetrainWorkspace::setEpochs(int epochs)
-{
-    m_epochs->setValue(epochs);
-}
+void RetrainWorkspace::setEpochs(int epochs) { m_epochs->setValue(epochs); }
 
-void RetrainWorkspace::setLearningRate(double rate)
-{
-    m_rate->setValue(rate);
-}
+void RetrainWorkspace::setLearningRate(double rate) { m_rate->setValue(rate); }
 
-void RetrainWorkspace::setSeed(int seed)
-{
-    m_seed->setValue(seed);
-}
+void RetrainWorkspace::setSeed(int seed) { m_seed->setValue(seed); }
 
-void RetrainWorkspace::setNumCores(int cores)
-{
-    m_cores->setValue(cores);
-}
+void RetrainWorkspace::setNumCores(int cores) { m_cores->setValue(cores); }
 
 void RetrainWorkspace::setOutput(const QString &path)
 {
@@ -300,16 +276,13 @@ void RetrainWorkspace::setOutput(const QString &path)
     updateButtons();
 }
 
-QString RetrainWorkspace::output() const
-{
-    return m_output->text().trimmed();
-}
+QString RetrainWorkspace::output() const { return m_output->text().trimmed(); }
 
 QString RetrainWorkspace::defaultOutput() const
 {
-    return AppSettings::trainedWeightsFolder() + QStringLiteral("/retrained-%1.weights")
-                                                     .arg(QDateTime::currentDateTime().toString(
-                                                         QStringLiteral("yyyyMMdd-HHmmss")));
+    return AppSettings::trainedWeightsFolder() +
+           QStringLiteral("/retrained-%1.weights")
+               .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
 }
 
 RetrainRequest RetrainWorkspace::request() const
@@ -461,8 +434,8 @@ void RetrainWorkspace::onEpoch(const samples::EpochRecord &record)
     Q_ASSERT(QThread::currentThread() == thread()); // results reach views on the GUI thread only
     m_epochModel->addEpoch(record);
     m_lossChart->addEpoch(record.epoch, {record.trainingLoss, record.validationLoss});
-    m_rankChart->addEpoch(record.epoch, {record.validation.spearman, record.validation.kendall,
-                                         record.validation.pairwiseAccuracy});
+    m_rankChart->addEpoch(record.epoch,
+                          {record.validation.spearman, record.validation.kendall, record.validation.pairwiseAccuracy});
     Q_EMIT epochFinished(record.epoch);
 }
 
@@ -477,9 +450,9 @@ void RetrainWorkspace::onFinished(const RetrainOutcome &outcome)
         m_cancelledRequest.reset();
         m_progress->setValue(m_progress->maximum());
         m_progress->setFormat(tr("Done in %1").arg(elapsed));
-        m_status->setText(tr("Wrote %1 after %n epoch(s); it is in the weights library.", nullptr,
-                             outcome.epochsCompleted)
-                              .arg(outcome.output));
+        m_status->setText(
+            tr("Wrote %1 after %n epoch(s); it is in the weights library.", nullptr, outcome.epochsCompleted)
+                .arg(outcome.output));
         Q_EMIT statusMessage(tr("Trained %1").arg(outcome.output), 10000);
         // The library lists the new file: this workspace's picker and the Weights workspace.
         if (QWidget *top = window()) {
@@ -519,24 +492,24 @@ void RetrainWorkspace::updateFolders()
         return;
     }
     m_foldersNote->setText(tr("Looking for samples…"));
-    m_foldersJob.start(this, [folders] { return summarizeSampleFolders(folders); },
-                       [this](const SampleFolderSummary &summary) {
-                           const QString wanted = m_holdOut->currentData().toString();
-                           while (m_holdOut->count() > 1)
-                               m_holdOut->removeItem(1);
-                           for (const QString &app : summary.apps)
-                               m_holdOut->addItem(app, app);
-                           setHoldOutApp(wanted);
-                           QString note = tr("%n sample file(s)", nullptr, static_cast<int>(summary.files));
-                           note += summary.apps.isEmpty()
-                                       ? tr("; the layout names no app")
-                                       : tr("; apps: %1").arg(summary.apps.join(QStringLiteral(", ")));
-                           if (!summary.errors.isEmpty())
-                               note += QStringLiteral("\n") + summary.errors.join(QLatin1Char('\n'));
-                           m_foldersNote->setText(note);
-                           updateButtons();
-                           Q_EMIT foldersSummarized();
-                       });
+    m_foldersJob.start(
+        this, [folders] { return summarizeSampleFolders(folders); },
+        [this](const SampleFolderSummary &summary) {
+            const QString wanted = m_holdOut->currentData().toString();
+            while (m_holdOut->count() > 1)
+                m_holdOut->removeItem(1);
+            for (const QString &app : summary.apps)
+                m_holdOut->addItem(app, app);
+            setHoldOutApp(wanted);
+            QString note = tr("%n sample file(s)", nullptr, static_cast<int>(summary.files));
+            note += summary.apps.isEmpty() ? tr("; the layout names no app")
+                                           : tr("; apps: %1").arg(summary.apps.join(QStringLiteral(", ")));
+            if (!summary.errors.isEmpty())
+                note += QStringLiteral("\n") + summary.errors.join(QLatin1Char('\n'));
+            m_foldersNote->setText(note);
+            updateButtons();
+            Q_EMIT foldersSummarized();
+        });
     updateButtons();
 }
 
@@ -551,9 +524,9 @@ void RetrainWorkspace::updateButtons()
 void RetrainWorkspace::chooseOutput()
 {
     QDir().mkpath(AppSettings::trainedWeightsFolder());
-    const QString file = QFileDialog::getSaveFileName(this, tr("Save trained weights as"), output(),
-                                                      tr("Weights (*.weights)"), nullptr,
-                                                      QFileDialog::DontConfirmOverwrite);
+    const QString file =
+        QFileDialog::getSaveFileName(this, tr("Save trained weights as"), output(), tr("Weights (*.weights)"), nullptr,
+                                     QFileDialog::DontConfirmOverwrite);
     if (!file.isEmpty())
         setOutput(file.endsWith(QLatin1String(".weights")) ? file : file + QStringLiteral(".weights"));
 }

@@ -31,10 +31,7 @@ int FeatureTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() || !m_a ? 0 : search::kScheduleFeatureCount;
 }
 
-int FeatureTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : (m_b ? 6 : 3);
-}
+int FeatureTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : (m_b ? 6 : 3); }
 
 QVariant FeatureTableModel::data(const QModelIndex &index, int role) const
 {

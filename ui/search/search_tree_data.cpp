@@ -138,7 +138,8 @@ int64_t SearchTreeData::hitTest(QPointF world, double tolerance) const
         return -1;
     const int64_t id = r->nodes[static_cast<size_t>(slot)];
     const QPointF p = position(id);
-    if (std::abs(p.x() - world.x()) > std::max(tolerance, w / 2) || std::abs(p.y() - world.y()) > std::max(tolerance, kRowHeight / 2))
+    if (std::abs(p.x() - world.x()) > std::max(tolerance, w / 2) ||
+        std::abs(p.y() - world.y()) > std::max(tolerance, kRowHeight / 2))
         return -1;
     return id;
 }

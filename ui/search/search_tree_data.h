@@ -60,7 +60,10 @@ public:
 
     // Geometry (world coordinates).
     QPointF position(int64_t id) const;
-    double slotWidth(const Row &row) const { return row.nodes.empty() ? kBandWidth : kBandWidth / double(row.nodes.size()); }
+    double slotWidth(const Row &row) const
+    {
+        return row.nodes.empty() ? kBandWidth : kBandWidth / double(row.nodes.size());
+    }
     static double bandLeft(int pass) { return pass * (kBandWidth + kBandGap); }
     static double rowTop(int depth) { return (depth - 1) * kRowHeight; }
     QRectF bounds() const;
@@ -98,8 +101,8 @@ private:
     search::TraceSummary m_summary;
     bool m_hasSummary = false;
     std::vector<search::TraceNode> m_nodes;
-    std::vector<double> m_x;          // per node
-    std::vector<int> m_rowOf;         // per node: index into m_rows
+    std::vector<double> m_x;  // per node
+    std::vector<int> m_rowOf; // per node: index into m_rows
     std::vector<Row> m_rows;
     std::vector<std::vector<int>> m_rowIndex; // [pass][depth] -> index into m_rows, -1
     int m_passCount = 0;

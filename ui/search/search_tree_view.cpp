@@ -28,7 +28,8 @@ QColor relativeCostColor(double relative)
     // 1x green, 4x amber, >= 16x red, on a log scale.
     const double t = std::isfinite(relative) ? std::clamp(std::log2(std::max(1.0, relative)) / 4.0, 0.0, 1.0) : 1.0;
     const auto mix = [](QColor a, QColor b, double u) {
-        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * u), float(a.greenF() + (b.greenF() - a.greenF()) * u),
+        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * u),
+                                float(a.greenF() + (b.greenF() - a.greenF()) * u),
                                 float(a.blueF() + (b.blueF() - a.blueF()) * u));
     };
     const QColor good(26, 152, 80), mid(254, 196, 79), bad(215, 48, 39);
@@ -180,7 +181,8 @@ void SearchTreeView::paintBands(QPainter &p, const QRect &plot, double rowPx) co
 
 // Each visible row: a marker per state where they fit, else a strip of the
 // cheapest state per pixel column (beam survivors still become markers).
-std::vector<SearchTreeView::Marker> SearchTreeView::paintRowsAndCollectMarkers(QPainter &p, const QRect &plot, double rowPx)
+std::vector<SearchTreeView::Marker> SearchTreeView::paintRowsAndCollectMarkers(QPainter &p, const QRect &plot,
+                                                                               double rowPx)
 {
     const SearchTreeData &d = *m_data;
     const bool filtering = d.hasFuncFilter();
@@ -191,7 +193,7 @@ std::vector<SearchTreeView::Marker> SearchTreeView::paintRowsAndCollectMarkers(Q
         m_strip = QImage(size(), QImage::Format_ARGB32_Premultiplied);
     m_strip.fill(Qt::transparent);
     bool stripUsed = false;
-    std::vector<double> best;        // per screen column: lowest relative cost
+    std::vector<double> best; // per screen column: lowest relative cost
     std::vector<uint8_t> columnMatch;
     std::vector<QRgb> colours;
     std::vector<Marker> markers;
@@ -279,7 +281,8 @@ bool SearchTreeView::paintBeamEdges(QPainter &p, const std::vector<Marker> &mark
         const auto &node = d.nodes()[static_cast<size_t>(m.id)];
         if (node.parent < 0)
             continue;
-        (onPath[static_cast<size_t>(m.id)] ? pathEdges : edges).emplace_back(worldToScreen(d.position(node.parent)), m.at);
+        (onPath[static_cast<size_t>(m.id)] ? pathEdges : edges)
+            .emplace_back(worldToScreen(d.position(node.parent)), m.at);
     }
     // Antialiasing only while the markers are few enough to stay quick.
     const bool smooth = markers.size() < 1500;
@@ -450,18 +453,11 @@ void SearchTreeView::keyPressEvent(QKeyEvent *event)
 {
     const QPointF centre(width() / 2.0, height() / 2.0);
     switch (event->key()) {
-    case Qt::Key_F:
-        fit();
-        break;
+    case Qt::Key_F: fit(); break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomBy(1.25, centre);
-        break;
-    case Qt::Key_Minus:
-        zoomBy(0.8, centre);
-        break;
-    default:
-        QWidget::keyPressEvent(event);
+    case Qt::Key_Equal: zoomBy(1.25, centre); break;
+    case Qt::Key_Minus: zoomBy(0.8, centre); break;
+    default: QWidget::keyPressEvent(event);
     }
 }
 

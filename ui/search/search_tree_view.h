@@ -85,9 +85,9 @@ private:
     int64_t nodeAt(QPointF screen) const;
 
     const SearchTreeData *m_data = nullptr;
-    double m_sx = 1, m_sy = 1;     // screen pixels per world unit
-    QPointF m_origin;              // world point at the screen's top-left (after the margin)
-    bool m_fitted = false;         // follow the data's growth until the user zooms or pans
+    double m_sx = 1, m_sy = 1; // screen pixels per world unit
+    QPointF m_origin;          // world point at the screen's top-left (after the margin)
+    bool m_fitted = false;     // follow the data's growth until the user zooms or pans
     bool m_pathOnly = false;
     int64_t m_selected = -1, m_compared = -1;
     QPoint m_pressPos, m_lastDrag;

@@ -115,8 +115,8 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
 
     m_panel->measureButton()->setToolTip(tr(kMeasureWhy));
     m_panel->continueButton()->setToolTip(tr(kContinueWhy));
-    m_panel->exportButton()->setToolTip(
-        tr("Saves the state's Halide C++ schedule (core/schedule's emitter); a partial state gets its loop nest as comments."));
+    m_panel->exportButton()->setToolTip(tr("Saves the state's Halide C++ schedule (core/schedule's emitter); a partial "
+                                           "state gets its loop nest as comments."));
 
     connect(fit, &QPushButton::clicked, m_view, &SearchTreeView::fit);
     connect(zoomIn, &QPushButton::clicked, m_view, [this] { m_view->zoomBy(1.25, QPointF(m_view->rect().center())); });
@@ -287,8 +287,8 @@ session::SearchRequest SearchWorkspace::optionsFromControls() const
 
 void SearchWorkspace::updateWeightsNote()
 {
-    const std::string note = beamscope::weights::describeShippedWeightsFor(m_weights->path().toStdString(),
-                                                                m_app->currentData().toString().toStdString());
+    const std::string note = beamscope::weights::describeShippedWeightsFor(
+        m_weights->path().toStdString(), m_app->currentData().toString().toStdString());
     m_weightsNote->setText(QString::fromStdString(note));
     m_weightsNote->setVisible(!note.empty());
 }
@@ -311,8 +311,9 @@ void SearchWorkspace::startSearch()
 {
     // The weights list is still being scanned: start once the chosen file is known.
     if (m_weights->scanPending()) {
-        connect(m_weights, &WeightsComboBox::scanned, this, [this] { startSearch(optionsFromControls()); },
-                Qt::SingleShotConnection);
+        connect(
+            m_weights, &WeightsComboBox::scanned, this, [this] { startSearch(optionsFromControls()); },
+            Qt::SingleShotConnection);
         return;
     }
     startSearch(optionsFromControls());
@@ -371,7 +372,7 @@ void SearchWorkspace::startSearch(const session::SearchRequest &options)
     auto progress = m_progress;
     auto future = QtConcurrent::run([this, guard, generation, options, progress] {
         const session::NodeBatchSink sink = [this, guard, generation](const search::SearchTrace &trace, size_t first,
-                                                                     size_t count) {
+                                                                      size_t count) {
             auto batch = std::make_shared<Batch>();
             batch->header.pipeline = trace.pipeline;
             batch->header.stageNames = trace.stageNames;
@@ -429,14 +430,14 @@ void SearchWorkspace::onFinished(quint64 generation, const std::shared_ptr<sessi
     m_data.setSummary(outcome->trace.summary);
     m_progressBar->setValue(1000);
     const auto &s = outcome->trace.summary;
-    m_status->setText(outcome->cancelled
-                          ? tr("Cancelled after %1 states (%2 s).").arg(s.statesEvaluated).arg(s.searchSeconds, 0, 'f', 2)
-                          : tr("Done: predicted cost %1, %2 states evaluated in %3 s%4.")
-                                .arg(formatNumber(outcome->predictedCost, 6))
-                                .arg(s.statesEvaluated)
-                                .arg(s.searchSeconds, 0, 'f', 2)
-                                .arg(s.nodesDropped ? tr(" (trace capped: %1 states not recorded)").arg(s.nodesDropped)
-                                                    : QString()));
+    m_status->setText(
+        outcome->cancelled
+            ? tr("Cancelled after %1 states (%2 s).").arg(s.statesEvaluated).arg(s.searchSeconds, 0, 'f', 2)
+            : tr("Done: predicted cost %1, %2 states evaluated in %3 s%4.")
+                  .arg(formatNumber(outcome->predictedCost, 6))
+                  .arg(s.statesEvaluated)
+                  .arg(s.searchSeconds, 0, 'f', 2)
+                  .arg(s.nodesDropped ? tr(" (trace capped: %1 states not recorded)").arg(s.nodesDropped) : QString()));
     m_lastTrace = std::move(outcome->trace);
     m_saveAction->setEnabled(true);
     m_view->dataChanged();
@@ -595,7 +596,8 @@ void SearchWorkspace::openSessionForTrace()
             return o;
         },
         [this](std::shared_ptr<Opened> o) {
-            setSession(o->session, o->session ? QString() : tr("No cost terms: %1").arg(QString::fromStdString(o->error)));
+            setSession(o->session,
+                       o->session ? QString() : tr("No cost terms: %1").arg(QString::fromStdString(o->error)));
             if (!o->session)
                 Q_EMIT breakdownReady();
         });
@@ -613,10 +615,7 @@ void SearchWorkspace::compareState(qint64 id)
     showNode(m_view->selected(), id);
 }
 
-void SearchWorkspace::showNode(qint64 a, qint64 b)
-{
-    m_panel->showState(a, b);
-}
+void SearchWorkspace::showNode(qint64 a, qint64 b) { m_panel->showState(a, b); }
 
 void SearchWorkspace::setFuncSearch(const QString &text)
 {
@@ -641,7 +640,8 @@ void SearchWorkspace::measureState(qint64 id)
         return;
     if (m_sessionJob.pending()) { // an opened trace's session is still being built
         m_panel->setMeasurement(tr("Building %1 to measure #%2…").arg(m_data.pipeline()).arg(id));
-        connect(this, &SearchWorkspace::breakdownReady, this, [this, id] { measureState(id); }, Qt::SingleShotConnection);
+        connect(
+            this, &SearchWorkspace::breakdownReady, this, [this, id] { measureState(id); }, Qt::SingleShotConnection);
         return;
     }
     const std::vector<Json> decisions = m_data.decisionsTo(id);
@@ -655,41 +655,43 @@ void SearchWorkspace::measureState(qint64 id)
         return;
     }
     auto isCurrent = [this, guard, generation] { return guard && m_measureGeneration == generation; };
-    m_measureProgress = std::make_shared<RelayProgress>(this, isCurrent, [this](double fraction, const QString &message) {
-        m_panel->setMeasurement(tr("Measuring (%1%): %2").arg(int(fraction * 100)).arg(message));
-    });
+    m_measureProgress =
+        std::make_shared<RelayProgress>(this, isCurrent, [this](double fraction, const QString &message) {
+            m_panel->setMeasurement(tr("Measuring (%1%): %2").arg(int(fraction * 100)).arg(message));
+        });
     m_panel->measureButton()->setText(tr("Cancel measurement"));
     m_panel->setMeasurement(tr("Compiling #%1 for %2…").arg(id).arg(target));
     auto progress = m_measureProgress;
-    auto future = QtConcurrent::run([this, guard, generation, search = m_session, decisions, target, progress,
-                                     predicted, id] {
-        auto m = std::make_shared<session::StateMeasurement>(search->measure(decisions, target.toStdString(), progress.get()));
-        const bool cancelled = progress->cancelled();
-        postToGui(guard, [this, generation, m, cancelled, predicted, id, target] {
-            if (generation != m_measureGeneration)
-                return;
-            m_measureProgress.reset();
-            m_panel->measureButton()->setText(tr("Measure"));
-            QString text;
-            if (cancelled)
-                text = tr("Measurement cancelled.");
-            else if (!m->ok)
-                text = tr("Not measured: %1").arg(QString::fromStdString(m->error));
-            else
-                // The short target name: Halide's full target string would push the runtime out of view.
-                text = tr("#%1 measured on %2: <b>%3 ms</b> median (min %4 ms) · predicted cost %5 · %6")
-                           .arg(id)
-                           .arg(target)
-                           .arg(m->medianMs, 0, 'g', 4)
-                           .arg(m->minMs, 0, 'g', 4)
-                           .arg(formatNumber(predicted, 5))
-                           .arg(!m->checked ? tr("output not checked")
-                                : m->matches ? tr("output matches the reference")
-                                             : tr("<b>output differs from the reference</b>"));
-            m_panel->setMeasurement(text);
-            Q_EMIT measured(m->ok && !cancelled, m->medianMs);
+    auto future =
+        QtConcurrent::run([this, guard, generation, search = m_session, decisions, target, progress, predicted, id] {
+            auto m = std::make_shared<session::StateMeasurement>(
+                search->measure(decisions, target.toStdString(), progress.get()));
+            const bool cancelled = progress->cancelled();
+            postToGui(guard, [this, generation, m, cancelled, predicted, id, target] {
+                if (generation != m_measureGeneration)
+                    return;
+                m_measureProgress.reset();
+                m_panel->measureButton()->setText(tr("Measure"));
+                QString text;
+                if (cancelled)
+                    text = tr("Measurement cancelled.");
+                else if (!m->ok)
+                    text = tr("Not measured: %1").arg(QString::fromStdString(m->error));
+                else
+                    // The short target name: Halide's full target string would push the runtime out of view.
+                    text = tr("#%1 measured on %2: <b>%3 ms</b> median (min %4 ms) · predicted cost %5 · %6")
+                               .arg(id)
+                               .arg(target)
+                               .arg(m->medianMs, 0, 'g', 4)
+                               .arg(m->minMs, 0, 'g', 4)
+                               .arg(formatNumber(predicted, 5))
+                               .arg(!m->checked  ? tr("output not checked")
+                                    : m->matches ? tr("output matches the reference")
+                                                 : tr("<b>output differs from the reference</b>"));
+                m_panel->setMeasurement(text);
+                Q_EMIT measured(m->ok && !cancelled, m->medianMs);
+            });
         });
-    });
     Q_UNUSED(future);
 }
 
@@ -704,9 +706,9 @@ void SearchWorkspace::exportSchedule(qint64 id)
     const search::TraceNode *n = m_data.node(id);
     if (!n)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the state's schedule"),
-                                                      QStringLiteral("%1_state%2.schedule.h").arg(m_data.pipeline()).arg(id),
-                                                      tr("C++ schedule (*.h *.cpp *.txt);;All files (*)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the state's schedule"), QStringLiteral("%1_state%2.schedule.h").arg(m_data.pipeline()).arg(id),
+        tr("C++ schedule (*.h *.cpp *.txt);;All files (*)"));
     if (!path.isEmpty())
         exportScheduleTo(id, path);
 }
@@ -717,8 +719,9 @@ void SearchWorkspace::exportScheduleTo(qint64 id, const QString &path)
     if (!n)
         return;
     if (m_sessionJob.pending()) { // the schedule comes from the session's DAG, still being built
-        connect(this, &SearchWorkspace::breakdownReady, this, [this, id, path] { exportScheduleTo(id, path); },
-                Qt::SingleShotConnection);
+        connect(
+            this, &SearchWorkspace::breakdownReady, this, [this, id, path] { exportScheduleTo(id, path); },
+            Qt::SingleShotConnection);
         return;
     }
     const std::vector<Json> decisions = m_data.decisionsTo(id);
@@ -751,14 +754,14 @@ void SearchWorkspace::exportScheduleTo(qint64 id, const QString &path)
                     text += "//   " + line + "\n";
             }
             // The file dialog already asked before replacing an existing file.
-            const WriteResult w = writeFileAtomically(path.toStdString(), std::span<const char>(text.data(), text.size()),
-                                                      Overwrite::Replace);
-            return std::make_shared<std::tuple<bool, bool, QString>>(
-                w.ok, source.has_value(), QString::fromStdString(w.ok ? error : w.error));
+            const WriteResult w = writeFileAtomically(
+                path.toStdString(), std::span<const char>(text.data(), text.size()), Overwrite::Replace);
+            return std::make_shared<std::tuple<bool, bool, QString>>(w.ok, source.has_value(),
+                                                                     QString::fromStdString(w.ok ? error : w.error));
         },
         [this, path](std::shared_ptr<std::tuple<bool, bool, QString>> r) {
             const auto &[written, asSource, why] = *r;
-            const QString message = !written  ? tr("Not saved: %1").arg(why)
+            const QString message = !written   ? tr("Not saved: %1").arg(why)
                                     : asSource ? tr("Saved the Halide schedule source to %1").arg(path)
                                                : tr("Saved %1 (loop nest only: %2)").arg(path, why);
             m_status->setText(message);
@@ -771,9 +774,9 @@ void SearchWorkspace::saveTrace()
 {
     if (!m_lastTrace)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save the search trace"),
-                                                      QStringLiteral("%1.jsonl").arg(m_data.pipeline()),
-                                                      tr("Search traces (*.jsonl)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save the search trace"),
+                                     QStringLiteral("%1.jsonl").arg(m_data.pipeline()), tr("Search traces (*.jsonl)"));
     if (path.isEmpty())
         return;
     std::string error;

@@ -12,7 +12,8 @@ namespace beamscope::ui {
 
 StageCostModel::StageCostModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void StageCostModel::setCosts(const QStringList &stages, const std::vector<float> &a, std::optional<std::vector<float>> b)
+void StageCostModel::setCosts(const QStringList &stages, const std::vector<float> &a,
+                              std::optional<std::vector<float>> b)
 {
     beginResetModel();
     m_stages = stages;
@@ -31,10 +32,7 @@ int StageCostModel::rowCount(const QModelIndex &parent) const
     return static_cast<int>(n);
 }
 
-int StageCostModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : (m_b ? 4 : 2);
-}
+int StageCostModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : (m_b ? 4 : 2); }
 
 QVariant StageCostModel::data(const QModelIndex &index, int role) const
 {
@@ -46,7 +44,9 @@ QVariant StageCostModel::data(const QModelIndex &index, int role) const
     };
     QVariant v;
     switch (index.column()) {
-    case Stage: v = r < static_cast<size_t>(m_stages.size()) ? m_stages[static_cast<qsizetype>(r)] : QString::number(r); break;
+    case Stage:
+        v = r < static_cast<size_t>(m_stages.size()) ? m_stages[static_cast<qsizetype>(r)] : QString::number(r);
+        break;
     case CostA: v = cost(m_a, r); break;
     case CostB: v = cost(*m_b, r); break;
     case Delta: {

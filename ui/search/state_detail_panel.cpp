@@ -47,10 +47,7 @@ QString displayDecision(const std::string &decision)
 }
 } // namespace
 
-QString displayStageName(const std::string &name)
-{
-    return QString::fromStdString(withoutUniqueSuffixes(name));
-}
+QString displayStageName(const std::string &name) { return QString::fromStdString(withoutUniqueSuffixes(name)); }
 
 namespace {
 
@@ -241,8 +238,9 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     m_clearCompare->setEnabled(m_b >= 0);
     m_path->clear();
     if (!na) {
-        m_summary->setText(m_data && !m_data->nodes().empty() ? tr("Select a state in the tree (ctrl-click a second one to compare).")
-                                                               : tr("No search yet."));
+        m_summary->setText(m_data && !m_data->nodes().empty()
+                               ? tr("Select a state in the tree (ctrl-click a second one to compare).")
+                               : tr("No search yet."));
         m_loopNest->clear();
         m_stageCombo->clear();
         refreshFeatures();
@@ -299,10 +297,7 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     refreshCosts();
 }
 
-void StateDetailPanel::setStage(int stage)
-{
-    m_stageCombo->setCurrentIndex(stage);
-}
+void StateDetailPanel::setStage(int stage) { m_stageCombo->setCurrentIndex(stage); }
 
 void StateDetailPanel::refreshFeatures()
 {
@@ -318,7 +313,8 @@ void StateDetailPanel::refreshFeatures()
     if (!na)
         m_featureNote->setText(QString());
     else if (!a)
-        m_featureNote->setText(tr("No features recorded for this state: the trace stores them only for states kept in the beam."));
+        m_featureNote->setText(
+            tr("No features recorded for this state: the trace stores them only for states kept in the beam."));
     else if (nb && !b)
         m_featureNote->setText(tr("B has no features for this stage (pruned, or fewer stages scheduled)."));
     else
@@ -354,10 +350,9 @@ void StateDetailPanel::refreshFeatures()
             return;
         }
         const QString name = m_featureModel->index(index, FeatureTableModel::Name).data().toString();
-        QToolTip::showText(QCursor::pos(), tr("%1 %2 (%3): log(1 + x) = %4")
-                                               .arg(index)
-                                               .arg(name, set->label())
-                                               .arg(set->at(index), 0, 'g', 4));
+        QToolTip::showText(
+            QCursor::pos(),
+            tr("%1 %2 (%3): log(1 + x) = %4").arg(index).arg(name, set->label()).arg(set->at(index), 0, 'g', 4));
     });
     auto *x = new QBarCategoryAxis;
     QStringList categories;
@@ -402,16 +397,18 @@ void StateDetailPanel::refreshCosts()
     double stageSum = 0;
     for (float c : na->stageCosts)
         stageSum += c;
-    QString note = na->stageCosts.empty()
-                       ? tr("Per-stage costs are recorded only for states kept in the beam; the state's total prediction is %1.")
-                             .arg(formatNumber(na->cost, 6))
-                       : tr("Predicted total %1 (sum of %2 stage costs %3).")
-                             .arg(formatNumber(na->cost, 6))
-                             .arg(na->stageCosts.size())
-                             .arg(formatNumber(stageSum, 6));
+    QString note =
+        na->stageCosts.empty()
+            ? tr("Per-stage costs are recorded only for states kept in the beam; the state's total prediction is %1.")
+                  .arg(formatNumber(na->cost, 6))
+            : tr("Predicted total %1 (sum of %2 stage costs %3).")
+                  .arg(formatNumber(na->cost, 6))
+                  .arg(na->stageCosts.size())
+                  .arg(formatNumber(stageSum, 6));
     if (na->features.empty() || !m_session) {
         if (!na->features.empty())
-            note += QLatin1Char(' ') + (m_sessionStatus.isEmpty() ? tr("Cost terms need weights and the pipeline.") : m_sessionStatus);
+            note += QLatin1Char(' ') +
+                    (m_sessionStatus.isEmpty() ? tr("Cost terms need weights and the pipeline.") : m_sessionStatus);
         m_costNote->setText(note);
         return;
     }
@@ -437,9 +434,9 @@ void StateDetailPanel::refreshCosts()
             shown.push_back(t);
     std::sort(shown.begin(), shown.end(), [&](size_t x, size_t y) { return perTerm[x] > perTerm[y]; });
     m_breakdownSeries = new QHorizontalStackedBarSeries;
-    static const QColor termColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                                     QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(188, 189, 34),
-                                     QColor(23, 190, 207)};
+    static const QColor termColors[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
+                                        QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
+                                        QColor(227, 119, 194), QColor(188, 189, 34),  QColor(23, 190, 207)};
     std::vector<bool> isShown(termNames.size(), false);
     int colour = 0;
     // Horizontal bar charts put the first category at the bottom: stages go in
@@ -487,7 +484,8 @@ void StateDetailPanel::refreshCosts()
     }
     y->append(categories);
     auto *x = new QValueAxis;
-    x->setRange(0, widest > 0 ? widest * 1.05 : 1.0); // from 0: tiny negative terms (float noise) would only clutter the axis
+    x->setRange(0, widest > 0 ? widest * 1.05
+                              : 1.0); // from 0: tiny negative terms (float noise) would only clutter the axis
     x->applyNiceNumbers();
     x->setTitleText(tr("predicted cost"));
     x->setLabelFormat(QStringLiteral("%.3g"));
@@ -498,9 +496,10 @@ void StateDetailPanel::refreshCosts()
     double termSum = 0;
     for (const session::StageTerms &s : terms)
         termSum += s.stageCost;
-    note += tr(" Terms recomputed with %1 for %2 sum to %3.")
-                .arg(QString::fromStdString(std::filesystem::path(m_session->request().weightsPath).filename().string()),
-                     QString::fromStdString(m_session->pipelineName()), formatNumber(termSum, 6));
+    note +=
+        tr(" Terms recomputed with %1 for %2 sum to %3.")
+            .arg(QString::fromStdString(std::filesystem::path(m_session->request().weightsPath).filename().string()),
+                 QString::fromStdString(m_session->pipelineName()), formatNumber(termSum, 6));
     m_costNote->setText(note);
 }
 
@@ -518,16 +517,17 @@ QString StateDetailPanel::loopNestHtml(const std::string &nest)
         QString out;
         switch (l.kind) {
         case Line::Kind::Loop:
-            out = l.loop == Line::LoopKind::GpuBlock    ? span(l, "#1f4fbf", true)
-                  : l.loop == Line::LoopKind::GpuThread ? span(l, "#1a8a3a", true)
-                  : l.loop == Line::LoopKind::Unrolled  ? span(l, "#b05a00")
+            out = l.loop == Line::LoopKind::GpuBlock     ? span(l, "#1f4fbf", true)
+                  : l.loop == Line::LoopKind::GpuThread  ? span(l, "#1a8a3a", true)
+                  : l.loop == Line::LoopKind::Unrolled   ? span(l, "#b05a00")
                   : l.loop == Line::LoopKind::Vectorized ? span(l, "#8a2be2")
-                                                        : span(l, "#444444");
+                                                         : span(l, "#444444");
             break;
         case Line::Kind::Realize:
-            out = span(l, l.memory == Line::Memory::Shared     ? "#b0007a"
-                          : l.memory == Line::Memory::Register ? "#007a7a"
-                                                               : "#222222",
+            out = span(l,
+                       l.memory == Line::Memory::Shared     ? "#b0007a"
+                       : l.memory == Line::Memory::Register ? "#007a7a"
+                                                            : "#222222",
                        true);
             break;
         case Line::Kind::Inline:
@@ -537,11 +537,12 @@ QString StateDetailPanel::loopNestHtml(const std::string &nest)
         }
         html += out + QLatin1Char('\n');
     }
-    html += QStringLiteral("</pre><p style=\"color:#666\">Legend: <span style=\"color:#1f4fbf\"><b>gpu_block</b></span> · "
-                           "<span style=\"color:#1a8a3a\"><b>gpu_thread</b></span> · serial · "
-                           "<span style=\"color:#b05a00\">unrolled</span> · memory: global · "
-                           "<span style=\"color:#b0007a\"><b>shared</b></span> · "
-                           "<span style=\"color:#007a7a\"><b>register</b></span></p>");
+    html +=
+        QStringLiteral("</pre><p style=\"color:#666\">Legend: <span style=\"color:#1f4fbf\"><b>gpu_block</b></span> · "
+                       "<span style=\"color:#1a8a3a\"><b>gpu_thread</b></span> · serial · "
+                       "<span style=\"color:#b05a00\">unrolled</span> · memory: global · "
+                       "<span style=\"color:#b0007a\"><b>shared</b></span> · "
+                       "<span style=\"color:#007a7a\"><b>register</b></span></p>");
     return html;
 }
 

@@ -74,7 +74,7 @@ public:
     QPushButton *compareButton() const { return m_compareButton; }
 
 Q_SIGNALS:
-    void compareRequested();        // the next state clicked becomes B
+    void compareRequested(); // the next state clicked becomes B
     void clearCompareRequested();
     void measureRequested(qint64 id);
     void continueRequested(qint64 id);

@@ -110,45 +110,21 @@ ConversionDialog::ConversionDialog(QWidget *parent) : QDialog(parent)
     updateFormHint();
 }
 
-void ConversionDialog::setSource(const QString &path)
-{
-    m_source->setText(path);
-}
+void ConversionDialog::setSource(const QString &path) { m_source->setText(path); }
 
-void ConversionDialog::setDestination(const QString &path)
-{
-    m_destination->setText(path);
-}
+void ConversionDialog::setDestination(const QString &path) { m_destination->setText(path); }
 
-void ConversionDialog::setFormChoice(FormChoice choice)
-{
-    m_form->setCurrentIndex(static_cast<int>(choice));
-}
+void ConversionDialog::setFormChoice(FormChoice choice) { m_form->setCurrentIndex(static_cast<int>(choice)); }
 
-void ConversionDialog::setReplaceConfirmed(bool replace)
-{
-    m_replace->setChecked(replace);
-}
+void ConversionDialog::setReplaceConfirmed(bool replace) { m_replace->setChecked(replace); }
 
-QString ConversionDialog::source() const
-{
-    return m_source->text().trimmed();
-}
+QString ConversionDialog::source() const { return m_source->text().trimmed(); }
 
-QString ConversionDialog::destination() const
-{
-    return m_destination->text().trimmed();
-}
+QString ConversionDialog::destination() const { return m_destination->text().trimmed(); }
 
-QString ConversionDialog::errorText() const
-{
-    return m_error;
-}
+QString ConversionDialog::errorText() const { return m_error; }
 
-QString ConversionDialog::statusText() const
-{
-    return m_status;
-}
+QString ConversionDialog::statusText() const { return m_status; }
 
 void ConversionDialog::browseSource()
 {

@@ -21,10 +21,7 @@ int DiffSummaryModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() || !m_diff ? 0 : static_cast<int>(m_diff->tensors.size());
 }
 
-int DiffSummaryModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int DiffSummaryModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant DiffSummaryModel::data(const QModelIndex &index, int role) const
 {
@@ -49,10 +46,8 @@ QVariant DiffSummaryModel::data(const QModelIndex &index, int role) const
             return QStringLiteral("%1 / %2").arg(raw.toULongLong()).arg(total);
         }
         return raw.typeId() == QMetaType::Double ? formatNumber(raw.toDouble()) : raw.toString();
-    case RawRole:
-        return raw;
-    case Qt::FontRole:
-        return column >= Changed ? QVariant(monospaceFont()) : QVariant();
+    case RawRole: return raw;
+    case Qt::FontRole: return column >= Changed ? QVariant(monospaceFont()) : QVariant();
     case Qt::TextAlignmentRole:
         return column >= Changed ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                  : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
@@ -60,8 +55,7 @@ QVariant DiffSummaryModel::data(const QModelIndex &index, int role) const
         if (t.changedCount == 0)
             return QColor(0x80, 0x80, 0x80);
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -105,10 +99,7 @@ int LargestChangesModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() || !m_diff ? 0 : static_cast<int>(m_diff->largest.size());
 }
 
-int LargestChangesModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int LargestChangesModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant LargestChangesModel::data(const QModelIndex &index, int role) const
 {
@@ -130,19 +121,14 @@ QVariant LargestChangesModel::data(const QModelIndex &index, int role) const
     default: break;
     }
     switch (role) {
-    case Qt::DisplayRole:
-        return raw.typeId() == QMetaType::Double ? formatNumber(raw.toDouble(), 7) : raw.toString();
-    case RawRole:
-        return index.column() == Index ? QVariant(qulonglong(change.flatIndex)) : raw;
-    case Qt::FontRole:
-        return monospaceFont();
+    case Qt::DisplayRole: return raw.typeId() == QMetaType::Double ? formatNumber(raw.toDouble(), 7) : raw.toString();
+    case RawRole: return index.column() == Index ? QVariant(qulonglong(change.flatIndex)) : raw;
+    case Qt::FontRole: return monospaceFont();
     case Qt::TextAlignmentRole:
         return index.column() == Index ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                        : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::ToolTipRole:
-        return tr("flat index %1").arg(change.flatIndex);
-    default:
-        return {};
+    case Qt::ToolTipRole: return tr("flat index %1").arg(change.flatIndex);
+    default: return {};
     }
 }
 

@@ -86,15 +86,9 @@ DiffView::DiffView(QWidget *parent) : QWidget(parent)
     clear();
 }
 
-QList<QSplitter *> DiffView::splitters() const
-{
-    return {m_vertical, m_horizontal};
-}
+QList<QSplitter *> DiffView::splitters() const { return {m_vertical, m_horizontal}; }
 
-void DiffView::clear()
-{
-    setPair(nullptr, nullptr);
-}
+void DiffView::clear() { setPair(nullptr, nullptr); }
 
 void DiffView::setPair(LoadedWeightsPtr a, LoadedWeightsPtr b)
 {

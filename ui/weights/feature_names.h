@@ -10,9 +10,9 @@
 
 namespace beamscope::ui {
 
-QString scheduleFeatureName(int index);      // 0..72, empty outside
-QString pipelineFeatureRowName(int index);   // 0..39: op histogram, then access patterns
-QString scalarTypeName(int index);           // 0..6
+QString scheduleFeatureName(int index);    // 0..72, empty outside
+QString pipelineFeatureRowName(int index); // 0..39: op histogram, then access patterns
+QString scalarTypeName(int index);         // 0..6
 
 // Title of dimension `dim` of a tensor ("channel", "schedule feature", ...).
 QString dimensionTitle(const QString &tensor, const std::vector<uint32_t> &shape, int dim);

@@ -33,8 +33,8 @@ std::vector<uint32_t> HeatmapGrid::tensorIndex(int row, int column) const
     return idx;
 }
 
-HeatmapGrid makeHeatmapGrid(const QString &tensor, const std::vector<uint32_t> &shape,
-                            std::span<const float> data, int channel, bool transpose)
+HeatmapGrid makeHeatmapGrid(const QString &tensor, const std::vector<uint32_t> &shape, std::span<const float> data,
+                            int channel, bool transpose)
 {
     HeatmapGrid grid;
     grid.tensor = tensor;

@@ -15,7 +15,7 @@ namespace beamscope::ui {
 struct HeatmapGrid {
     QString tensor;
     std::vector<uint32_t> shape;
-    int channel = -1;       // 3-D tensors only
+    int channel = -1; // 3-D tensors only
     bool transposed = false;
     int rows = 0, columns = 0;
     int rowDim = -1, columnDim = 0; // tensor dimension along rows / columns (-1: none, a strip)
@@ -23,7 +23,7 @@ struct HeatmapGrid {
 
     bool empty() const { return values.empty(); }
     float at(int row, int column) const { return values[static_cast<size_t>(row) * columns + column]; }
-    size_t flatIndex(int row, int column) const;           // position in the tensor's data
+    size_t flatIndex(int row, int column) const;                  // position in the tensor's data
     std::vector<uint32_t> tensorIndex(int row, int column) const; // dimension 0 first
 };
 
@@ -31,7 +31,7 @@ struct HeatmapGrid {
 int heatmapChannelCount(const std::vector<uint32_t> &shape);
 
 // channel is clamped into range; transpose swaps rows and columns (not for strips).
-HeatmapGrid makeHeatmapGrid(const QString &tensor, const std::vector<uint32_t> &shape,
-                            std::span<const float> data, int channel = 0, bool transpose = false);
+HeatmapGrid makeHeatmapGrid(const QString &tensor, const std::vector<uint32_t> &shape, std::span<const float> data,
+                            int channel = 0, bool transpose = false);
 
 } // namespace beamscope::ui

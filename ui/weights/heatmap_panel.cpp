@@ -97,9 +97,8 @@ double HeatmapPanel::scaleLimit(std::span<const float> data, double fraction)
     if (magnitudes.empty())
         return 0;
     // The value below which `fraction` of the magnitudes lie (nearest rank).
-    const auto rank = static_cast<size_t>(
-        std::clamp(std::ceil(fraction * static_cast<double>(magnitudes.size())) - 1.0, 0.0,
-                   static_cast<double>(magnitudes.size() - 1)));
+    const auto rank = static_cast<size_t>(std::clamp(std::ceil(fraction * static_cast<double>(magnitudes.size())) - 1.0,
+                                                     0.0, static_cast<double>(magnitudes.size() - 1)));
     std::nth_element(magnitudes.begin(), magnitudes.begin() + static_cast<std::ptrdiff_t>(rank), magnitudes.end());
     return magnitudes[rank];
 }
@@ -122,20 +121,11 @@ void HeatmapPanel::clear()
     m_heatmap->setGrid({});
 }
 
-void HeatmapPanel::setChannel(int channel)
-{
-    m_channel->setValue(channel);
-}
+void HeatmapPanel::setChannel(int channel) { m_channel->setValue(channel); }
 
-int HeatmapPanel::channel() const
-{
-    return m_channel->value();
-}
+int HeatmapPanel::channel() const { return m_channel->value(); }
 
-int HeatmapPanel::channelCount() const
-{
-    return heatmapChannelCount(m_shape);
-}
+int HeatmapPanel::channelCount() const { return heatmapChannelCount(m_shape); }
 
 void HeatmapPanel::rebuildGrid()
 {

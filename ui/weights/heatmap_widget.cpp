@@ -64,15 +64,9 @@ void HeatmapWidget::updateLimit()
     m_clipped = largest > m_limit;
 }
 
-QSize HeatmapWidget::sizeHint() const
-{
-    return {560, 320};
-}
+QSize HeatmapWidget::sizeHint() const { return {560, 320}; }
 
-QSize HeatmapWidget::minimumSizeHint() const
-{
-    return {240, 140};
-}
+QSize HeatmapWidget::minimumSizeHint() const { return {240, 140}; }
 
 QRect HeatmapWidget::plotRect() const
 {
@@ -111,19 +105,20 @@ std::optional<HeatmapHover> HeatmapWidget::hoverAt(const QPoint &position) const
     if (m_grid.empty() || !plot.contains(position) || plot.width() <= 0 || plot.height() <= 0)
         return std::nullopt;
     HeatmapHover hover;
-    hover.column = std::clamp(
-        static_cast<int>(static_cast<long long>(position.x() - plot.left()) * m_grid.columns / plot.width()), 0,
-        m_grid.columns - 1);
-    hover.row = std::clamp(
-        static_cast<int>(static_cast<long long>(position.y() - plot.top()) * m_grid.rows / plot.height()), 0,
-        m_grid.rows - 1);
+    hover.column =
+        std::clamp(static_cast<int>(static_cast<long long>(position.x() - plot.left()) * m_grid.columns / plot.width()),
+                   0, m_grid.columns - 1);
+    hover.row =
+        std::clamp(static_cast<int>(static_cast<long long>(position.y() - plot.top()) * m_grid.rows / plot.height()), 0,
+                   m_grid.rows - 1);
     hover.index = m_grid.tensorIndex(hover.row, hover.column);
     hover.value = m_grid.at(hover.row, hover.column);
     QStringList parts;
     for (uint32_t i : hover.index)
         parts.append(QString::number(i));
-    hover.text = m_hoverPrefix + QStringLiteral("%1(%2) = %3").arg(m_grid.tensor, parts.join(QStringLiteral(", ")),
-                                                   formatNumber(hover.value, 7));
+    hover.text =
+        m_hoverPrefix + QStringLiteral("%1(%2) = %3")
+                            .arg(m_grid.tensor, parts.join(QStringLiteral(", ")), formatNumber(hover.value, 7));
     QStringList meanings;
     for (int dim = 1; dim < static_cast<int>(hover.index.size()); ++dim) {
         const QString label = dimensionLabel(m_grid.tensor, m_grid.shape, dim, hover.index[dim]);
@@ -217,13 +212,15 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     QFont titleFont = font();
     painter.setFont(titleFont);
     const QFontMetrics tfm(titleFont);
-    const QString columnTitle = QStringLiteral("dim %1 · %2").arg(m_grid.columnDim).arg(
-        dimensionTitle(m_grid.tensor, m_grid.shape, m_grid.columnDim));
+    const QString columnTitle = QStringLiteral("dim %1 · %2")
+                                    .arg(m_grid.columnDim)
+                                    .arg(dimensionTitle(m_grid.tensor, m_grid.shape, m_grid.columnDim));
     painter.drawText(QRect(plot.left(), plot.bottom() + 3 + fm.height(), plot.width(), tfm.height() + 4),
                      Qt::AlignHCenter | Qt::AlignTop, columnTitle);
     if (m_grid.rowDim >= 0) {
-        const QString rowTitle = QStringLiteral("dim %1 · %2").arg(m_grid.rowDim).arg(
-            dimensionTitle(m_grid.tensor, m_grid.shape, m_grid.rowDim));
+        const QString rowTitle = QStringLiteral("dim %1 · %2")
+                                     .arg(m_grid.rowDim)
+                                     .arg(dimensionTitle(m_grid.tensor, m_grid.shape, m_grid.rowDim));
         painter.save();
         painter.translate(2, plot.center().y());
         painter.rotate(-90);

@@ -16,7 +16,7 @@ struct HeatmapHover {
     int row = -1, column = -1;
     std::vector<uint32_t> index; // tensor index, dimension 0 first
     float value = 0;
-    QString text;                // "head2_filter(3, 12) = 0.0123 · schedule feature 12: ..."
+    QString text; // "head2_filter(3, 12) = 0.0123 · schedule feature 12: ..."
 };
 
 class HeatmapWidget : public QWidget {

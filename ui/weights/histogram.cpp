@@ -7,10 +7,7 @@
 
 namespace beamscope::ui {
 
-long Histogram::total() const
-{
-    return std::accumulate(counts.begin(), counts.end(), 0L);
-}
+long Histogram::total() const { return std::accumulate(counts.begin(), counts.end(), 0L); }
 
 Histogram computeHistogram(std::span<const float> values, int bins)
 {

@@ -8,8 +8,8 @@
 namespace beamscope::ui {
 
 struct Histogram {
-    double low = 0, high = 0;  // range of the bins: min and max of the finite values
-    std::vector<long> counts;  // bin i covers [low + i*w, low + (i+1)*w), the last one closed
+    double low = 0, high = 0; // range of the bins: min and max of the finite values
+    std::vector<long> counts; // bin i covers [low + i*w, low + (i+1)*w), the last one closed
     long nonFinite = 0;
 
     double binWidth() const { return counts.empty() ? 0 : (high - low) / static_cast<double>(counts.size()); }

@@ -57,10 +57,7 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QChartView(parent)
     rebuild();
 }
 
-QSize HistogramWidget::sizeHint() const
-{
-    return {380, 300};
-}
+QSize HistogramWidget::sizeHint() const { return {380, 300}; }
 
 void HistogramWidget::setValues(const QString &title, std::span<const float> values)
 {

@@ -11,8 +11,7 @@ LibraryModel::LibraryModel(QObject *parent)
       m_invalidIcon(QStringLiteral(":/icons/weights-invalid.svg")),
       m_directoryIcon(QStringLiteral(":/icons/weights-directory.svg")),
       m_groupIcon(QStringLiteral(":/icons/group.svg"))
-{
-}
+{}
 
 void LibraryModel::setEntries(std::vector<LibraryEntry> entries)
 {
@@ -85,10 +84,7 @@ int LibraryModel::rowCount(const QModelIndex &parent) const
     return 0;
 }
 
-int LibraryModel::columnCount(const QModelIndex &) const
-{
-    return ColumnCount;
-}
+int LibraryModel::columnCount(const QModelIndex &) const { return ColumnCount; }
 
 QVariant LibraryModel::data(const QModelIndex &index, int role) const
 {
@@ -119,9 +115,9 @@ QVariant LibraryModel::data(const QModelIndex &index, int role) const
             return m_invalidIcon;
         return e.isDirectory ? m_directoryIcon : m_validIcon;
     case Qt::ToolTipRole: {
-        QString tip = QStringLiteral("<b>%1</b><br>%2").arg(e.path.toHtmlEscaped(),
-                                                             e.isDirectory ? tr("legacy six-file directory")
-                                                                           : tr("%1 bytes").arg(e.sizeBytes));
+        QString tip = QStringLiteral("<b>%1</b><br>%2")
+                          .arg(e.path.toHtmlEscaped(),
+                               e.isDirectory ? tr("legacy six-file directory") : tr("%1 bytes").arg(e.sizeBytes));
         if (!e.problem.isEmpty())
             tip += QStringLiteral("<br><span style='color:%1'>%2</span>")
                        .arg(e.valid ? QStringLiteral("#a06000") : QStringLiteral("#b00020"),
@@ -132,14 +128,10 @@ QVariant LibraryModel::data(const QModelIndex &index, int role) const
         if (!e.valid)
             return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
         return {};
-    case PathRole:
-        return e.path;
-    case ValidRole:
-        return e.valid;
-    case GroupRole:
-        return static_cast<int>(e.group);
-    default:
-        return {};
+    case PathRole: return e.path;
+    case ValidRole: return e.valid;
+    case GroupRole: return static_cast<int>(e.group);
+    default: return {};
     }
 }
 

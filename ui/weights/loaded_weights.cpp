@@ -21,15 +21,9 @@ QString diagnosticsText(const wt::LoadResult &result, wt::Severity severity)
 
 } // namespace
 
-QString LoadedWeights::errorText() const
-{
-    return diagnosticsText(result, wt::Severity::Error);
-}
+QString LoadedWeights::errorText() const { return diagnosticsText(result, wt::Severity::Error); }
 
-QString LoadedWeights::warningText() const
-{
-    return diagnosticsText(result, wt::Severity::Warning);
-}
+QString LoadedWeights::warningText() const { return diagnosticsText(result, wt::Severity::Warning); }
 
 LoadedWeightsPtr loadForDisplay(const QString &path)
 {
@@ -37,7 +31,8 @@ LoadedWeightsPtr loadForDisplay(const QString &path)
     loaded->path = path;
     loaded->result = wt::loadWeights(path.toStdString());
     // The same digest `beamscope-cli weights inspect` prints.
-    loaded->sha256 = QString::fromStdString(wt::weightsDigest(path.toStdString(), loaded->result).value_or(std::string()));
+    loaded->sha256 =
+        QString::fromStdString(wt::weightsDigest(path.toStdString(), loaded->result).value_or(std::string()));
     if (loaded->ok())
         for (const auto &tensor : loaded->weights().tensors)
             loaded->stats.push_back(wt::computeStats(tensor));

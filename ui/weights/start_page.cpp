@@ -14,20 +14,20 @@ StartPage::StartPage(QWidget *parent) : QWidget(parent)
     auto *column = new QVBoxLayout;
     auto *title = new QLabel(tr("<h2>No weights found yet</h2>"), this);
     column->addWidget(title);
-    auto *text = new QLabel(
-        tr("<p>Beamscope shows the cost model's <b>.weights</b> files (and Halide's legacy six-file "
-           "weights directories). Point it at a folder that holds some:</p>"
-           "<ul>"
-           "<li>a Halide checkout's <code>src/autoschedulers/anderson2021</code> (it holds "
-           "<code>baseline.weights</code> and the per-app files in <code>weights/</code>), "
-           "or <code>src/autoschedulers/adams2019</code> for the CPU model;</li>"
-           "<li>any folder of your own: use <b>Add folder…</b> below, <i>File ▸ Open folder…</i>, "
-           "or drop the folder on this window;</li>"
-           "<li>on the command line: <code>beamscope --weights-dir DIR</code>, or list folders in "
-           "<code>BEAMSCOPE_WEIGHTS_PATH</code> (separated by colons).</li>"
-           "</ul>"
-           "<p>A single file opens with <b>Open weights…</b> (Ctrl+O) or by dropping it here.</p>"),
-        this);
+    auto *text =
+        new QLabel(tr("<p>Beamscope shows the cost model's <b>.weights</b> files (and Halide's legacy six-file "
+                      "weights directories). Point it at a folder that holds some:</p>"
+                      "<ul>"
+                      "<li>a Halide checkout's <code>src/autoschedulers/anderson2021</code> (it holds "
+                      "<code>baseline.weights</code> and the per-app files in <code>weights/</code>), "
+                      "or <code>src/autoschedulers/adams2019</code> for the CPU model;</li>"
+                      "<li>any folder of your own: use <b>Add folder…</b> below, <i>File ▸ Open folder…</i>, "
+                      "or drop the folder on this window;</li>"
+                      "<li>on the command line: <code>beamscope --weights-dir DIR</code>, or list folders in "
+                      "<code>BEAMSCOPE_WEIGHTS_PATH</code> (separated by colons).</li>"
+                      "</ul>"
+                      "<p>A single file opens with <b>Open weights…</b> (Ctrl+O) or by dropping it here.</p>"),
+                   this);
     text->setWordWrap(true);
     text->setTextFormat(Qt::RichText);
     column->addWidget(text);

@@ -96,9 +96,9 @@ void SummaryWidget::setWeights(const LoadedWeightsPtr &weights)
                                  : tr("SHA-256 of the six member files concatenated in file order"));
     if (r.ok()) {
         const wt::Weights &w = *r.weights;
-        m_fields[QStringLiteral("network")]->setText(
-            w.network == wt::Network::Anderson2021 ? tr("anderson2021 (GPU, head2 24 × 73)")
-                                                   : tr("adams2019 (CPU, head2 24 × 39)"));
+        m_fields[QStringLiteral("network")]->setText(w.network == wt::Network::Anderson2021
+                                                         ? tr("anderson2021 (GPU, head2 24 × 73)")
+                                                         : tr("adams2019 (CPU, head2 24 × 39)"));
         m_fields[QStringLiteral("versions")]->setText(
             r.form == wt::Form::File
                 ? tr("pipeline %1, schedule %2").arg(w.pipelineFeaturesVersion).arg(w.scheduleFeaturesVersion)
@@ -107,13 +107,13 @@ void SummaryWidget::setWeights(const LoadedWeightsPtr &weights)
     QStringList lines;
     const QString errors = weights->errorText(), warnings = weights->warningText();
     if (!errors.isEmpty())
-        lines.append(QStringLiteral("<span style='color:#b00020'><b>%1</b> %2</span>")
-                         .arg(tr("Cannot be used:"), errors.toHtmlEscaped().replace(QLatin1Char('\n'),
-                                                                                      QStringLiteral("<br>"))));
+        lines.append(
+            QStringLiteral("<span style='color:#b00020'><b>%1</b> %2</span>")
+                .arg(tr("Cannot be used:"), errors.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     if (!warnings.isEmpty())
-        lines.append(QStringLiteral("<span style='color:#a06000'><b>%1</b> %2</span>")
-                         .arg(tr("Warnings:"), warnings.toHtmlEscaped().replace(QLatin1Char('\n'),
-                                                                                  QStringLiteral("<br>"))));
+        lines.append(
+            QStringLiteral("<span style='color:#a06000'><b>%1</b> %2</span>")
+                .arg(tr("Warnings:"), warnings.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     if (!lines.isEmpty()) {
         m_problems->setText(lines.join(QStringLiteral("<br>")));
         m_problems->setVisible(true);

@@ -33,10 +33,7 @@ int TensorTableModel::rowCount(const QModelIndex &parent) const
     return static_cast<int>(m_weights->weights().tensors.size());
 }
 
-int TensorTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int TensorTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant TensorTableModel::raw(int row, int column) const
 {
@@ -69,8 +66,7 @@ QVariant TensorTableModel::data(const QModelIndex &index, int role) const
             return formatNumber(value.toDouble());
         return value.toString();
     }
-    case RawRole:
-        return raw(index.row(), column);
+    case RawRole: return raw(index.row(), column);
     case Qt::FontRole:
         if (column >= Min)
             return monospaceFont();
@@ -90,8 +86,7 @@ QVariant TensorTableModel::data(const QModelIndex &index, int role) const
         if (column >= Min && column <= L2)
             return tr("over finite values");
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -109,9 +104,8 @@ QVariant TensorTableModel::headerData(int section, Qt::Orientation orientation, 
     if (role != Qt::DisplayRole)
         return {};
     static const char *const titles[ColumnCount] = {
-        QT_TR_NOOP("Tensor"), QT_TR_NOOP("Shape"), QT_TR_NOOP("Min"), QT_TR_NOOP("Max"),
-        QT_TR_NOOP("Mean"),   QT_TR_NOOP("Std"),   QT_TR_NOOP("L2"),  QT_TR_NOOP("NaN"),
-        QT_TR_NOOP("Inf"),    QT_TR_NOOP("Zeros"),
+        QT_TR_NOOP("Tensor"), QT_TR_NOOP("Shape"), QT_TR_NOOP("Min"), QT_TR_NOOP("Max"), QT_TR_NOOP("Mean"),
+        QT_TR_NOOP("Std"),    QT_TR_NOOP("L2"),    QT_TR_NOOP("NaN"), QT_TR_NOOP("Inf"), QT_TR_NOOP("Zeros"),
     };
     return section >= 0 && section < ColumnCount ? tr(titles[section]) : QVariant();
 }

@@ -132,14 +132,12 @@ struct Walker {
             notes.append(QCoreApplication::translate("WeightsLibrary", "cannot read folder %1").arg(folder));
             return;
         }
-        const auto files = dir.entryInfoList({QStringLiteral("*.weights")}, QDir::Files | QDir::Readable,
-                                             QDir::Name);
+        const auto files = dir.entryInfoList({QStringLiteral("*.weights")}, QDir::Files | QDir::Readable, QDir::Name);
         for (const QFileInfo &file : files)
             add(file.absoluteFilePath());
         if (depth >= request.maxDepth)
             return;
-        const auto subfolders = dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks,
-                                                  QDir::Name);
+        const auto subfolders = dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
         for (const QFileInfo &sub : subfolders)
             walk(sub.absoluteFilePath(), depth + 1);
     }
@@ -161,8 +159,8 @@ LibraryScanResult scanLibrary(const LibraryScanRequest &request)
     LibraryScanResult result;
     result.notes = walker.notes;
     if (walker.truncated)
-        result.notes.append(QCoreApplication::translate("WeightsLibrary", "stopped after %1 entries")
-                                .arg(request.maxEntries));
+        result.notes.append(
+            QCoreApplication::translate("WeightsLibrary", "stopped after %1 entries").arg(request.maxEntries));
     for (const QString &path : walker.found)
         result.entries.push_back(describeWeights(path, classifyWeights(path, request.trainedFolder)));
 
@@ -174,12 +172,11 @@ LibraryScanResult scanLibrary(const LibraryScanRequest &request)
         if (nameCount.value(entry.displayName) > 1)
             entry.displayName += QStringLiteral("  (%1)").arg(QFileInfo(QFileInfo(entry.path).path()).fileName());
 
-    std::stable_sort(result.entries.begin(), result.entries.end(),
-                     [](const LibraryEntry &a, const LibraryEntry &b) {
-                         if (a.group != b.group)
-                             return a.group < b.group;
-                         return a.displayName.localeAwareCompare(b.displayName) < 0;
-                     });
+    std::stable_sort(result.entries.begin(), result.entries.end(), [](const LibraryEntry &a, const LibraryEntry &b) {
+        if (a.group != b.group)
+            return a.group < b.group;
+        return a.displayName.localeAwareCompare(b.displayName) < 0;
+    });
     return result;
 }
 

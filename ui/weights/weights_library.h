@@ -30,8 +30,8 @@ struct LibraryEntry {
     bool isDirectory = false;
     bool valid = false;
     bool hasWarnings = false;
-    QString network;     // "anderson2021" / "adams2019" when valid
-    QString problem;     // first error (or warnings) in words
+    QString network; // "anderson2021" / "adams2019" when valid
+    QString problem; // first error (or warnings) in words
     qint64 sizeBytes = 0;
 };
 
@@ -39,8 +39,8 @@ struct LibraryScanRequest {
     QStringList folders;
     QStringList files; // opened individually (recent files, command line)
     QString trainedFolder;
-    int maxDepth = 3;        // a Halide checkout's anderson2021 folder holds weights/ one level down
-    int maxEntries = 2000;   // a mistaken "/" must not stall the explorer
+    int maxDepth = 3;      // a Halide checkout's anderson2021 folder holds weights/ one level down
+    int maxEntries = 2000; // a mistaken "/" must not stall the explorer
 };
 
 struct LibraryScanResult {

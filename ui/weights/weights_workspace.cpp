@@ -152,8 +152,7 @@ QWidget *WeightsWorkspace::buildLibraryPanel()
     layout->addWidget(m_libraryView, 1);
     connect(m_libraryView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &WeightsWorkspace::onLibrarySelectionChanged);
-    connect(m_libraryView, &QTreeView::customContextMenuRequested, this,
-            &WeightsWorkspace::showLibraryContextMenu);
+    connect(m_libraryView, &QTreeView::customContextMenuRequested, this, &WeightsWorkspace::showLibraryContextMenu);
 
     m_libraryNote = new QLabel(panel);
     m_libraryNote->setWordWrap(true);
@@ -215,8 +214,8 @@ QWidget *WeightsWorkspace::buildInspectPage()
     m_inspectSplitter->setStretchFactor(1, 1);
     // Exactly tall enough for the six tensors and the header.
     const int tableHeight = m_tensorView->horizontalHeader()->sizeHint().height() +
-                            6 * m_tensorView->verticalHeader()->defaultSectionSize() +
-                            2 * m_tensorView->frameWidth() + 2;
+                            6 * m_tensorView->verticalHeader()->defaultSectionSize() + 2 * m_tensorView->frameWidth() +
+                            2;
     m_inspectSplitter->setSizes({tableHeight, 600});
     layout->addWidget(m_inspectSplitter, 1);
     return page;
@@ -310,8 +309,7 @@ void WeightsWorkspace::onLibraryScanned(const LibraryScanResult &result)
         for (const QString &path : selected) {
             const QModelIndex index = m_libraryModel->indexOfPath(path);
             if (index.isValid())
-                m_libraryView->selectionModel()->select(
-                    index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+                m_libraryView->selectionModel()->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }
     }
     int invalid = 0;
@@ -353,10 +351,7 @@ void WeightsWorkspace::updateRightPage()
     m_compareWithAction->setEnabled(m_current && m_current->ok());
 }
 
-bool WeightsWorkspace::startPageShown() const
-{
-    return m_right->currentWidget() == m_startPage;
-}
+bool WeightsWorkspace::startPageShown() const { return m_right->currentWidget() == m_startPage; }
 
 void WeightsWorkspace::showFile(const QString &path)
 {
@@ -366,8 +361,8 @@ void WeightsWorkspace::showFile(const QString &path)
     const QModelIndex index = m_libraryModel->indexOfPath(canonicalPath(path));
     if (index.isValid()) {
         const QSignalBlocker block(m_libraryView->selectionModel());
-        m_libraryView->selectionModel()->setCurrentIndex(
-            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_libraryView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                                    QItemSelectionModel::Rows);
         m_libraryView->scrollTo(index);
     }
     m_loadJob.start(
@@ -422,15 +417,9 @@ bool WeightsWorkspace::selectTensor(const QString &name)
     return true;
 }
 
-QString WeightsWorkspace::currentTensor() const
-{
-    return m_current && m_current->ok() ? m_wantedTensor : QString();
-}
+QString WeightsWorkspace::currentTensor() const { return m_current && m_current->ok() ? m_wantedTensor : QString(); }
 
-bool WeightsWorkspace::isBusy() const
-{
-    return m_scanJob.pending() || m_loadJob.pending() || m_diffJob.pending();
-}
+bool WeightsWorkspace::isBusy() const { return m_scanJob.pending() || m_loadJob.pending() || m_diffJob.pending(); }
 
 void WeightsWorkspace::onLibrarySelectionChanged()
 {
@@ -463,10 +452,10 @@ void WeightsWorkspace::compare(const QString &a, const QString &b)
             const QModelIndex indexB = m_libraryModel->indexOfPath(pair.second->path);
             if (indexA.isValid() && indexB.isValid()) {
                 const QSignalBlocker block(m_libraryView->selectionModel());
-                m_libraryView->selectionModel()->setCurrentIndex(
-                    indexA, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-                m_libraryView->selectionModel()->setCurrentIndex(
-                    indexB, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+                m_libraryView->selectionModel()->setCurrentIndex(indexA, QItemSelectionModel::ClearAndSelect |
+                                                                             QItemSelectionModel::Rows);
+                m_libraryView->selectionModel()->setCurrentIndex(indexB, QItemSelectionModel::Select |
+                                                                             QItemSelectionModel::Rows);
             }
             m_tabs->setCurrentWidget(m_diffView);
             updateRightPage();
@@ -481,17 +470,17 @@ void WeightsWorkspace::chooseAndCompare()
         Q_EMIT statusMessage(tr("Open a weights file first, then compare it with another"), 5000);
         return;
     }
-    const QString other = QFileDialog::getOpenFileName(this, tr("Compare %1 with").arg(m_current->path),
-                                                       QFileInfo(m_current->path).path(),
-                                                       tr("Weights (*.weights);;All files (*)"));
+    const QString other =
+        QFileDialog::getOpenFileName(this, tr("Compare %1 with").arg(m_current->path),
+                                     QFileInfo(m_current->path).path(), tr("Weights (*.weights);;All files (*)"));
     if (!other.isEmpty())
         compare(m_current->path, other);
 }
 
 void WeightsWorkspace::chooseAndOpenFile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open weights"), QString(),
-                                                      tr("Weights (*.weights);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open weights"), QString(), tr("Weights (*.weights);;All files (*)"));
     if (!path.isEmpty())
         open(path);
 }
@@ -529,9 +518,9 @@ void WeightsWorkspace::showLibraryContextMenu(const QPoint &position)
     const QString path = entry->path;
     QMenu menu(this);
     menu.addAction(tr("Open"), this, [this, path] { showFile(path); });
-    QAction *compareAction = menu.addAction(QIcon(QStringLiteral(":/icons/compare.svg")),
-                                            tr("Compare with the open file"), this,
-                                            [this, path] { compare(m_current->path, path); });
+    QAction *compareAction =
+        menu.addAction(QIcon(QStringLiteral(":/icons/compare.svg")), tr("Compare with the open file"), this,
+                       [this, path] { compare(m_current->path, path); });
     compareAction->setEnabled(m_current && m_current->ok() && m_current->path != path && entry->valid);
     menu.addAction(QIcon(QStringLiteral(":/icons/convert.svg")), tr("Convert…"), this, [this, path] {
         openConversionDialog();

@@ -14,8 +14,8 @@ namespace beamscope::cli {
 
 namespace {
 
-int runApps(bool json) {
-
+int runApps(bool json)
+{
     Json list = Json::array();
     std::vector<std::vector<std::string>> rows{{"name", "origin", "stages", "description"}};
     for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
@@ -55,7 +55,8 @@ int runApps(bool json) {
     return kSuccess;
 }
 
-CommandRun defineApps(CLI::App &app) {
+CommandRun defineApps(CLI::App &app)
+{
     auto json = std::make_shared<bool>(false);
     addJsonFlag(app, *json);
     return [json](const std::vector<std::string> &) { return runApps(*json); };

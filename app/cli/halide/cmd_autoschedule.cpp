@@ -34,7 +34,8 @@ const char *const kSynopsis =
     "[--freeze-inline-compute-root] [--no-subtiling] "
     "[--randomize-tilings] [--force] [--json]";
 
-int fail(const std::string &message) {
+int fail(const std::string &message)
+{
     std::cerr << "beamscope-cli autoschedule: " << message << "\n";
     return kFailure;
 }
@@ -48,7 +49,8 @@ struct AutoscheduleOptions {
     bool force = false, quiet = false, json = false;
 };
 
-int runAutoschedule(AutoscheduleOptions &o) {
+int runAutoschedule(AutoscheduleOptions &o)
+{
     session::SearchRequest &request = o.request;
     std::optional<std::string> app = o.pipeline.app;
     const std::optional<std::string> &library = o.pipeline.generator;
@@ -185,7 +187,8 @@ int runAutoschedule(AutoscheduleOptions &o) {
     return kSuccess;
 }
 
-CommandRun defineAutoschedule(CLI::App &app) {
+CommandRun defineAutoschedule(CLI::App &app)
+{
     auto o = std::make_shared<AutoscheduleOptions>();
     session::SearchRequest &p = o->request;
     const PipelineOptionHandles pipeline = addPipelineOptions(app, o->pipeline);
@@ -214,7 +217,8 @@ CommandRun defineAutoschedule(CLI::App &app) {
     addFlag(app, "--freeze-inline-compute-root", p.freezeInlineComputeRoot,
             "a pre-pass fixes the inline / compute_root choice of the cheapest Funcs (HL_FREEZE_INLINE_COMPUTE_ROOT)");
     addFlag(app, "--no-subtiling", p.disableSubtiling, "serial tiles of 1 only");
-    addFlag(app, "--randomize-tilings", p.randomizeTilings, "sample the tiling candidates instead of taking them in order");
+    addFlag(app, "--randomize-tilings", p.randomizeTilings,
+            "sample the tiling candidates instead of taking them in order");
     addFlag(app, "--force", o->force, "replace --trace and --schedule-out files that exist");
     addFlag(app, "--quiet", o->quiet, "no progress on stderr");
     addJsonFlag(app, o->json);

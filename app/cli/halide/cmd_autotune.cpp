@@ -176,8 +176,7 @@ int runAutotuneCommand(AutotuneOptions &options)
     InterruptScope interrupt;
     StderrProgress progress("autotune ", true);
     if (mergeBatch >= 0) {
-        const autotune::MergeOutcome m =
-            autotune::mergeSlurmBatch(o, mergeBatch, attempt, &progress, events);
+        const autotune::MergeOutcome m = autotune::mergeSlurmBatch(o, mergeBatch, attempt, &progress, events);
         if (m.resubmitted)
             std::cerr << "autotune: batch " << mergeBatch << ": task(s) did not complete; resubmitted as array job "
                       << m.resubmitted->arrayJob << " (attempt " << m.resubmitted->attempt << ")\n";
@@ -237,7 +236,8 @@ CommandRun defineAutotune(CLI::App &app)
     generator->needs(name);
     name->needs(generator);
     param->needs(generator);
-    addText(app, "--weights", o.weights, "the starting weights: a path or a shipped name (default: the shipped baseline)");
+    addText(app, "--weights", o.weights,
+            "the starting weights: a path or a shipped name (default: the shipped baseline)");
     addText(app, "--target", o.target, "where schedules are measured")->required()->check(oneOf({"cuda", "opencl"}));
     addText(app, "--profile", o.profile, "the GPU the search sizes schedules for (default: local for cuda, else v100)");
     addInteger(app, "--batches", o.batches, "search-measure-retrain rounds", 1, 9999);

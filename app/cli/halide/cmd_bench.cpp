@@ -52,7 +52,8 @@ int runBench(const BenchOptions &o)
     // Default: a GPU target runs the pipeline's GPU schedule (an unscheduled
     // pipeline compiled for a GPU target would just run on the CPU).
     const bool hasGpuSchedule = static_cast<bool>(info->build().applyGpuSchedule);
-    const std::string scheduleName = o.schedule.value_or(*kind != TargetKind::Host && hasGpuSchedule ? "gpu" : "default");
+    const std::string scheduleName =
+        o.schedule.value_or(*kind != TargetKind::Host && hasGpuSchedule ? "gpu" : "default");
     if (scheduleName == "gpu" && *kind == TargetKind::Host)
         return usageError("", "bench", "--schedule gpu needs --target cuda or opencl");
 
@@ -102,7 +103,8 @@ int runBench(const BenchOptions &o)
 
     std::string note;
     if (*kind == TargetKind::OpenCL && !local.device)
-        note = "OpenCL runs on the device the ICD offers; with no GPU here that is PoCL's CPU device, so these are CPU timings";
+        note = "OpenCL runs on the device the ICD offers; with no GPU here that is PoCL's CPU device, so these are CPU "
+               "timings";
     else if (*kind != TargetKind::Host && request.schedule.kind == ScheduleKind::Unscheduled)
         note = "unscheduled: this pipeline runs on the CPU even for a GPU target";
 
@@ -119,8 +121,8 @@ int runBench(const BenchOptions &o)
 
     std::cout << app << "  schedule " << m.schedule << "  target " << m.target << "\n";
     if (m.failure != Failure::Compile)
-        std::cout << "compile: " << (m.cacheHit ? "cached" : "compiled") << " in "
-                  << ms(m.compileSeconds * 1000.0) << "\n";
+        std::cout << "compile: " << (m.cacheHit ? "cached" : "compiled") << " in " << ms(m.compileSeconds * 1000.0)
+                  << "\n";
     if (!m.timesMs.empty())
         std::cout << "times over " << m.timesMs.size() << " reps (after " << run.warmup << " warm-up): min "
                   << ms(m.minMs) << ", median " << ms(m.medianMs) << "\n";
@@ -162,12 +164,12 @@ CommandRun defineBench(CLI::App &app)
     return [o](const std::vector<std::string> &) { return runBench(*o); };
 }
 
-const CommandRegistration registration(
-    {"", "bench",
-     "--app NAME --target cuda|opencl|host [--reps N] [--warmup N] [--schedule default|gpu] [--scale S] "
-     "[--timeout SECONDS] [--cache DIR] [--no-cache] [--seed N] [--compile-only] [--json]",
-     "compile a pipeline ahead of time, time it in a worker process, check it against the host reference",
-     defineBench});
+const CommandRegistration
+    registration({"", "bench",
+                  "--app NAME --target cuda|opencl|host [--reps N] [--warmup N] [--schedule default|gpu] [--scale S] "
+                  "[--timeout SECONDS] [--cache DIR] [--no-cache] [--seed N] [--compile-only] [--json]",
+                  "compile a pipeline ahead of time, time it in a worker process, check it against the host reference",
+                  defineBench});
 
 } // namespace
 

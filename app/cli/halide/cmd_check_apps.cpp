@@ -32,12 +32,14 @@ const char *const kSynopsis =
     "[--beam N] [--passes P] [--seed S] [--weights W | --weights-dir DIR] [--profile v100|NAME] [--apps a,b,...] "
     "[--scale F] [--reps N] [--timeout S] [--jobs N] [--cache DIR] [--no-opencl] [--show-source] [--json]";
 
-int fail(const std::string &message) {
+int fail(const std::string &message)
+{
     std::cerr << "beamscope-cli check-apps: " << message << "\n";
     return kFailure;
 }
 
-std::vector<std::string> splitList(const std::string &s) {
+std::vector<std::string> splitList(const std::string &s)
+{
     std::vector<std::string> out;
     std::stringstream in(s);
     for (std::string item; std::getline(in, item, ',');)
@@ -47,7 +49,8 @@ std::vector<std::string> splitList(const std::string &s) {
 }
 
 // "ok", "ok (tolerance)" or the failure in a few words; the whole message goes to --json and stderr.
-std::string openclCell(const schedule::AppCheck &r, bool ran) {
+std::string openclCell(const schedule::AppCheck &r, bool ran)
+{
     if (!r.searched() || !ran)
         return "-";
     const bench::Measurement &m = r.opencl;
@@ -58,7 +61,8 @@ std::string openclCell(const schedule::AppCheck &r, bool ran) {
     return bench::failureName(m.failure);
 }
 
-Json rowJson(const schedule::AppCheck &r, bool ranOpenCL) {
+Json rowJson(const schedule::AppCheck &r, bool ranOpenCL)
+{
     Json j = Json::object();
     j["app"] = r.app;
     j["passed"] = r.passed(ranOpenCL);
@@ -96,7 +100,8 @@ struct CheckAppsOptions {
     bool noOpenCL = false, showSource = false, quiet = false, json = false;
 };
 
-int runCheckApps(CheckAppsOptions &o) {
+int runCheckApps(CheckAppsOptions &o)
+{
     schedule::AppCheckOptions &options = o.check;
     if (o.cache)
         options.compile.cacheDir = *o.cache;
@@ -123,8 +128,7 @@ int runCheckApps(CheckAppsOptions &o) {
     }
 
     std::string why;
-    const std::filesystem::path weightsPath =
-        chooseWeights(o.weights.weights, o.weights.weightsDir, why);
+    const std::filesystem::path weightsPath = chooseWeights(o.weights.weights, o.weights.weightsDir, why);
     if (weightsPath.empty())
         return fail(why);
     const std::unique_ptr<model::CostModel> model = model::loadCostModel(weightsPath, why);
@@ -190,7 +194,8 @@ int runCheckApps(CheckAppsOptions &o) {
     return passed == rows.size() ? kSuccess : kFailure;
 }
 
-CommandRun defineCheckApps(CLI::App &app) {
+CommandRun defineCheckApps(CLI::App &app)
+{
     auto o = std::make_shared<CheckAppsOptions>();
     schedule::AppCheckOptions &c = o->check;
     c.run.reps = 3;

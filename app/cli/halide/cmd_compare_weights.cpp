@@ -140,13 +140,18 @@ int runCompareWeights(const CompareOptions &o)
             Json j = Json::object();
             j["weights"] = s.label;
             j["apps_scored"] = static_cast<uint64_t>(s.appsScored);
-            for (auto [key, v] : {std::pair{"spearman", s.spearman}, {"kendall", s.kendall},
-                                  {"pairwise_accuracy", s.pairwiseAccuracy}, {"top1", s.top1}, {"top5", s.top5}})
+            for (auto [key, v] : {std::pair{"spearman", s.spearman},
+                                  {"kendall", s.kendall},
+                                  {"pairwise_accuracy", s.pairwiseAccuracy},
+                                  {"top1", s.top1},
+                                  {"top5", s.top5}})
                 j[key] = number(v);
             Json common = Json::object();
             common["apps"] = static_cast<uint64_t>(s.common.apps);
-            for (auto [key, v] : {std::pair{"spearman", s.common.spearman}, {"kendall", s.common.kendall},
-                                  {"pairwise_accuracy", s.common.pairwiseAccuracy}, {"top1", s.common.top1},
+            for (auto [key, v] : {std::pair{"spearman", s.common.spearman},
+                                  {"kendall", s.common.kendall},
+                                  {"pairwise_accuracy", s.common.pairwiseAccuracy},
+                                  {"top1", s.common.top1},
                                   {"top5", s.common.top5}})
                 common[key] = number(v);
             j["common_apps"] = common;
@@ -226,8 +231,9 @@ int runCompareWeights(const CompareOptions &o)
             std::cerr << "note: the pick for " << key.second << " with " << scores[key.first].label
                       << " was not timed: " << p.error << "\n";
     if (measurePicks)
-        std::cout << "pick ms: the schedule the search (beam " << pickBeam << ") picks with that weights file, timed on "
-                  << targetName << (*target == bench::TargetKind::OpenCL ? " (PoCL: a CPU device)" : "") << "\n";
+        std::cout << "pick ms: the schedule the search (beam " << pickBeam
+                  << ") picks with that weights file, timed on " << targetName
+                  << (*target == bench::TargetKind::OpenCL ? " (PoCL: a CPU device)" : "") << "\n";
     return kSuccess;
 }
 
@@ -242,12 +248,15 @@ CommandRun defineCompareWeights(CLI::App &app)
     addInteger(app, "--num-cores", o->numCores, "the parallelism the cost model assumes", 1, 1000000);
     addFlag(app, "--measure-picks", o->measurePicks,
             "also search each app with each weights file and time the schedule it picks");
-    addText(app, "--target", o->target, "--measure-picks: where picks run (default: the samples' manifest's, else opencl)")
+    addText(app, "--target", o->target,
+            "--measure-picks: where picks run (default: the samples' manifest's, else opencl)")
         ->check(oneOf({"opencl", "cuda"}));
     addText(app, "--profile", o->profile, "--measure-picks: the GPU profile (default: local for cuda, else v100)");
     addInteger(app, "--pick-beam", o->pickBeam, "--measure-picks: the beam size", 1, 100000);
-    addNumber(app, "--scale", o->scale, "--measure-picks: output extents, the estimates times this (default: the "
-              "manifest's)", 0, std::numeric_limits<double>::infinity(), true);
+    addNumber(app, "--scale", o->scale,
+              "--measure-picks: output extents, the estimates times this (default: the "
+              "manifest's)",
+              0, std::numeric_limits<double>::infinity(), true);
     addInteger(app, "--reps", o->reps, "--measure-picks: timed runs per pick", 1, std::numeric_limits<int>::max());
     addJsonFlag(app, o->json);
     return [o](const std::vector<std::string> &) { return runCompareWeights(*o); };

@@ -19,7 +19,8 @@ namespace {
 
 const char *const kSynopsis = "(--app NAME | --generator LIB.so --name GEN [--param k=v]...) [--json]";
 
-void printText(const std::string &pipeline, const dag::FunctionDAG &dag) {
+void printText(const std::string &pipeline, const dag::FunctionDAG &dag)
+{
     // The layout of shared/golden/pipelines/*/pipeline_features.txt, so the two diff cleanly.
     std::cout << "# PipelineFeatures v3 of " << pipeline << ", stages in cost-model order\n";
     const auto stages = dag.costModelStages();
@@ -42,7 +43,8 @@ void printText(const std::string &pipeline, const dag::FunctionDAG &dag) {
     }
 }
 
-Json toJson(const std::string &pipeline, const dag::FunctionDAG &dag) {
+Json toJson(const std::string &pipeline, const dag::FunctionDAG &dag)
+{
     Json stages = Json::array();
     for (const auto &ref : dag.costModelStages()) {
         const dag::Stage &s = dag.stage(ref);
@@ -74,7 +76,8 @@ struct FeaturesOptions {
     bool json = false;
 };
 
-int runFeatures(const FeaturesOptions &options) {
+int runFeatures(const FeaturesOptions &options)
+{
     if (const std::string problem = pipelineChoiceProblem(options.pipeline); !problem.empty())
         return usageError("", "features", problem);
 
@@ -98,7 +101,8 @@ int runFeatures(const FeaturesOptions &options) {
     return kFailure;
 }
 
-CommandRun defineFeatures(CLI::App &app) {
+CommandRun defineFeatures(CLI::App &app)
+{
     auto o = std::make_shared<FeaturesOptions>();
     addPipelineOptions(app, o->pipeline);
     addJsonFlag(app, o->json);

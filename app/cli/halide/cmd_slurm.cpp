@@ -81,9 +81,9 @@ CommandRun defineCancel(CLI::App &app)
     return [folder](const std::vector<std::string> &) { return runCancel(*folder); };
 }
 
-const CommandRegistration status{Command{"slurm", "status", "DIR [--json]",
-                                         "a Slurm autotune run: tasks pending / running / done / failed, samples so far",
-                                         defineStatus}};
+const CommandRegistration status{
+    Command{"slurm", "status", "DIR [--json]",
+            "a Slurm autotune run: tasks pending / running / done / failed, samples so far", defineStatus}};
 const CommandRegistration cancel{
     Command{"slurm", "cancel", "DIR", "scancel every job of a Slurm autotune run", defineCancel}};
 

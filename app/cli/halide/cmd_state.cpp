@@ -34,7 +34,8 @@ namespace {
 const char *const kSynopsis = "(--app NAME | --generator LIB.so --name GEN [--param k=v]...) --loop-nest FILE "
                               "[--weights W | --weights-dir DIR] [--profile v100|NAME] [--json]";
 
-int fail(const std::string &message) {
+int fail(const std::string &message)
+{
     std::cerr << "beamscope-cli state: " << message << "\n";
     return kFailure;
 }
@@ -47,7 +48,8 @@ struct StateOptions {
     bool json = false;
 };
 
-int runState(const StateOptions &options) {
+int runState(const StateOptions &options)
+{
     const std::string &nestPath = options.loopNest;
     if (const std::string problem = pipelineChoiceProblem(options.pipeline); !problem.empty())
         return usageError("", "state", problem);
@@ -67,7 +69,8 @@ int runState(const StateOptions &options) {
     std::string weightsNote;
     {
         std::string why;
-        const std::filesystem::path weightsPath = chooseWeights(options.weights.weights, options.weights.weightsDir, why);
+        const std::filesystem::path weightsPath =
+            chooseWeights(options.weights.weights, options.weights.weightsDir, why);
         if (weightsPath.empty()) {
             if (options.weights.weights || options.weights.weightsDir)
                 return fail(why);
@@ -94,8 +97,7 @@ int runState(const StateOptions &options) {
         if (!parsed.state)
             return fail(nestPath + ": " + parsed.error);
         const search::State &state = *parsed.state;
-        const std::string legality =
-            state.legalityProblem(1024, params.sharedMemoryLimitBytes, params.activeWarpLimit);
+        const std::string legality = state.legalityProblem(1024, params.sharedMemoryLimitBytes, params.activeWarpLimit);
         const std::vector<search::ScheduleFeatures> features = search::computeFeatures(state, params);
         const int stages = static_cast<int>(features.size());
 
@@ -166,7 +168,8 @@ int runState(const StateOptions &options) {
                 std::cout << " " << name;
             std::cout << "\n";
         }
-        std::cout << "\nloop nest:\n" << state.dump() << "\nin the form of Halide's LoopNest::dump:\n"
+        std::cout << "\nloop nest:\n"
+                  << state.dump() << "\nin the form of Halide's LoopNest::dump:\n"
                   << state.halideLoopNest() << "\n";
         for (int s = 0; s < stages; s++) {
             std::cout << "stage " << s << " " << stageName(s);
@@ -194,7 +197,8 @@ int runState(const StateOptions &options) {
     }
 }
 
-CommandRun defineState(CLI::App &app) {
+CommandRun defineState(CLI::App &app)
+{
     auto o = std::make_shared<StateOptions>();
     addPipelineOptions(app, o->pipeline);
     addText(app, "--loop-nest", o->loopNest, "Halide's loop-nest dump, or a whole HL_DEBUG_AUTOSCHEDULE log")
@@ -205,9 +209,9 @@ CommandRun defineState(CLI::App &app) {
     return [o](const std::vector<std::string> &) { return runState(*o); };
 }
 
-const CommandRegistration registration({"", "state", kSynopsis,
-                                        "read Halide's loop-nest dump as a state: loop nest, 73 features and cost per stage",
-                                        defineState});
+const CommandRegistration
+    registration({"", "state", kSynopsis,
+                  "read Halide's loop-nest dump as a state: loop nest, 73 features and cost per stage", defineState});
 
 } // namespace
 

@@ -8,7 +8,8 @@
 namespace beamscope::cli {
 
 std::filesystem::path chooseWeights(const std::optional<std::string> &weights,
-                                    const std::optional<std::string> &weightsDir, std::string &error) {
+                                    const std::optional<std::string> &weightsDir, std::string &error)
+{
     std::string note;
     std::filesystem::path path = weights::resolveWeightsArgument(weights, weightsDir, error, &note);
     if (!note.empty())

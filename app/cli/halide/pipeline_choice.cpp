@@ -41,7 +41,8 @@ pipelines::PipelineInstance buildChosenPipeline(const PipelineOptions &options)
 {
     if (options.app)
         return buildBuiltinPipeline(*options.app);
-    return pipelines::buildGenerator(*options.generator, *options.name, pipelines::parseGeneratorParams(options.params));
+    return pipelines::buildGenerator(*options.generator, *options.name,
+                                     pipelines::parseGeneratorParams(options.params));
 }
 
 } // namespace beamscope::cli
