@@ -16,7 +16,7 @@ packages=(
     slurm-wlm munge   # the single-node Slurm the Slurm tests start (tests/slurm/local_slurm.h)
 )
 if [ "${1:-}" = "--packaging" ]; then
-    packages+=(dpkg-dev file binutils gzip lintian)
+    packages+=(dpkg-dev file binutils gzip lintian clang-format)  # clang-format: packaging/check-format.sh
 fi
 
 missing=()
