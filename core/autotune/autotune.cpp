@@ -4,6 +4,7 @@
 #include "core/bench/compile.h"
 #include "core/bench/float_check.h"
 #include "core/bench/isolated_compile.h"
+#include "core/model/cost_model_file.h"
 #include "core/pipelines/host_target.h"
 #include "core/samples/sample.h"
 #include "core/samples/training_loop.h"
@@ -223,17 +224,9 @@ std::string Run::openFolder()
 
 std::string Run::loadWeights(const fs::path &path)
 {
-    weights::LoadResult loaded = weights::loadWeights(path);
-    if (!loaded.ok()) {
-        const weights::Diagnostic *e = loaded.firstError();
-        return e ? e->format() : path.string() + ": cannot load the weights";
-    }
-    try {
-        m_model = std::make_unique<model::CostModel>(std::move(*loaded.weights));
-    } catch (const std::exception &e) {
-        return path.string() + ": " + e.what();
-    }
-    return {};
+    std::string error;
+    m_model = model::loadCostModel(path, error);
+    return error;
 }
 
 void Run::searchPipeline(int batch, size_t pipelineIndex, std::vector<std::unique_ptr<Candidate>> &out)

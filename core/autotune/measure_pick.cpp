@@ -1,5 +1,6 @@
 #include "core/autotune/measure_pick.h"
 
+#include "core/model/cost_model_file.h"
 #include "core/bench/isolated_compile.h"
 #include "core/pipelines/random_pipeline.h"
 #include "core/schedule/apply_schedule.h"
@@ -22,14 +23,11 @@ PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::
         out.error = "'" + pipeline + "' is neither a built-in pipeline nor random_<seed>_<stages>";
         return out;
     }
-    weights::LoadResult loaded = weights::loadWeights(weightsPath);
-    if (!loaded.ok()) {
-        const weights::Diagnostic *e = loaded.firstError();
-        out.error = e ? e->format() : weightsPath.string() + ": cannot load";
+    const std::unique_ptr<model::CostModel> loaded = model::loadCostModel(weightsPath, out.error);
+    if (!loaded)
         return out;
-    }
     try {
-        const model::CostModel model(std::move(*loaded.weights));
+        const model::CostModel &model = *loaded;
         pipelines::PipelineInstance instance = build();
         search::AutoscheduleParams params;
         params.beamSize = options.beamSize;

@@ -6,6 +6,7 @@
 
 #include "core/dag/function_dag.h"
 #include "core/model/cost_model.h"
+#include "core/model/cost_model_file.h"
 #include "core/plugin/plugin_settings.h"
 #include "core/schedule/apply_schedule.h"
 #include "core/schedule/emit_source.h"
@@ -79,17 +80,10 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     }
     if (!settings.weightsNote.empty())
         std::cerr << kName << ": " << settings.weightsNote << "\n";
-    auto loaded = weights::loadWeights(settings.weightsPath);
-    if (!loaded.ok()) {
-        const auto *first = loaded.firstError();
-        userError("cannot load weights: " + (first ? first->format() : settings.weightsPath.string()));
-    }
-    std::unique_ptr<model::CostModel> model;
-    try {
-        model = std::make_unique<model::CostModel>(*loaded.weights);
-    } catch (const model::ModelError &e) {
-        userError(settings.weightsPath.string() + ": " + e.what());
-    }
+    std::string why;
+    const std::unique_ptr<model::CostModel> model = model::loadCostModel(settings.weightsPath, why);
+    if (!model)
+        userError("cannot load weights: " + why);
 
     std::vector<Halide::Func> outputs;
     for (const Halide::Func &f : pipeline.outputs())
