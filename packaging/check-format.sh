@@ -4,7 +4,8 @@
 # --fix, formats them in place instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files '*.cpp' '*.h' ':!:tests/fixtures/**')
+# Tracked files and new ones not yet added (not the ignored build folders).
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.h' ':!:tests/fixtures/**')
 if [ "${1:-}" = "--fix" ]; then
     clang-format -i "${files[@]}"
     exit 0

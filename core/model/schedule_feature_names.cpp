@@ -80,10 +80,7 @@ const char *const kNames[kScheduleFeatureCount] = {"num_realizations",
                                                    "expr_branching"};
 } // namespace
 
-const char *scheduleFeatureName(int index)
-{
-    return index >= 0 && index < kScheduleFeatureCount ? kNames[index] : "?";
-}
+const char *scheduleFeatureName(int index) { return index >= 0 && index < kScheduleFeatureCount ? kNames[index] : "?"; }
 
 int scheduleFeatureIndex(const std::string &name)
 {
