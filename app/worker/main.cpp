@@ -303,32 +303,12 @@ std::optional<int> parseOptions(int argc, char **argv, Options &o)
     return std::nullopt;
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+// The candidate's arguments: outputs take their scaled estimates; inputs start
+// from theirs (when present) and grow to what both libraries' bounds queries
+// ask for, then are filled deterministically from the seed.
+Arguments setUpArguments(const Options &opt, const Library &cand, const Library &ref)
 {
-    Options opt;
-    if (const std::optional<int> rc = parseOptions(argc, argv, opt))
-        return *rc;
-    if (opt.describeOpenCL) {
-        std::printf("%s\n", describeOpenCL().dump().c_str());
-        return 0;
-    }
-
-    phase("load");
-    const Library cand = load(opt.candidate, opt.function, "candidate");
     const auto *meta = cand.metadata;
-    preloadDriver(meta->target ? meta->target : "");
-    Library ref;
-    if (!opt.reference.empty()) {
-        ref = load(opt.reference, opt.referenceFunction, "reference");
-        std::string why;
-        if (!sameSignature(meta, ref.metadata, why))
-            fail(kSetupFailed, "setup", "candidate and reference take different arguments: " + why);
-    }
-
-    // Outputs take their scaled estimates; inputs start from theirs (when
-    // present) and grow to what both libraries' bounds queries ask for.
     phase("setup");
     Arguments args;
     const auto n = static_cast<size_t>(meta->num_arguments);
@@ -375,34 +355,45 @@ int main(int argc, char **argv)
         args.buffers[i]->raw()->flags |= halide_buffer_flag_host_dirty;
     }
     args.bind(meta);
+    return args;
+}
 
-    // The reference gets its own buffer structs over the same input memory, so
-    // it never sees the device allocations the candidate's runtime attaches.
+// The reference run, on its own buffer structs over the same input memory, so
+// it never sees the device allocations the candidate's runtime attaches.
+Arguments runReference(const Library &ref, const Arguments &args, const halide_filter_metadata_t *meta)
+{
+    const auto n = static_cast<size_t>(meta->num_arguments);
     Arguments refArgs;
-    if (ref.handle) {
-        phase("reference");
-        refArgs.scalars = args.scalars;
-        for (size_t i = 0; i < n; ++i) {
-            const auto &arg = meta->arguments[i];
-            if (arg.kind == halide_argument_kind_input_scalar) {
-                refArgs.buffers.push_back(nullptr);
-                continue;
-            }
-            auto b = std::make_unique<HostBuffer>(arg.type, arg.dimensions);
-            if (arg.kind == halide_argument_kind_input_buffer) {
-                b->shareHostOf(*args.buffers[i]);
-            } else {
-                b->setShape(args.buffers[i]->mins(), args.buffers[i]->extents());
-                if (!b->allocate())
-                    fail(kSetupFailed, "setup", "cannot allocate the reference's outputs");
-            }
-            refArgs.buffers.push_back(std::move(b));
+    phase("reference");
+    refArgs.scalars = args.scalars;
+    for (size_t i = 0; i < n; ++i) {
+        const auto &arg = meta->arguments[i];
+        if (arg.kind == halide_argument_kind_input_scalar) {
+            refArgs.buffers.push_back(nullptr);
+            continue;
         }
-        refArgs.bind(ref.metadata);
-        if (const int rc = ref.argv(refArgs.argv.data()); rc != 0)
-            fail(kPipelineError, "reference", "returned Halide error " + std::to_string(rc));
+        auto b = std::make_unique<HostBuffer>(arg.type, arg.dimensions);
+        if (arg.kind == halide_argument_kind_input_buffer) {
+            b->shareHostOf(*args.buffers[i]);
+        } else {
+            b->setShape(args.buffers[i]->mins(), args.buffers[i]->extents());
+            if (!b->allocate())
+                fail(kSetupFailed, "setup", "cannot allocate the reference's outputs");
+        }
+        refArgs.buffers.push_back(std::move(b));
     }
+    refArgs.bind(ref.metadata);
+    if (const int rc = ref.argv(refArgs.argv.data()); rc != 0)
+        fail(kPipelineError, "reference", "returned Halide error " + std::to_string(rc));
+    return refArgs;
+}
 
+// Warm-up and timed runs (the fault injections of the tests sit here, where a
+// real schedule would crash or hang).
+std::vector<double> timeCandidate(const Options &opt, const Library &cand, Arguments &args)
+{
+    const auto *meta = cand.metadata;
+    const auto n = static_cast<size_t>(meta->num_arguments);
     // Each repetition ends with a device sync of every output, so GPU targets
     // are timed to completion of their kernels, not to their launch.
     auto runOnce = [&](const char *what) {
@@ -431,13 +422,24 @@ int main(int argc, char **argv)
         const auto t1 = std::chrono::steady_clock::now();
         times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
+    return times;
+}
 
-    phase("compare");
-    Json outputsJson = Json::array();
-    Json inputsJson = Json::array();
+// The outputs copied back, described, and compared with the reference's.
+struct OutputReport {
+    Json inputs = Json::array(), outputs = Json::array();
     size_t values = 0, mismatches = 0;
     double maxAbs = 0, maxRel = 0;
     std::string firstMismatch;
+};
+
+OutputReport compareOutputs(const Options &opt, const Library &cand, const Library &ref, Arguments &args,
+                            const Arguments &refArgs)
+{
+    const auto *meta = cand.metadata;
+    const auto n = static_cast<size_t>(meta->num_arguments);
+    OutputReport r;
+    phase("compare");
     for (size_t i = 0; i < n; ++i) {
         const auto &arg = meta->arguments[i];
         if (arg.kind == halide_argument_kind_input_scalar)
@@ -449,30 +451,60 @@ int main(int argc, char **argv)
         for (int64_t e : args.buffers[i]->extents())
             itemExtents.push(e);
         if (arg.kind == halide_argument_kind_input_buffer) {
-            inputsJson.push(std::move(item));
+            r.inputs.push(std::move(item));
             continue;
         }
-        outputsJson.push(std::move(item));
+        r.outputs.push(std::move(item));
         if (cand.copyToHost)
             if (const int rc = cand.copyToHost(nullptr, args.buffers[i]->raw()); rc != 0)
                 fail(kPipelineError, "copy to host", "halide_copy_to_host returned " + std::to_string(rc));
-        if (opt.injectFault == "wrong-output" && outputsJson.size() == 1 && args.buffers[i]->raw()->host)
+        if (opt.injectFault == "wrong-output" && r.outputs.size() == 1 && args.buffers[i]->raw()->host)
             args.buffers[i]->raw()->host[(args.buffers[i]->raw()->type.bits + 7) / 8 - 1] ^=
                 0x40; // the top byte: far off
         if (!ref.handle)
             continue;
         const Comparison c = compareBuffers(*args.buffers[i], *refArgs.buffers[i]);
-        values += c.values;
-        if (c.mismatches && firstMismatch.empty())
-            firstMismatch = std::string("output '") + arg.name + "' at " + c.firstMismatch;
-        mismatches += c.mismatches;
-        maxAbs = std::max(maxAbs, c.maxAbsError);
-        maxRel = std::max(maxRel, c.maxRelError);
+        r.values += c.values;
+        if (c.mismatches && r.firstMismatch.empty())
+            r.firstMismatch = std::string("output '") + arg.name + "' at " + c.firstMismatch;
+        r.mismatches += c.mismatches;
+        r.maxAbs = std::max(r.maxAbs, c.maxAbsError);
+        r.maxRel = std::max(r.maxRel, c.maxRelError);
     }
     if (cand.deviceFree)
         for (auto &b : args.buffers)
             if (b && b->raw()->device_interface)
                 cand.deviceFree(nullptr, b->raw());
+    return r;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Options opt;
+    if (const std::optional<int> rc = parseOptions(argc, argv, opt))
+        return *rc;
+    if (opt.describeOpenCL) {
+        std::printf("%s\n", describeOpenCL().dump().c_str());
+        return 0;
+    }
+
+    phase("load");
+    const Library cand = load(opt.candidate, opt.function, "candidate");
+    const auto *meta = cand.metadata;
+    preloadDriver(meta->target ? meta->target : "");
+    Library ref;
+    if (!opt.reference.empty()) {
+        ref = load(opt.reference, opt.referenceFunction, "reference");
+        std::string why;
+        if (!sameSignature(meta, ref.metadata, why))
+            fail(kSetupFailed, "setup", "candidate and reference take different arguments: " + why);
+    }
+    Arguments args = setUpArguments(opt, cand, ref);
+    const Arguments refArgs = ref.handle ? runReference(ref, args, meta) : Arguments{};
+    const std::vector<double> times = timeCandidate(opt, cand, args);
+    OutputReport o = compareOutputs(opt, cand, ref, args, refArgs);
 
     std::vector<double> sorted = times;
     std::sort(sorted.begin(), sorted.end());
@@ -481,12 +513,12 @@ int main(int argc, char **argv)
     Json correct;
     correct["checked"] = ref.handle != nullptr;
     if (ref.handle) {
-        correct["matches"] = mismatches == 0;
-        correct["values"] = static_cast<uint64_t>(values);
-        correct["mismatches"] = static_cast<uint64_t>(mismatches);
-        correct["max_abs_error"] = maxAbs;
-        correct["max_rel_error"] = maxRel;
-        correct["first_mismatch"] = firstMismatch;
+        correct["matches"] = o.mismatches == 0;
+        correct["values"] = static_cast<uint64_t>(o.values);
+        correct["mismatches"] = static_cast<uint64_t>(o.mismatches);
+        correct["max_abs_error"] = o.maxAbs;
+        correct["max_rel_error"] = o.maxRel;
+        correct["first_mismatch"] = o.firstMismatch;
         correct["reference_target"] = ref.metadata->target ? ref.metadata->target : "";
     }
     Json timesJson = Json::array();
@@ -496,8 +528,8 @@ int main(int argc, char **argv)
     result["ok"] = true;
     result["function"] = opt.function;
     result["target"] = meta->target ? meta->target : "";
-    result["inputs"] = std::move(inputsJson);
-    result["outputs"] = std::move(outputsJson);
+    result["inputs"] = std::move(o.inputs);
+    result["outputs"] = std::move(o.outputs);
     result["warmup"] = opt.warmup;
     result["times_ms"] = std::move(timesJson);
     result["min_ms"] = sorted.front();
