@@ -1,4 +1,5 @@
 #include "core/samples/checkpoint.h"
+#include "core/util/fnv1a.h"
 
 #include "core/weights/weights.h"
 
@@ -14,14 +15,7 @@ namespace {
 constexpr char kMagic[8] = {'B', 'S', 'C', 'K', 'P', 'T', '\r', '\n'};
 constexpr uint32_t kFormat = 1;
 
-uint64_t fnv1a(std::span<const char> bytes, uint64_t h = 0xcbf29ce484222325ull)
-{
-    for (char c : bytes) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
+uint64_t fnv1a(std::span<const char> bytes) { return beamscope::fnv1a(std::string_view(bytes.data(), bytes.size())); }
 
 class Writer {
 public:

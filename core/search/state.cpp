@@ -468,13 +468,18 @@ std::string State::halideLoopNest() const
                 if (g.location == ComputeLocation::ThreadLevel && g.storedAtRoot && g.consumer == f.node &&
                     g.consumerStage == static_cast<int>(s))
                     realize(g.node, regionPerBlock(g.node), true, " ");
+            // The block's store_at set prints in node order, its loops last-scheduled first (as at root).
+            auto inThisBlock = [&](const FuncSchedule &g) {
+                return g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
+                       g.consumerStage == static_cast<int>(s);
+            };
             for (const FuncSchedule &g : m_funcs)
-                if (g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
-                    g.consumerStage == static_cast<int>(s)) {
+                if (inThisBlock(g))
                     realize(g.node, computedRegion(g.node), true, " ");
-                    for (size_t gs = 0; gs < g.stages.size(); gs++)
-                        innerLevels(g, static_cast<int>(gs), " ");
-                }
+            for (size_t k = m_funcs.size(); k-- > 0;)
+                if (inThisBlock(m_funcs[k]))
+                    for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)
+                        innerLevels(m_funcs[k], static_cast<int>(gs), " ");
             innerLevels(f, static_cast<int>(s), " ");
         }
     }

@@ -265,6 +265,20 @@ std::optional<std::string> SearchSession::emit(const std::vector<Json> &decision
     return source;
 }
 
+std::optional<std::string> SearchSession::halideLoopNest(const std::vector<Json> &decisions, std::string *error) const
+{
+    std::string dump, why;
+    const bool ok = guarded(&why, [&] {
+        dump = search::stateFromDecisions(*m_impl->searchDag, decisions, m_impl->instance.name).halideLoopNest();
+    });
+    if (!ok) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    return dump;
+}
+
 StateMeasurement SearchSession::measure(const std::vector<Json> &decisions, const std::string &target,
                                         Progress *progress) const
 {

@@ -134,6 +134,10 @@ public:
     std::optional<std::string> emit(const std::vector<Json> &decisions, const std::vector<float> &stageCosts,
                                     double totalCost, std::string *error) const;
 
+    // The loop nest of a complete or partial state (decisions as for emit) in the
+    // form of Halide's LoopNest::dump, byte for byte what Halide prints for the
+    // same state (so its FNV-1a is comparable with Halide's recorded trees).
+    std::optional<std::string> halideLoopNest(const std::vector<Json> &decisions, std::string *error) const;
     // Compiles a complete state for target "opencl" or "cuda" and times it in
     // the bench worker process (core/bench), its output checked against the
     // compute_root host reference. Cancellable through progress. Compiling

@@ -82,6 +82,14 @@ private Q_SLOTS:
                 continue;
             }
             kind += r.state->complete() ? "/complete" : "/partial";
+            {
+                auto &w = byKind["written-back-identical"];
+                const std::string back = r.state->halideLoopNest();
+                w.first += back == dump;
+                w.second++;
+                if (back != dump && std::getenv("SHOW_WRITEBACK"))
+                    qInfo().noquote() << QString::fromStdString("WRITEBACK " + header + "\n" + dump + "---\n" + back);
+            }
             AutoscheduleParams params;
             BeamSearch bs(d, model, params);
             std::vector<float> ours;

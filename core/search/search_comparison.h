@@ -1,0 +1,84 @@
+#pragma once
+// Beamscope's search against a search tree Halide recorded (golden_tree.h):
+// per pass and per decided Func, the states each side costed, the beam each
+// kept and the best cost, and the first place where the two searches part.
+// States are matched by the FNV-1a of their loop nest in Halide's dump form
+// (State::halideLoopNest is Halide's dump byte for byte), so "the same state"
+// means the same loop nest, whatever order or decision text produced it.
+//
+// Halide takes two steps per Func where Beamscope takes one, so only the
+// depths after both of Halide's steps (2k, Beamscope's k) are compared; at
+// those depths Halide's states are its tiled children (costed) and the
+// pass-through copies of Funcs placed inside a kernel or inlined (costed one
+// depth earlier). Halide's intermediate phase-0 states have no Beamscope
+// counterpart.
+
+#include "core/search/golden_tree.h"
+#include "core/util/json.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace beamscope::search {
+
+// One state of Beamscope's search as the comparison needs it.
+struct ComparedState {
+    int pass = 1;  // 1-based, as Halide counts passes
+    int depth = 0; // Funcs decided
+    int64_t id = 0;
+    double cost = 0; // the model's cost
+    bool inBeam = false;
+    uint64_t hash = 0; // FNV-1a of `dump`
+    std::string dump;  // Halide's LoopNest::dump form
+    std::string decision;
+};
+
+struct DepthComparison {
+    int depth = 0;       // Beamscope's
+    int goldenDepth = 0; // Halide's (2 x depth)
+    std::string func;    // the Func decided at this depth
+    size_t ours = 0, halide = 0, common = 0;
+    double maxCostDifference = 0; // relative, over the common states
+    size_t oursBeam = 0, halideBeam = 0, commonBeam = 0;
+    // Halide's phase-0 states of this Func (depth 2k - 1) and how many of Beamscope's states have
+    // one's loop nest: a Func inlined or computed inside a kernel is complete after phase 0, so
+    // Beamscope's same choice matches it there even when Halide's beam did not keep it.
+    size_t halidePhase0 = 0, commonPhase0 = 0;
+};
+
+struct PassComparison {
+    int pass = 1;
+    size_t oursStates = 0, halideCosted = 0; // states the cost model evaluated
+    double oursBest = 0, halideBest = 0;     // cheapest complete state of the pass
+    std::vector<DepthComparison> depths;
+};
+
+struct Divergence {
+    bool found = false;
+    int pass = 0, depth = 0, goldenDepth = 0;
+    std::string func;
+    std::string what;                        // "children", "costs" or "beam", then a sentence
+    std::optional<ComparedState> ours;       // a state only Beamscope has (or the one costed differently)
+    std::optional<GoldenState> halide;       // a state only Halide has (or the same state, Halide's side)
+    std::string halideDump;                  // its dump when Halide kept it in a beam
+    std::optional<GoldenState> halideParent; // else its parent, always a beam member, with its dump
+    std::string halideParentDump;
+};
+
+struct SearchComparison {
+    std::vector<PassComparison> passes;
+    Divergence first;
+};
+
+// costTolerance: relative difference under which two costs of one state are
+// the same (1e-5: the model reproduces Halide's predictions within 7.3e-6 on
+// identical features).
+SearchComparison compareSearch(const std::vector<ComparedState> &ours, const GoldenTree &golden,
+                               double costTolerance = 1e-5);
+
+std::string formatComparison(const SearchComparison &c);
+Json comparisonJson(const SearchComparison &c);
+
+} // namespace beamscope::search
