@@ -65,8 +65,10 @@ int main(int argc, char **argv)
                 golden[r.find("pipeline")->toString() + "/" + std::to_string(r.find("beam_size")->toInt())] = r;
     }
 
-    std::printf("%-26s %5s %10s %10s %12s %10s | %10s %10s %10s %8s\n", "pipeline", "beam", "seconds", "states",
-                "states/s", "cost", "halide_s", "h_states", "h_cost", "ratio");
+    // ratio: Beamscope's median time over Halide's. per_state: the same per state costed, which is
+    // what the ratio would be if both searches walked the same tree (they do not yet: compare-search).
+    std::printf("%-26s %5s %10s %10s %12s %10s | %10s %10s %10s %8s %9s\n", "pipeline", "beam", "seconds", "states",
+                "states/s", "cost", "halide_s", "h_states", "h_cost", "ratio", "per_state");
     for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
         if (!names.empty() && std::find(names.begin(), names.end(), info.name) == names.end())
             continue;
@@ -88,9 +90,11 @@ int main(int argc, char **argv)
             auto g = golden.find(info.name + "/" + std::to_string(beam));
             if (g != golden.end()) {
                 const double hs = g->second.find("apply_autoscheduler_seconds_median")->toNumber();
-                std::printf(" | %10.4f %10lld %10.4f %8.2f\n", hs,
-                            static_cast<long long>(g->second.find("num_schedules_evaluated_by_cost_model")->toInt()),
-                            g->second.find("predicted_cost_recomputed")->toNumber(), median / hs);
+                const int64_t halideStates = g->second.find("num_schedules_evaluated_by_cost_model")->toInt();
+                const double perState = (median / double(std::max<int64_t>(1, res.statesEvaluated))) /
+                                        (hs / double(std::max<int64_t>(1, halideStates)));
+                std::printf(" | %10.4f %10lld %10.4f %8.2f %9.2f\n", hs, static_cast<long long>(halideStates),
+                            g->second.find("predicted_cost_recomputed")->toNumber(), median / hs, perState);
             } else {
                 std::printf(" |\n");
             }
