@@ -10,7 +10,6 @@
 #include <chrono>
 #include <limits>
 #include <numeric>
-#include <queue>
 #include <stdexcept>
 #include <unordered_map>
 #include <random>
@@ -89,17 +88,42 @@ struct Candidate {
     bool penalized = false;
     bool fixed = false; // made by a decision fixed by the start state
     int64_t traceId = -1;
-    size_t order = 0; // generation order, breaks ties deterministically
+    size_t order = 0; // generation order: its feature rows in the depth's packed batch
 };
 
-// Min-heap on (rank, order).
-struct Later {
-    bool operator()(const Candidate *a, const Candidate *b) const
+// Halide's StateQueue: a binary heap on the (penalised) cost alone. The children of
+// a depth enter it in generation order before they are costed, so with equal keys
+// the heap is that order; once they are costed the heap is rebuilt (make_heap), then
+// states are popped and deferred states pushed back with the standard heap
+// algorithms. Ties between equal costs therefore fall where Halide's heap leaves
+// them, not in generation order (conv_relu, beam 1, depth 2: 27 children tie at the
+// lowest cost and Halide expands the last generated). Halide's Linux builds use
+// libstdc++, as Beamscope does, so the same algorithms give the same order.
+class Queue {
+public:
+    explicit Queue(std::vector<Candidate *> inGenerationOrder) : m_heap(std::move(inGenerationOrder))
     {
-        return a->rank != b->rank ? a->rank > b->rank : a->order > b->order;
+        std::make_heap(m_heap.begin(), m_heap.end(), Costlier{});
     }
+    bool empty() const { return m_heap.empty(); }
+    Candidate *top() const { return m_heap.front(); }
+    void pop()
+    {
+        std::pop_heap(m_heap.begin(), m_heap.end(), Costlier{});
+        m_heap.pop_back();
+    }
+    void push(Candidate *c)
+    {
+        m_heap.push_back(c);
+        std::push_heap(m_heap.begin(), m_heap.end(), Costlier{});
+    }
+
+private:
+    struct Costlier {
+        bool operator()(const Candidate *a, const Candidate *b) const { return a->rank > b->rank; }
+    };
+    std::vector<Candidate *> m_heap;
 };
-using Queue = std::priority_queue<Candidate *, std::vector<Candidate *>, Later>;
 
 // The search's parameters as the trace records them.
 TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePass, int startDepth)
@@ -177,7 +201,7 @@ std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, in
             if (penalty > 1) {
                 c->penalized = true;
                 c->rank *= penalty;
-                if (!queue.empty() && Later{}(c, queue.top())) {
+                if (!queue.empty() && c->rank > queue.top()->rank) {
                     queue.push(c);
                     continue;
                 }
@@ -300,9 +324,10 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             }
 
             const bool last = depth + 1 == depthCount;
-            Queue queue;
+            std::vector<Candidate *> inGenerationOrder;
             for (Candidate &c : children)
-                queue.push(&c);
+                inGenerationOrder.push_back(&c);
+            Queue queue(std::move(inGenerationOrder));
             std::vector<Candidate *> picked = chooseBeam(queue, last ? 1 : static_cast<size_t>(m_params.beamSize),
                                                          coarseToFine && pass >= 0, pass, permitted);
             if (last && !picked.empty()) {
