@@ -4,6 +4,7 @@
 #include "core/search/expr_branching.h"
 #include "core/search/gpu_memory_features.h"
 #include "core/search/thread_info.h"
+#include "core/search/tiling.h"
 
 #include <algorithm>
 #include <cmath>
@@ -1141,10 +1142,38 @@ std::vector<ScheduleFeatures> Featurizer::run()
     return std::move(feats);
 }
 
+bool hasRootAwaitingGpuTiling(const State &state)
+{
+    return std::any_of(state.funcs().begin(), state.funcs().end(),
+                       [](const FuncSchedule &f) { return f.awaitingGpuTiling; });
+}
+
+// Halide featurizes a state whose root Funcs are not all tiled yet on a copy of its loop nest in
+// which each of them is split into blocks and threads (State::get_root_for_features).
+State withUntiledRootsTiledForFeatures(const State &state)
+{
+    State copy(state.dag());
+    for (FuncSchedule f : state.funcs()) {
+        if (f.awaitingGpuTiling) {
+            const dag::Node &node = state.dag().node(f.node);
+            for (size_t s = 0; s < f.stages.size(); s++)
+                f.stages[s] = untiledRootFeatureTiling(node.stages[s],
+                                                       state.dag().rootLoops(f.node, static_cast<int>(s)), f.stages[s]);
+            f.awaitingGpuTiling = false;
+        }
+        copy.add(std::move(f));
+    }
+    return copy;
+}
+
 } // namespace
 
 std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params)
 {
+    if (hasRootAwaitingGpuTiling(state)) {
+        const State tiled = withUntiledRootsTiledForFeatures(state);
+        return Featurizer(tiled, params).run();
+    }
     return Featurizer(state, params).run();
 }
 

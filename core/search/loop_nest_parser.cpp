@@ -199,6 +199,15 @@ private:
             throw ParseError{at(m_e[static_cast<size_t>(first)]) + name(node) + " has " +
                              std::to_string(m_dag.node(node).stages.size()) +
                              " stage(s) in the pipeline; the dump gives loops for more"};
+        if (m_e[static_cast<size_t>(first)].label == "gpu_none") {
+            addUntiledRootStage(f, stage, first, loc);
+            return;
+        }
+        if (f.awaitingGpuTiling)
+            throw ParseError{at(m_e[static_cast<size_t>(first)]) + name(node) + " stage " + std::to_string(stage) +
+                             ": expected a gpu_none loop like its stage 0 (Halide tiles all stages of a root Func onto "
+                             "the GPU in one decision), found " +
+                             labelOf(m_e[static_cast<size_t>(first)])};
         const dag::Stage &st = m_dag.node(node).stages[static_cast<size_t>(stage)];
         const size_t nloops = st.loop.size();
         StageTiling t;
@@ -218,9 +227,10 @@ private:
                 throw ParseError{here + "expected " + std::to_string(nloops) + " loop sizes (" + loopNames(st) +
                                  "), found " + std::to_string(x.sizes.size())};
             if (x.label == "gpu_none" || x.label == "gpu_parallelized")
-                throw ParseError{here + "the loop is labelled " + x.label +
-                                 ": a partially scheduled stage (not yet tiled into GPU blocks and threads), which a "
-                                 "Beamscope state cannot express"};
+                throw ParseError{here + "a " + x.label +
+                                 " loop inside the stage's other loops; Beamscope reads a stage not yet tiled onto the "
+                                 "GPU only as Halide's phase 0 prints it, one gpu_none loop at root around its "
+                                 "innermost loop"};
             const bool simd = x.innermost || x.label == "gpu_simd";
             if (x.label == "gpu_block") {
                 if (loc != ComputeLocation::Root)
@@ -328,6 +338,73 @@ private:
     }
 
     std::map<std::pair<int, int>, std::vector<int64_t>> m_blocks;
+
+    static std::string labelOf(const Entry &x) { return x.label.empty() ? std::string("the innermost loop") : x.label; }
+
+    // Halide's phase 0 of a Func computed at root (its phase 1 splits the loops onto the GPU): each
+    // stage is one gpu_none loop over the stage's extents around its innermost loop of size 1, into
+    // which Funcs decided since may be inlined. Block counts are then the loop extents (threads and
+    // serial 1), which checkAgainstPipeline compares with the pipeline's.
+    void addUntiledRootStage(FuncSchedule &f, int stage, int first, ComputeLocation loc)
+    {
+        const Entry &x = m_e[static_cast<size_t>(first)];
+        const dag::Stage &st = m_dag.node(f.node).stages[static_cast<size_t>(stage)];
+        const size_t nloops = st.loop.size();
+        const std::string here = at(x) + name(f.node) + " stage " + std::to_string(stage) + ": ";
+        if (loc != ComputeLocation::Root)
+            throw ParseError{here + "a gpu_none loop inside another Func's loops; only a Func computed at root "
+                                    "waits for its GPU tiling"};
+        if (stage > 0 && !f.awaitingGpuTiling)
+            throw ParseError{here + "a gpu_none loop, but its stage 0 is already tiled onto the GPU (Halide tiles all "
+                                    "stages of a root Func in one decision)"};
+        if (x.sizes.size() != nloops)
+            throw ParseError{here + "expected " + std::to_string(nloops) + " loop sizes (" + loopNames(st) +
+                             "), found " + std::to_string(x.sizes.size())};
+        if (x.vectorLoop >= static_cast<int>(nloops))
+            throw ParseError{here + "vectorized loop index " + std::to_string(x.vectorLoop) + " but the stage has " +
+                             std::to_string(nloops) + " loops"};
+        const int inner = untiledInnermost(f.node, x, here);
+        f.awaitingGpuTiling = true;
+        StageTiling t;
+        t.threads.assign(nloops, 1);
+        t.serial.assign(nloops, 1);
+        t.vectorLoop = std::max(0, x.vectorLoop);
+        t.hasVectorLoop = x.vectorLoop >= 0;
+        if (f.stages.size() != static_cast<size_t>(stage))
+            throw ParseError{here + "stages out of order"};
+        f.stages.push_back(t);
+        m_chains[{f.node, stage}] = {first, inner};
+        std::vector<int64_t> &blocks = m_blocks[{f.node, stage}];
+        for (const LoopSize &size : x.sizes)
+            blocks.push_back(size.value);
+    }
+
+    // The only child of an untiled root loop: the stage's innermost loop, every size 1; returns its entry.
+    int untiledInnermost(int node, const Entry &outer, const std::string &here)
+    {
+        if (outer.children.size() != 1 || m_e[static_cast<size_t>(outer.children[0])].kind != LineKind::Loop)
+            throw ParseError{here +
+                             "a gpu_none loop (a root Func not yet tiled onto the GPU) holds only the "
+                             "stage's innermost loop, found " +
+                             std::to_string(outer.children.size()) + " entries in it"};
+        const int c = outer.children[0];
+        const Entry &y = m_e[static_cast<size_t>(c)];
+        if (nodeOf(y) != node || !y.innermost)
+            throw ParseError{at(y) + "expected the innermost loop ('*') of " + name(node) +
+                             " inside its gpu_none loop, found " +
+                             (nodeOf(y) != node ? "a loop of " + y.func : "a loop that is not innermost")};
+        if (y.sizes.size() != outer.sizes.size() ||
+            std::any_of(y.sizes.begin(), y.sizes.end(), [](const LoopSize &s) { return s.value != 1; }))
+            throw ParseError{at(y) + "expected the innermost loop of an untiled root stage to be one point (" +
+                             std::to_string(outer.sizes.size()) + " sizes of 1)"};
+        for (int g : y.children) {
+            if (m_e[static_cast<size_t>(g)].kind != LineKind::Inlined)
+                throw ParseError{at(m_e[static_cast<size_t>(g)]) +
+                                 "expected only 'inlined:' lines inside an innermost loop"};
+            markInlined(m_e[static_cast<size_t>(g)]);
+        }
+        return c;
+    }
 
     static std::string loopNames(const dag::Stage &st)
     {

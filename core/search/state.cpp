@@ -442,6 +442,20 @@ std::string State::halideLoopNest() const
             if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
                 os << pad << " inlined: " << funcName(n) << " " << calls << "\n";
     };
+    // Halide's phase 0 of a root Func (awaitingGpuTiling): one gpu_none loop over the stage's
+    // extents (its blocks, threads and serial being 1) around the innermost point.
+    auto untiledRootStage = [&](const FuncSchedule &f, int s, const std::vector<int64_t> &extents,
+                                const std::vector<bool> &constant) {
+        const StageTiling &t = f.stages[static_cast<size_t>(s)];
+        const std::vector<int64_t> one(extents.size(), 1);
+        const std::vector<bool> allConstant(extents.size(), true);
+        os << funcName(f.node) << sizes(extents, -1, constant) << vectorPair(f, s) << " t gpu_none\n";
+        os << " " << funcName(f.node) << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, allConstant)
+           << vectorPair(f, s) << " * gpu_simd\n";
+        for (int n : inlined)
+            if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
+                os << "  inlined: " << funcName(n) << " " << calls << "\n";
+    };
     os << " gpu_none\n";
     for (const FuncSchedule &f : m_funcs)
         if (f.location == ComputeLocation::Root || (f.location != ComputeLocation::Inlined && f.storedAtRoot))
@@ -460,6 +474,10 @@ std::string State::halideLoopNest() const
             for (size_t j = 0; j < loops.size(); j++) {
                 blocks.push_back(ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]));
                 constant.push_back(stage.loop[j].rvar);
+            }
+            if (f.awaitingGpuTiling) {
+                untiledRootStage(f, static_cast<int>(s), blocks, constant);
+                continue;
             }
             os << funcName(f.node) << sizes(blocks, -1, constant) << vectorPair(f, static_cast<int>(s))
                << " t gpu_block\n";

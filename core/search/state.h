@@ -67,6 +67,14 @@ struct FuncSchedule {
     // So a Func has two memories, and they differ exactly when storedAtRoot is set:
     bool storedAtRoot = false;
 
+    // Root only: Halide's phase-0 state of a Func computed at root whose loops are not yet split
+    // into GPU blocks, threads and serial loops (its phase 1 is still to come; Halide's dump labels
+    // the stage's loop gpu_none). Each stage is then one loop over its whole extent around the
+    // innermost point: threads and serial all 1 (so the block counts are the loop extents), with
+    // the dump's vectorized loop. The featurizer costs it as Halide does, on the blocks x threads
+    // split of untiledRootFeatureTiling (tiling.h).
+    bool awaitingGpuTiling = false;
+
     // Where the schedule stores it, as core/schedule emits it (and the explorer
     // labels it): a block-level Func in GPU shared memory (store_in(GPUShared)),
     // a thread-level one in registers (the per-thread stack the GPU compiler

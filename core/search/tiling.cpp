@@ -1,4 +1,5 @@
 #include "core/search/tiling.h"
+#include "core/search/thread_info.h"
 
 #include <algorithm>
 #include <functional>
@@ -218,6 +219,30 @@ StageTiling followTiling(const dag::Stage &pure, const StageTiling &pureTiling, 
         t.serial.push_back(serial);
     }
     finish(t, limits);
+    return t;
+}
+
+StageTiling untiledRootFeatureTiling(const dag::Stage &stage, const Region &loops, const StageTiling &untiled)
+{
+    // Halide's FeatureLoopNestMutator::split_compute_root_loops splits the gpu_none loop twice with
+    // parallelize_in_tiles: first into a parallel loop over every pure loop and a serial loop that
+    // takes each reduction loop whole (pure stage: tiles of 1; update: its pure loops' full extents
+    // outside, rvars moved inward), then the parallel loop into blocks and threads, the threads
+    // being min(extent, 32) along the vectorized loop and 1 elsewhere.
+    StageTiling t = untiled;
+    t.threads.assign(loops.size(), 1);
+    t.serial.assign(loops.size(), 1);
+    int64_t serialPoints = 1;
+    for (size_t j = 0; j < loops.size(); j++)
+        if (stage.loop[j].rvar) {
+            t.serial[j] = loops[j].extent();
+            serialPoints *= t.serial[j];
+        }
+    // An update whose vectorized loop is a reduction loop has no pure dimension to put the warp on.
+    const size_t v = static_cast<size_t>(untiled.vectorLoop);
+    if (untiled.hasVectorLoop && v < loops.size() && !stage.loop[v].rvar)
+        t.threads[v] = std::min<int64_t>(loops[v].extent(), kWarpSize);
+    t.unrolled = serialPoints > 1 && serialPoints <= TilingLimits{}.unrollLimit;
     return t;
 }
 

@@ -48,6 +48,12 @@ StageTiling threadTiling(const dag::Stage &stage, const Region &loops, const Til
 StageTiling followTiling(const dag::Stage &pure, const StageTiling &pureTiling, const dag::Stage &update,
                          const Region &loops, ComputeLocation location, const TilingLimits &limits);
 
+// The tiling Halide's featurizer assumes for a stage of a Func computed at root but not yet tiled
+// (FuncSchedule::awaitingGpuTiling): one full warp along the vectorized loop where it has that many
+// points (else all of them) as threads, every other pure loop across blocks, reduction loops serial
+// inside the thread; a stage without a vectorized loop gets one thread.
+StageTiling untiledRootFeatureTiling(const dag::Stage &stage, const Region &loops, const StageTiling &untiled);
+
 // Keeps at most `cap` candidates, evenly spread over the list (randomized
 // tilings sample by structural hash instead: search_space.cpp).
 template <typename T>

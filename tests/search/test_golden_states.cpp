@@ -590,6 +590,51 @@ private Q_SLOTS:
         QCOMPARE(s->nextNode(), p.node("blur_x"));
     }
 
+    // Halide's phase 0 (box_blur, blur_x at root not yet tiled onto the GPU, from its golden search
+    // trees): read with awaitingGpuTiling, written back as Halide's dump, and featurized as Halide
+    // does, on blur_x split into blocks of one full warp along x.
+    void readsAnUntiledRootState()
+    {
+        test::BuiltPipeline p = test::goldenBoxBlur();
+        const std::string outputTiled = "output 96 80 (0, 0) t gpu_block\n"
+                                        " output 16c 4c (0, 0) t gpu_thread\n"
+                                        "  output 1c 8c (0, 0) t gpu_serial\n"
+                                        "   output 1vc 1c (0, 0) * gpu_simd\n";
+        const std::string head = " gpu_none\n"
+                                 "realize: output [1536, 2560] with 1 stages\n"
+                                 "realize: blur_x [1536, 2562] with 1 stages\n";
+        const std::string untiled = head +
+                                    "blur_x 1536 2562 (0, 0) t gpu_none\n"
+                                    " blur_x 1vc 1c (0, 0) * gpu_simd\n" +
+                                    outputTiled;
+        const std::string warpTiled = head +
+                                      "blur_x 48 2562 (0, 0) t gpu_block\n"
+                                      " blur_x 32c 1c (0, 0) t gpu_thread\n"
+                                      "  blur_x 1c 1c (0, 0) t gpu_serial\n"
+                                      "   blur_x 1vc 1c (0, 0) * gpu_simd\n" +
+                                      outputTiled;
+        std::string error;
+        const std::optional<State> s = parseLoopNest(*p.searchDag, untiled, &error);
+        QVERIFY2(s.has_value(), error.c_str());
+        QVERIFY(s->scheduleOf(p.node("blur_x"))->awaitingGpuTiling);
+        QVERIFY(!s->scheduleOf(p.node("output"))->awaitingGpuTiling);
+        QCOMPARE(s->halideLoopNest(), untiled);
+        const std::optional<State> t = parseLoopNest(*p.searchDag, warpTiled, &error);
+        QVERIFY2(t.has_value(), error.c_str());
+        const std::vector<ScheduleFeatures> fu = computeFeatures(*s, FeatureParams{});
+        const std::vector<ScheduleFeatures> ft = computeFeatures(*t, FeatureParams{});
+        QCOMPARE(fu.size(), ft.size());
+        for (size_t i = 0; i < fu.size(); i++)
+            QVERIFY(fu[i].values == ft[i].values);
+
+        // Halide's phase 0 leaves the stage's innermost loop one point.
+        std::string notOnePoint = untiled;
+        notOnePoint.replace(notOnePoint.find(" blur_x 1vc"), std::strlen(" blur_x 1vc"), " blur_x 2vc");
+        QVERIFY(!parseLoopNest(*p.searchDag, notOnePoint, &error));
+        QVERIFY2(error.starts_with("line 5: expected the innermost loop of an untiled root stage to be one point"),
+                 error.c_str());
+    }
+
     void reportsErrors_data()
     {
         QTest::addColumn<QString>("from");
@@ -610,7 +655,8 @@ private Q_SLOTS:
         QTest::newRow("partial stage")
             << "(0, 0) t gpu_block"
             << "(0, 0) t gpu_none"
-            << "line 4: output stage 0: the loop is labelled gpu_none: a partially scheduled stage";
+            << "line 4: output stage 0: a gpu_none loop (a root Func not yet tiled onto the GPU) holds only the "
+               "stage's innermost loop, found 3 entries in it";
         QTest::newRow("block count") << "output 96 640"
                                      << "output 96 641"
                                      << "line 4: output stage 0 loop y: the dump has 641 blocks of 4 points, but the "
