@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -62,6 +64,30 @@ struct Site {
     int vectorDim = -1; // dense storage dim, -1 when not yet known
     bool scheduled = false;
     bool nestedIn = false; // realized inside the consumer's loops
+    // An unscheduled Func placed inside a kernel (Featurizer::placeUnscheduledFuncs): realized once
+    // per iteration of that loop, `realizations` times, each realization the region `required`
+    // (computed: `computed`); `atThreadLoop` when that loop is a thread loop (else a serial one).
+    bool placedInKernel = false;
+    bool atThreadLoop = false;
+    int64_t realizations = 1;
+    Region required, computed;
+};
+
+// A node of Halide's loop nest for a scheduled stage: its block loop (1; for a Func computed inside a
+// kernel, the kernel's), thread loop (2; for a thread-level Func, the kernel's), serial loop (3) and
+// innermost loop (4). A path of them from the root inwards names a loop; the empty path is the root.
+struct LoopLevel {
+    int node = 0, stage = 0, level = 0;
+    bool operator==(const LoopLevel &o) const { return node == o.node && stage == o.stage && level == o.level; }
+};
+using LoopPath = std::vector<LoopLevel>;
+
+// Where Halide places a Func not scheduled yet, as its consumers see it.
+struct Placement {
+    LoopPath loop;
+    MemoryType memory = MemoryType::Global;
+    int64_t realizations = 1;
+    Region required, computed;
 };
 
 struct Access {
@@ -100,6 +126,9 @@ private:
     std::vector<StageCtx> contexts;      // per scheduled slot, shared by the per-stage and inlined passes
     std::string inlinedKey;              // which Funcs are inlined, for the expr_branching memo
     mutable std::unordered_map<std::string, int> inlinedBranching; // per state: Func name -> branching
+    std::vector<std::optional<Placement>> placements;              // by node: unscheduled Funcs
+    std::map<std::pair<int, int>, int64_t> sharedBytesAtBlock;     // (node, stage) of a block loop -> bytes
+    std::map<std::pair<int, int>, int64_t> placedSharedBytes;      // of which unscheduled Funcs placed there
 
     ScheduleFeatures *featOf(int node, int stage)
     {
@@ -107,6 +136,14 @@ private:
         return slot >= 0 && slot < static_cast<int>(feats.size()) ? &feats[static_cast<size_t>(slot)] : nullptr;
     }
     Site siteOf(int producer, int consumerNode) const;
+    LoopPath innermostPath(int node, int stage) const;
+    void innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &out) const;
+    bool readsTransitively(int consumer, int producer) const;
+    Region requiredPerIteration(int node, const LoopPath &loop) const;
+    Region computedPerIteration(int node, const LoopPath &loop) const;
+    int64_t iterationsOf(const LoopPath &loop) const;
+    LoopPath deepestValidLocation(int node, const LoopPath &loop);
+    void placeUnscheduledFuncs();
     StageCtx context(const FuncSchedule &f, int stage) const;
     void collectAccesses(int node, int stage, std::vector<Access> &out) const;
     int branching(int node);
@@ -142,14 +179,260 @@ Site Featurizer::siteOf(int producer, int consumerNode) const
         return s;
     }
     const FuncSchedule *f = st.scheduleOf(producer);
-    if (!f)
+    if (!f) {
+        if (!placements[static_cast<size_t>(producer)])
+            return s;
+        const Placement &p = *placements[static_cast<size_t>(producer)];
+        s.memory = p.memory;
+        s.placedInKernel = !p.loop.empty();
+        s.atThreadLoop = !p.loop.empty() && p.loop.back().level == 2;
+        s.realizations = p.realizations;
+        s.required = p.required;
+        s.computed = p.computed;
         return s;
+    }
     s.scheduled = true;
     s.memory = f->featureMemory();
     s.nestedIn = f->location != ComputeLocation::Root && f->consumer == consumerNode;
     if (!f->stages.empty())
         s.vectorDim = d.vectorDim(producer, 0, f->stages[0].vectorLoop);
     return s;
+}
+
+// The path from the root to a scheduled stage's innermost loop, as Halide nests it: a root Func's
+// block, thread and serial loops; a block-level Func's thread and serial loops inside its kernel's
+// block loop; a thread-level Func's serial loop inside its kernel's thread loop.
+LoopPath Featurizer::innermostPath(int node, int stage) const
+{
+    const FuncSchedule &f = *st.scheduleOf(node);
+    const LoopLevel own[4] = {{node, stage, 1}, {node, stage, 2}, {node, stage, 3}, {node, stage, 4}};
+    const LoopLevel kernel[2] = {{f.consumer, f.consumerStage, 1}, {f.consumer, f.consumerStage, 2}};
+    switch (f.location) {
+    case ComputeLocation::BlockLevel: return {kernel[0], own[1], own[2], own[3]};
+    case ComputeLocation::ThreadLevel: return {kernel[0], kernel[1], own[2], own[3]};
+    default: return {own[0], own[1], own[2], own[3]};
+    }
+}
+
+// Halide's inlined_innermosts: the innermost loops of the scheduled stages an inlined Func is
+// inlined into, directly or through other inlined Funcs.
+void Featurizer::innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &out) const
+{
+    for (int e : d.node(inlinedNode).outgoingEdges) {
+        const dag::Edge &edge = d.edge(e);
+        const FuncSchedule *y = st.scheduleOf(edge.consumerNode);
+        if (!y)
+            continue;
+        if (y->location == ComputeLocation::Inlined) {
+            innermostsInlinedInto(edge.consumerNode, out);
+            continue;
+        }
+        LoopPath leaf = innermostPath(edge.consumerNode, edge.consumerStage);
+        if (std::find(out.begin(), out.end(), leaf) == out.end())
+            out.push_back(std::move(leaf));
+    }
+}
+
+bool Featurizer::readsTransitively(int consumer, int producer) const
+{
+    std::vector<int> pending{consumer};
+    std::set<int> seen;
+    while (!pending.empty()) {
+        const int n = pending.back();
+        pending.pop_back();
+        for (const dag::Stage &s : d.node(n).stages)
+            for (int e : s.incomingEdges) {
+                const int p = d.edge(e).producer;
+                if (p == producer)
+                    return true;
+                if (seen.insert(p).second)
+                    pending.push_back(p);
+            }
+    }
+    return false;
+}
+
+// The region of `node` one iteration of `loop` needs (Halide's get_bounds there): what the stage
+// owning the loop and the Funcs nested in it read, plus, as Halide's bounds follow every consumer
+// the loop's stage depends on, what unscheduled consumers placed there read.
+Region Featurizer::requiredPerIteration(int node, const LoopPath &loop) const
+{
+    if (loop.empty())
+        return d.rootRequired(node);
+    const LoopLevel &l = loop.back();
+    Region r = st.requiredAt(node, l.node, l.stage, std::min(l.level, 3));
+    for (int e : d.node(node).outgoingEdges) {
+        const dag::Edge &edge = d.edge(e);
+        if (st.scheduleOf(edge.consumerNode) || !readsTransitively(l.node, edge.consumerNode))
+            continue;
+        const Region consumer = requiredPerIteration(edge.consumerNode, loop);
+        if (consumer.empty())
+            continue;
+        const Region loops =
+            d.loopBounds(edge.consumerNode, edge.consumerStage, d.requiredToComputed(edge.consumerNode, consumer));
+        const Region mine = d.producerRegion(e, loops);
+        if (r.empty())
+            r = mine;
+        else
+            for (size_t i = 0; i < r.size() && i < mine.size(); i++)
+                r[i] = Span{std::min(r[i].min, mine[i].min), std::max(r[i].max, mine[i].max)};
+    }
+    return r;
+}
+
+Region Featurizer::computedPerIteration(int node, const LoopPath &loop) const
+{
+    if (loop.empty())
+        return d.rootComputed(node);
+    const Region r = requiredPerIteration(node, loop);
+    return r.empty() ? d.rootComputed(node) : d.requiredToComputed(node, r);
+}
+
+// Halide's total_loop_extents_of_ancestors: the iterations of the loop and of every loop around it.
+int64_t Featurizer::iterationsOf(const LoopPath &loop) const
+{
+    int64_t total = 1;
+    for (const LoopLevel &l : loop) {
+        const FuncSchedule &f = *st.scheduleOf(l.node);
+        const StageTiling &t = f.stages[static_cast<size_t>(l.stage)];
+        if (l.level == 1) {
+            total *= st.numBlocks(l.node, l.stage);
+        } else if (l.level == 2) {
+            for (int64_t n : t.threads)
+                total *= n;
+        } else if (l.level == 3) {
+            for (int64_t n : t.serial)
+                total *= n;
+        }
+    }
+    return total;
+}
+
+namespace {
+
+// Halide's State::deepest_common_ancestor, including its habit of returning the parent of `a` or
+// `b` when one of them lies on the other's path.
+LoopPath deepestCommonAncestor(LoopPath a, LoopPath b)
+{
+    if (a.empty())
+        return a;
+    if (b.empty())
+        return b;
+    if (a == b)
+        return a;
+    const size_t depth = std::min(a.size(), b.size());
+    a.resize(depth);
+    b.resize(depth);
+    do {
+        a.pop_back();
+        b.pop_back();
+    } while (!(a == b));
+    return a;
+}
+
+int64_t volumeOf(const Region &r)
+{
+    int64_t v = 1;
+    for (const Span &s : r)
+        v *= s.extent();
+    return v;
+}
+
+constexpr int64_t kRegisterAllocationLimitBytes = 128; // Halide's get_register_mem_alloc_limit
+
+} // namespace
+
+// Halide's State::deepest_valid_compute_location: from the root inwards along `loop` (its innermost
+// loop excluded), the deepest loop at which the Func's region keeps shrinking, skipping a block loop
+// where it would overflow the block's shared memory and thread or serial loops where it would not fit
+// in registers.
+LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop)
+{
+    LoopPath candidates = loop;
+    if (!candidates.empty() && candidates.back().level == 4)
+        candidates.pop_back();
+    const int64_t bpp = d.node(node).bytesPerPoint;
+    LoopPath best;
+    int64_t bestVolume = volumeOf(computedPerIteration(node, best));
+    int64_t sharedBytes = 0;
+    for (size_t k = 1; k <= candidates.size(); k++) {
+        const LoopPath here(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(k));
+        const LoopLevel &l = here.back();
+        const int64_t points = volumeOf(computedPerIteration(node, here));
+        const int64_t bytes = bpp * points;
+        if (l.level == 1) {
+            sharedBytes = bytes;
+            if (bytes + sharedBytesAtBlock[{l.node, l.stage}] > params.sharedMemoryLimitBytes)
+                continue;
+        } else if (bytes > kRegisterAllocationLimitBytes) {
+            continue;
+        }
+        if (!(points < bestVolume))
+            break;
+        best = here;
+        bestVolume = points;
+    }
+    if (!best.empty() && best.back().level == 1) {
+        sharedBytesAtBlock[{best.back().node, best.back().stage}] += sharedBytes;
+        placedSharedBytes[{best.back().node, best.back().stage}] += sharedBytes;
+    }
+    return best;
+}
+
+// Halide's State::compute_featurization gives every Func not scheduled yet a site as deep as it
+// could be: at the innermost loop of its consumer (for several consumers, the deepest common
+// ancestor of theirs; an inlined consumer counts with every loop it is inlined into, an unscheduled
+// one with its own placement), moved out to the deepest valid compute location. Its memory is the
+// one of that loop: registers inside a thread loop, shared memory at a block loop, global at root.
+void Featurizer::placeUnscheduledFuncs()
+{
+    placements.assign(static_cast<size_t>(d.nodeCount()), std::nullopt);
+    sharedBytesAtBlock.clear();
+    placedSharedBytes.clear();
+    // The shared memory the scheduled Funcs take at each block loop (LoopNest::get_sites).
+    for (const FuncSchedule &f : st.funcs()) {
+        if (f.location == ComputeLocation::Root || f.location == ComputeLocation::Inlined)
+            continue;
+        if (f.location != ComputeLocation::BlockLevel &&
+            !(f.location == ComputeLocation::ThreadLevel && f.storedAtRoot))
+            continue;
+        sharedBytesAtBlock[{f.consumer, f.consumerStage}] +=
+            d.node(f.node).bytesPerPoint * volumeOf(st.regionPerBlock(f.node));
+    }
+    for (int node : d.scheduleOrder()) {
+        if (d.node(node).isInput || st.scheduleOf(node))
+            continue;
+        std::optional<LoopPath> loop;
+        auto meet = [&](const LoopPath &l) { loop = loop ? deepestCommonAncestor(l, *loop) : l; };
+        for (int e : d.node(node).outgoingEdges) {
+            const dag::Edge &edge = d.edge(e);
+            const FuncSchedule *y = st.scheduleOf(edge.consumerNode);
+            if (!y) {
+                const std::optional<Placement> &p = placements[static_cast<size_t>(edge.consumerNode)];
+                if (p)
+                    meet(p->loop);
+            } else if (y->location == ComputeLocation::Inlined) {
+                std::vector<LoopPath> innermosts;
+                innermostsInlinedInto(edge.consumerNode, innermosts);
+                for (const LoopPath &l : innermosts)
+                    meet(l);
+            } else {
+                meet(innermostPath(edge.consumerNode, edge.consumerStage));
+            }
+        }
+        Placement p;
+        if (loop)
+            p.loop = deepestValidLocation(node, *loop);
+        p.realizations = iterationsOf(p.loop);
+        p.required = requiredPerIteration(node, p.loop);
+        if (p.required.empty())
+            p.required = d.rootRequired(node);
+        p.computed = computedPerIteration(node, p.loop);
+        p.memory = p.loop.empty()             ? MemoryType::Global
+                   : p.loop.back().level == 1 ? MemoryType::Shared
+                                              : MemoryType::Register;
+        placements[static_cast<size_t>(node)] = std::move(p);
+    }
 }
 
 StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
@@ -510,7 +793,13 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
             continue;
         double b = 0, l = 0;
         const FuncSchedule *pf = st.scheduleOf(a.producer);
-        if (site.nestedIn && pf && pf->storedAtRoot) {
+        // Halide's store_instances_per_consumption: a producer realized more often than this stage
+        // is read one realization at a time.
+        const bool realizedPerConsumerIteration =
+            site.placedInKernel && double(site.realizations) > feat[Feature::NumRealizations];
+        if (realizedPerConsumerIteration) {
+            footprint(d.node(a.producer).bytesPerPoint, site.required, site, b, l);
+        } else if (site.nestedIn && pf && pf->storedAtRoot) {
             // Realized once per block but stored at root: Halide reads its whole root allocation.
             footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
         } else if (site.nestedIn) {
@@ -524,12 +813,15 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
         realizationBytes[m] += b;
         realizationLines[m] += l;
         double cb = 0, cl = 0;
-        footprint(d.node(a.producer).bytesPerPoint, storage, site, cb, cl);
+        footprint(d.node(a.producer).bytesPerPoint, site.placedInKernel ? site.computed : storage, site, cb, cl);
         if (site.memory != MemoryType::Register)
             allocation[m] += cb;
         const Region threadRegion = st.requiredAt(a.producer, c.node, c.stage, 2);
         if (site.nestedIn && site.memory == MemoryType::Shared)
             footprint(d.node(a.producer).bytesPerPoint, storage, site, b, l);
+        else if (site.placedInKernel && site.memory == MemoryType::Register && !site.atThreadLoop)
+            // Placed in a serial loop: Halide takes that loop's region as the thread's.
+            footprint(d.node(a.producer).bytesPerPoint, site.required, site, b, l);
         else
             footprint(d.node(a.producer).bytesPerPoint, threadRegion.empty() ? storage : threadRegion, site, b, l);
         threadBytes[m] += b;
@@ -581,7 +873,11 @@ void Featurizer::taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) con
         if (!seen.insert(e.producer).second)
             continue;
         const FuncSchedule *pf = st.scheduleOf(e.producer);
-        if (!pf || pf->location == ComputeLocation::Root || pf->storedAtRoot || d.node(e.producer).isInput) {
+        const bool input = d.node(e.producer).isInput;
+        // An unscheduled Func placed inside the kernel is neither streamed in nor looked through.
+        if (!pf && !input && siteOf(e.producer, c.node).placedInKernel)
+            continue;
+        if (!pf || pf->location == ComputeLocation::Root || pf->storedAtRoot || input) {
             const Region r = st.requiredAt(e.producer, c.node, c.stage, 1);
             double b = 0, l = 0;
             footprint(d.node(e.producer).bytesPerPoint, r.empty() ? d.rootRequired(e.producer) : r,
@@ -624,7 +920,11 @@ void Featurizer::occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) co
             feat[Feature::MaxWarpOccupancy] = double(activeWarps) / params.activeWarpLimit;
             feat[Feature::MaxBlockOccupancy] = double(activeWarps / warps) / params.activeBlockLimit;
         }
-        const int64_t shared = st.sharedBytesPerBlock(c.node);
+        // Unscheduled Funcs placed at this stage's block loop take their share too (Halide adds them
+        // to the block's total when it places them).
+        const auto placed = placedSharedBytes.find({c.node, c.stage});
+        const int64_t shared =
+            st.sharedBytesPerBlock(c.node) + (placed == placedSharedBytes.end() ? 0 : placed->second);
         feat[Feature::SharedMemOccupancy] = double(shared) / double(params.sharedMemoryLimitBytes);
         if (shared > 0)
             feat[Feature::SharedMemBlockLimitFactor] =
@@ -927,7 +1227,12 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
             const bool scheduled = site.scheduled && (pn.isInput || pf != nullptr);
             const int innermost = pn.isInput ? 0 : (scheduled ? site.vectorDim : -1);
             const MemKind kind = site.memory == MemoryType::Shared ? MemKind::Shared : MemKind::Global;
-            const std::vector<int64_t> extents = storeSiteExtents(edge.producer);
+            std::vector<int64_t> extents = storeSiteExtents(edge.producer);
+            if (site.placedInKernel) {
+                extents.clear();
+                for (const Span &s : site.required)
+                    extents.push_back(s.extent());
+            }
             for (const Reach &r : reach) {
                 if (r.producer != edge.producer)
                     continue;
@@ -1101,6 +1406,7 @@ std::vector<ScheduleFeatures> Featurizer::run()
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
     contexts.assign(feats.size(), StageCtx());
     inlinedKey.assign(static_cast<size_t>(d.nodeCount()), '0');
+    placeUnscheduledFuncs();
     for (const FuncSchedule &f : st.funcs())
         if (f.location == ComputeLocation::Inlined)
             inlinedKey[static_cast<size_t>(f.node)] = '1';

@@ -34,12 +34,22 @@
 //                              bitwise test of the denominators when adding terms (x / 8 + 1 is unknown)
 //   constant extents           unrolled_loop_extent of a thread-level Func needs its per-thread region reached
 //                              through affine bounds of constant loops (Edge::expand_footprint)
+// Partial states (the beam search's intermediate costs), exact too: all 762 tiled partial states
+// of Halide's recorded searches (tests/search/test_partial_states). As Halide's
+// State::compute_featurization does, every Func not scheduled yet is placed at the innermost loop of
+// its consumers (the deepest common ancestor of several; an inlined consumer counts with every loop it
+// is inlined into, an unscheduled one with its own placement), moved out to the deepest loop where its
+// region still shrinks and fits (48 KB of shared memory at a block loop, 128 bytes of registers at a
+// thread or serial loop). Its consumers then see it in that loop's memory (registers in a thread's
+// loops, shared at a block loop, global at root), realized once per iteration of that loop: register
+// reads, per-realization reads of the region one iteration needs, no loads counted per block and
+// nothing streamed in per task; one placed at a block loop adds to the kernel's shared_mem_occupancy.
+// Placements in shared memory of a Func a scheduled stage reads directly follow Halide's code as read
+// but no recorded state has one (the recorded ones are registers or root).
 // Still different from Halide, and why:
-//   * Partial states: Halide places each unscheduled Func at the deepest valid compute location
-//     under the common ancestor of its consumers' innermost loops (for a single root consumer typically
-//     inside its serial loop: registers, realized once per consumer point, left out of per-task reads);
-//     Beamscope treats unscheduled producers as stored at root in global memory with the best
-//     storage order. Only the beam search's intermediate costs see this; complete states are exact.
+//   * Untiled roots (phase 0: a Func computed at root, not yet split onto the GPU; Halide featurizes
+//     them through its FeatureLoopNestMutator split): the loop-nest parser does not read their dumps
+//     yet, so none of the 188 recorded ones is checked.
 //   * Constant extents elsewhere: root and block-level stages take every pure serial loop as constant
 //     (Halide's splits make them so); the 'c' marks Halide prints on root loops and realize lines
 //     are not reproduced (they change no feature).
