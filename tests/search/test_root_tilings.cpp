@@ -22,6 +22,7 @@
 #include <QtTest>
 
 #include <map>
+#include <regex>
 #include <set>
 
 using namespace beamscope;
@@ -29,13 +30,19 @@ using namespace beamscope::search;
 
 namespace {
 
+// A recorded run from the fixtures, else (for the beam-32 runs too large to be fixtures) from
+// the folder BEAMSCOPE_SEARCH_TREES names, e.g. shared/golden/search_trees, when it is set.
 std::optional<GoldenTree> readTree(const std::string &run)
 {
-    const auto p = test::projectData("tests/fixtures/halide/search_trees/" + run + "/states.tsv");
-    if (!p)
+    std::string folder;
+    if (const auto p = test::projectData("tests/fixtures/halide/search_trees/" + run + "/states.tsv"))
+        folder = p->parent_path().string();
+    else if (const char *trees = std::getenv("BEAMSCOPE_SEARCH_TREES"))
+        folder = std::string(trees) + "/" + run;
+    else
         return std::nullopt;
     std::string error;
-    auto g = GoldenTree::read(p->parent_path().string(), &error);
+    auto g = GoldenTree::read(folder, &error);
     if (!g)
         throw std::runtime_error(error);
     return g;
@@ -68,15 +75,23 @@ bool legal(const State &s)
 }
 
 // The dump hashes of Beamscope's Halide tilings of `node` in `base` (where it is computed at root).
-std::vector<uint64_t> ourChildren(const State &base, int node, int vectorDim)
+std::vector<FuncTiling> ourTilings(const State &base, int node, int vectorDim)
 {
     const SearchDag &d = base.dag();
     std::vector<Region> loops;
     for (size_t s = 0; s < d.node(node).stages.size(); s++)
         loops.push_back(d.rootLoops(node, static_cast<int>(s)));
-    std::vector<uint64_t> out;
     const auto accept = [&](const FuncTiling &t) { return legal(withTiling(base, node, t)); };
-    for (const FuncTiling &t : halideRootTilings(d.node(node), loops, vectorDim, FeatureParams{}.parallelism, accept)) {
+    return halideRootTilings(d.node(node), loops, vectorDim, FeatureParams{}.parallelism, accept);
+}
+
+// The dump hashes of `base` with `node` tiled by each of `tilings` that is legal there.
+std::vector<uint64_t> hashesOf(const State &base, int node, const std::vector<FuncTiling> &tilings)
+{
+    std::vector<uint64_t> out;
+    for (const FuncTiling &t : tilings) {
+        if (!legal(withTiling(base, node, t)))
+            continue;
         const std::string dump = withTiling(base, node, t).halideLoopNest();
         out.push_back(fnv1a(dump));
         if (std::getenv("SHOW_TILINGS"))
@@ -107,10 +122,22 @@ std::string describeMismatch(const std::vector<uint64_t> &halide, const std::vec
            std::to_string(common) + ", equal up to position " + std::to_string(firstDiff);
 }
 
-struct Case {
-    std::string label;
-    std::vector<uint64_t> halide, ours;
-};
+// The dimension `func` is vectorized over in an untiled dump (its loop line "<func> 1536 2560 (0, 0)
+// t gpu_none" names the vectorized loop and dimension), -1 when the dump has no such line.
+int vectorDimIn(const std::string &dump, const std::string &func)
+{
+    const std::regex line("(^|\n)" + func + " [^(\n]*\\((-?[0-9]+), (-?[0-9]+)\\)");
+    std::smatch m;
+    return std::regex_search(dump, m, line) ? std::stoi(m[3].str()) : -1;
+}
+
+std::vector<const GoldenState *> byRank(std::vector<const GoldenState *> states)
+{
+    std::erase_if(states, [](const GoldenState *s) { return s->rank < 0; });
+    std::sort(states.begin(), states.end(),
+              [](const GoldenState *a, const GoldenState *b) { return a->rank < b->rank; });
+    return states;
+}
 
 } // namespace
 
@@ -131,7 +158,7 @@ private Q_SLOTS:
         QFETCH(QString, run);
         const auto g = readTree(run.toStdString());
         if (!g)
-            QSKIP("this run's tree is not among the fixtures");
+            QSKIP("this run's tree is not among the fixtures (BEAMSCOPE_SEARCH_TREES may name a folder with it)");
         const test::BuiltPipeline p = test::buildRegistered(run.section('/', 0, 0).toStdString());
         const SearchDag &d = *p.searchDag;
         const int output = d.scheduleOrder().front();
@@ -142,12 +169,80 @@ private Q_SLOTS:
                 if (parent->rank < 0)
                     continue;
                 const std::vector<uint64_t> halide = halidesChildren(*g, *parent);
-                const std::vector<uint64_t> ours = ourChildren(empty, output, 0);
+                const std::vector<uint64_t> ours = hashesOf(empty, output, ourTilings(empty, output, 0));
                 QVERIFY2(ours == halide,
                          ("pass " + std::to_string(pass) + ": " + describeMismatch(halide, ours)).c_str());
+                if (pass == 1)
+                    qInfo().noquote() << run << d.node(output).name.c_str() << ": Halide" << halide.size()
+                                      << "children, ours" << ours.size();
                 parents++;
             }
         QVERIFY(parents > 0);
+    }
+
+    void deeperRootFuncsTilingsAreHalides_data() { outputsTilingsAreHalides_data(); }
+
+    // A Func placed at root by a phase-0 beam state P (depth 2k - 1): Halide's children of P are its
+    // tilings. The base state is one of those children that was a beam member (its dump is recorded)
+    // with that Func's tiling replaced. Halide tiles a Func afresh only for the first parent that
+    // reaches it with a given vector dimension and hands later parents the tilings it accepted there
+    // (SearchSpace's memoized blocks), each checked again in the new state.
+    void deeperRootFuncsTilingsAreHalides()
+    {
+        QFETCH(QString, run);
+        const auto g = readTree(run.toStdString());
+        if (!g)
+            QSKIP("this run's tree is not among the fixtures (BEAMSCOPE_SEARCH_TREES may name a folder with it)");
+        const test::BuiltPipeline p = test::buildRegistered(run.section('/', 0, 0).toStdString());
+        const SearchDag &d = *p.searchDag;
+        int fresh = 0, memoized = 0, withoutBase = 0;
+        for (int pass = 1; pass <= g->passes(); pass++)
+            for (int depth = 3; depth < g->finalDepth(); depth += 2) {
+                std::map<int, std::optional<std::vector<FuncTiling>>> memo; // vector dimension -> accepted
+                for (const GoldenState *parent : byRank(g->at(pass, depth))) {
+                    std::vector<const GoldenState *> children;
+                    for (const GoldenState *c : g->at(pass, depth + 1))
+                        if (c->parent == parent->id)
+                            children.push_back(c);
+                    if (children.empty() || !children.front()->costed)
+                        continue; // not computed at root (or an input): a pass-through
+                    const int node = p.node(parent->func);
+                    const int vectorDim = vectorDimIn(*g->dump(pass, parent->id), parent->func);
+                    QVERIFY(node >= 0 && vectorDim >= 0);
+                    std::optional<State> base;
+                    for (const GoldenState *c : children)
+                        if (const auto dump = g->dump(pass, c->id)) {
+                            LoopNestParseResult r = parseLoopNestDump(d, *dump);
+                            QVERIFY2(r.state.has_value(), r.error.c_str());
+                            base = std::move(r.state);
+                            break;
+                        }
+                    const bool first = !memo.count(vectorDim);
+                    if (!base) {
+                        if (first)
+                            memo[vectorDim] = std::nullopt; // Halide's list for later parents is unknown here
+                        withoutBase++;
+                        continue;
+                    }
+                    if (first)
+                        memo[vectorDim] = ourTilings(*base, node, vectorDim);
+                    if (!memo[vectorDim])
+                        continue;
+                    const std::vector<uint64_t> ours = hashesOf(*base, node, *memo[vectorDim]);
+                    const std::vector<uint64_t> halide = halidesChildren(*g, *parent);
+                    QVERIFY2(ours == halide,
+                             ("pass " + std::to_string(pass) + " depth " + std::to_string(depth + 1) + " " +
+                              parent->func + " (parent " + std::to_string(parent->id) +
+                              (first ? ", fresh" : ", memoized") + "): " + describeMismatch(halide, ours))
+                                 .c_str());
+                    if (first)
+                        qInfo().noquote() << run << "pass" << pass << "depth" << depth + 1 << parent->func.c_str()
+                                          << "(fresh): Halide" << halide.size() << "children, ours" << ours.size();
+                    (first ? fresh : memoized)++;
+                }
+            }
+        qInfo().noquote() << run << ": parents checked" << fresh << "fresh," << memoized
+                          << "memoized; without a recorded child" << withoutBase;
     }
 };
 
