@@ -1,5 +1,6 @@
 #include "core/search/search_space.h"
 
+#include "core/search/halide_root_tilings.h"
 #include "core/search/thread_info.h"
 #include "core/search/tiling.h"
 
@@ -115,6 +116,28 @@ std::vector<Child> sampleByHash(std::vector<Child> candidates, int granularity, 
     return out;
 }
 
+// Halide's phase-1 tilings of `node` at root (halide_root_tilings.h), each a child when legal; a
+// tiling that is not legal counts as rejected for Halide's stopping rule, as calculate_cost does.
+template <typename MakeChild>
+void addHalideRootTilings(const SearchDag &d, int node, int64_t parallelism, MakeChild &make, std::vector<Child> &out)
+{
+    const dag::Node &n = d.node(node);
+    std::vector<Region> loops;
+    for (size_t s = 0; s < n.stages.size(); s++)
+        loops.push_back(d.rootLoops(node, static_cast<int>(s)));
+    const auto accept = [&](const FuncTiling &t) {
+        FuncSchedule f;
+        f.node = node;
+        f.location = ComputeLocation::Root;
+        f.stages = t;
+        std::optional<Child> c = make(std::move(f));
+        if (c)
+            out.push_back(std::move(*c));
+        return c.has_value();
+    };
+    halideRootTilings(n, loops, halideRootVectorDim(n, loops[0]), parallelism, accept);
+}
+
 } // namespace
 
 std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params,
@@ -187,16 +210,24 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
     // compute_root (always offered for outputs, which must be realized).
     const bool inside = !options.prePass && (params.options.computeAtBlock || params.options.computeAtThread);
     if (params.options.computeRoot || inside || n.isOutput) {
-        const Region &loops0 = d.rootLoops(node, 0);
-        for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, rootLimits), cap)) {
-            FuncSchedule f;
-            f.node = node;
-            f.location = ComputeLocation::Root;
-            f.stages.push_back(t);
-            for (size_t s = 1; s < n.stages.size(); s++)
-                f.stages.push_back(followTiling(n.stages[0], t, n.stages[s], d.rootLoops(node, static_cast<int>(s)),
-                                                ComputeLocation::Root, rootLimits));
-            push(std::move(f));
+        // Halide's own tilings, in its order, unless randomizing (Halide then samples by hash,
+        // which Beamscope does over its own enumeration). Beamscope's enumeration also stands in
+        // where Halide's offers nothing legal, e.g. for a Func without loops, which Halide leaves
+        // untiled at root and Beamscope cannot express untiled.
+        if (!sample)
+            addHalideRootTilings(d, node, params.device.parallelism, make, group);
+        if (group.empty()) {
+            const Region &loops0 = d.rootLoops(node, 0);
+            for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, rootLimits), cap)) {
+                FuncSchedule f;
+                f.node = node;
+                f.location = ComputeLocation::Root;
+                f.stages.push_back(t);
+                for (size_t s = 1; s < n.stages.size(); s++)
+                    f.stages.push_back(followTiling(n.stages[0], t, n.stages[s], d.rootLoops(node, static_cast<int>(s)),
+                                                    ComputeLocation::Root, rootLimits));
+                push(std::move(f));
+            }
         }
         flush();
     }

@@ -31,7 +31,9 @@ struct Child {
 
 // How one pass generates children.
 struct GenerateOptions {
-    size_t maxTilings = 96; // tiling candidates kept per location (evenly spread), without randomizeTilings
+    // Tiling candidates kept per block-level location (evenly spread), without randomizeTilings;
+    // compute_root Funcs then take Halide's own tilings (halide_root_tilings.h), all of them.
+    size_t maxTilings = 96;
     int pass = 0; // the coarse-to-fine pass, -1 the pre-pass (randomizeTilings groups tilings by its hash granularity)
     bool prePass = false; // freeze_inline_compute_root's pre-pass: inline and compute_root only
     // A decision fixed for this Func (continue-from / partial schedule, frozen
@@ -49,7 +51,9 @@ struct GenerateOptions {
 // computed at root or inside its consumer's block loop, never further in
 // (no thread level), and a Func computed inside a block is not tiled into
 // serial sub-tiles; compute_root Funcs are still tiled into blocks, threads
-// and serial loops. randomizeTilings (HL_RANDOMIZE_TILINGS) groups the
+// and serial loops. Without randomizeTilings a compute_root Func gets exactly
+// Halide's phase-1 tilings in Halide's order (halideRootTilings).
+// randomizeTilings (HL_RANDOMIZE_TILINGS) groups the
 // tilings of a location by the pass's structural hash and keeps a random
 // floor(log2(N)) of a group of N (all of a group of one).
 std::vector<Child> generateChildren(const State &parent, const AutoscheduleParams &params,

@@ -1,0 +1,361 @@
+#include "core/search/halide_root_tilings.h"
+
+#include "core/search/integer_math.h"
+#include "core/search/tiling.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace beamscope::search {
+
+namespace {
+
+constexpr int64_t kWarpWidth = 32;
+// Halide stops offering more tilings once one was accepted and the rest would leave
+// over 20% of the cores idle (SearchSpace::generate_children).
+constexpr double kMaxIdleCoreWastage = 1.2;
+// Serial tiles up to this many points are unrolled (Halide's kUnrollLimitGPU).
+constexpr int64_t kHalideUnrollLimit = 16;
+
+using Extents = std::vector<int64_t>;
+
+// Per loop of `stage`, the pure dimension its variable is (Halide's Loop::pure_dim), -1 for
+// reduction loops.
+std::vector<int> pureDimsOf(const dag::Node &node, const dag::Stage &stage)
+{
+    const std::vector<std::string> args = node.func.args();
+    std::vector<int> out;
+    for (const dag::Loop &l : stage.loop) {
+        int dim = -1;
+        if (!l.rvar)
+            for (size_t a = 0; a < args.size(); a++)
+                if (args[a] == l.var)
+                    dim = static_cast<int>(a);
+        out.push_back(dim);
+    }
+    return out;
+}
+
+// The loop carrying the vectorized dimension (Halide's vectorized_loop_index), -1 when a
+// stage has none (an update over reduction loops only).
+int vectorLoopOf(const std::vector<int> &pureDims, int vectorDim)
+{
+    for (size_t i = 0; i < pureDims.size(); i++)
+        if (pureDims[i] == vectorDim)
+            return static_cast<int>(i);
+    return -1;
+}
+
+bool allOnes(const Extents &v)
+{
+    return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 1; });
+}
+
+// Odd serial tiles (3, 5, 7) of the vector loop that leave each thread's share a whole
+// number of warps (LoopNest::generate_vec_dim_serial_tilings).
+Extents oddVectorSerialTiles(int64_t extent)
+{
+    Extents out;
+    if (extent % kWarpWidth != 0)
+        return out;
+    for (int64_t s = 3; s < 8; s += 2)
+        if ((extent / kWarpWidth) % s == 0)
+            out.push_back(s);
+    return out;
+}
+
+// Step 1 (Tiling.cpp generate_serial_tilings as compute_root calls it): per pure dimension
+// the number of parallel iterations left once a serial tile of 1, 2, 4 or 8 points (or the
+// odd tiles above, on the vector loop) is split off, every combination, outer dimensions
+// varying slowest. Only "everything serial" is left out.
+std::vector<Extents> parallelExtentsAfterSerialTiles(const Extents &extents, int vectorLoop)
+{
+    const Extents oddTiles = oddVectorSerialTiles(extents[static_cast<size_t>(vectorLoop)]);
+    std::vector<Extents> prefixes{{}};
+    for (size_t d = 0; d < extents.size(); d++) {
+        const int64_t e = extents[d];
+        const bool last = d + 1 == extents.size();
+        std::vector<Extents> next;
+        for (const Extents &prefix : prefixes) {
+            Extents t = prefix;
+            t.push_back(0);
+            bool oddTileCoversExtent = false;
+            if (static_cast<int>(d) == vectorLoop)
+                for (int64_t inner : oddTiles) {
+                    t.back() = ceilDiv(e, inner);
+                    if (last && (t == extents || allOnes(t)))
+                        continue;
+                    oddTileCoversExtent = inner == e;
+                    next.push_back(t);
+                }
+            // An extent of 3, 5 or 7 is either serial or not; others take power-of-two tiles up to 8.
+            const bool oddExtent = e == 3 || e == 5 || e == 7;
+            const int64_t maxInner = oddExtent ? e : 8;
+            const int64_t factor = oddExtent ? e : 2;
+            for (int64_t inner = 1; inner <= maxInner && inner <= e; inner *= factor) {
+                if (inner == e && oddTileCoversExtent)
+                    continue;
+                t.back() = ceilDiv(e, inner);
+                if (last && allOnes(t))
+                    continue;
+                next.push_back(t);
+            }
+        }
+        prefixes = std::move(next);
+    }
+    return prefixes;
+}
+
+// A stage after step 1 (LoopNest::parallelize_in_tiles with adjusted tiles): each pure loop's
+// serial tile and the parallel loop over those tiles; reduction loops run wholly serial.
+struct SerialSplit {
+    std::vector<Extents> serial;   // per stage, per loop
+    std::vector<Extents> parallel; // per stage, per loop
+};
+
+SerialSplit splitSerial(const std::vector<Region> &stageLoops, const std::vector<std::vector<int>> &pureDims,
+                        const Extents &parallelPerDim)
+{
+    SerialSplit out;
+    for (size_t s = 0; s < stageLoops.size(); s++) {
+        Extents serial, parallel;
+        for (size_t i = 0; i < stageLoops[s].size(); i++) {
+            const int64_t extent = stageLoops[s][i].extent();
+            const int dim = pureDims[s][i];
+            const int64_t inner = dim >= 0 ? ceilDiv(extent, parallelPerDim[static_cast<size_t>(dim)]) : extent;
+            serial.push_back(inner);
+            parallel.push_back(ceilDiv(extent, inner));
+        }
+        out.serial.push_back(std::move(serial));
+        out.parallel.push_back(std::move(parallel));
+    }
+    return out;
+}
+
+// Thread counts as the GPU lowers them: the vector loop's first, then every other loop
+// with more than one thread (Tiling.cpp lowered_dims).
+Extents loweredThreads(const Extents &threads, int vectorLoop)
+{
+    Extents out;
+    if (vectorLoop >= 0 && threads[static_cast<size_t>(vectorLoop)] > 1)
+        out.push_back(threads[static_cast<size_t>(vectorLoop)]);
+    for (size_t i = 0; i < threads.size(); i++)
+        if (static_cast<int>(i) != vectorLoop && threads[i] > 1)
+            out.push_back(threads[i]);
+    return out;
+}
+
+// A full set of per-dimension thread counts fits a block when, with every stage's lowered
+// thread loops merged dimension by dimension (all stages of the Func share one kernel's
+// block shape), the block has at most 1024 threads in at most three thread dimensions.
+bool threadCountsFit(const Extents &threads, const std::vector<std::vector<int>> &pureDims,
+                     const std::vector<int> &vectorLoops)
+{
+    Extents merged(threads.size(), 1);
+    for (size_t s = 0; s < pureDims.size(); s++) {
+        Extents stageThreads;
+        for (int dim : pureDims[s])
+            stageThreads.push_back(dim >= 0 ? threads[static_cast<size_t>(dim)] : 1);
+        const Extents lowered = loweredThreads(stageThreads, vectorLoops[s]);
+        for (size_t k = 0; k < lowered.size(); k++) {
+            if (k >= merged.size())
+                merged.push_back(lowered[k]);
+            else
+                merged[k] = std::max(merged[k], lowered[k]);
+        }
+    }
+    const Extents own = loweredThreads(threads, vectorLoops[0]);
+    int64_t total = 1;
+    int threadDims = 0;
+    for (size_t k = 0; k < std::max(merged.size(), own.size()); k++) {
+        const int64_t u = std::max(k < merged.size() ? merged[k] : 1, k < own.size() ? own[k] : 1);
+        threadDims += u > 1 ? 1 : 0;
+        total *= u;
+    }
+    return total <= kMaxThreadsPerBlockForTiling && threadDims <= kMaxThreadLoops;
+}
+
+// Step 2 (Tiling.cpp generate_gpu_tilings for a compute_root stage): per pure dimension a
+// thread count over the pure stage's parallel loops, outer dimensions varying slowest. The
+// vector loop takes 16..64 threads (from 1 for a one-dimensional Func), the others powers of
+// two up to 16 while the padding wastes at most 1/7; a loop shorter than 64 may also take
+// its whole extent. The block-size check runs once the last dimension is chosen, and a
+// block too big ends that dimension's larger counts.
+std::vector<Extents> threadTilings(const Extents &parallel, const std::vector<std::vector<int>> &pureDims,
+                                   const std::vector<int> &vectorLoops)
+{
+    const int64_t minVectorThreads = parallel.size() == 1 ? 1 : kMinVectorThreads;
+    std::vector<Extents> prefixes{{}};
+    for (size_t d = 0; d < parallel.size(); d++) {
+        const int64_t e = parallel[d];
+        const bool last = d + 1 == parallel.size();
+        const bool isVector = static_cast<int>(d) == vectorLoops[0];
+        std::vector<Extents> next;
+        for (const Extents &prefix : prefixes) {
+            Extents t = prefix;
+            t.push_back(0);
+            const auto fits = [&] { return !last || threadCountsFit(t, pureDims, vectorLoops); };
+            bool wholeExtentSeen = false;
+            for (int64_t threads = isVector ? minVectorThreads : 1; threads <= kMaxThreadsPerLoop; threads *= 2) {
+                wholeExtentSeen |= threads == e;
+                if (threads > e || (!isVector && threads > kMaxThreadsPerNonVectorLoop))
+                    break;
+                if (!isVector && threads > 1 && threads * ceilDiv(e, threads) * 7 > e * 8)
+                    break;
+                t.back() = threads;
+                if (!fits())
+                    break;
+                next.push_back(t);
+                if (threads >= e)
+                    break;
+            }
+            if (!wholeExtentSeen && e < kMaxThreadsPerLoop) {
+                t.back() = e;
+                if (fits())
+                    next.push_back(t);
+            }
+        }
+        prefixes = std::move(next);
+    }
+    return prefixes;
+}
+
+struct ParallelOption {
+    Extents threads; // per pure dimension
+    double idleCoreWastage = 1;
+    int64_t minParallelism = 0;
+};
+
+// Step 3 (SearchSpace::filter_parallel_tile_options): each thread tiling's block counts
+// judged against the GPU's cores. A stage's block count is the product of the blocks along
+// its pure loops; idle-core wastage is the worst ratio of whole waves to the waves needed,
+// over the stages with enough parallelism to matter. Tilings whose least-parallel stage has
+// under 2 blocks per core are kept only when nothing else is (then those with the most
+// blocks, halving the bar until some qualify). Sorted by wastage with std::sort, whose order
+// among equal wastages is the one Halide's list gets (same algorithm, same comparisons).
+std::vector<ParallelOption> parallelOptions(const std::vector<Extents> &threadTilings, const Extents &pureParallel,
+                                            const std::vector<Region> &stageLoops,
+                                            const std::vector<std::vector<int>> &pureDims, int64_t parallelism)
+{
+    std::vector<ParallelOption> enough, insufficient;
+    for (const Extents &threads : threadTilings) {
+        ParallelOption o;
+        o.threads = threads;
+        Extents blocks(threads.size());
+        for (size_t j = 0; j < threads.size(); j++)
+            blocks[j] = ceilDiv(pureParallel[j], threads[j]);
+        int64_t minTotal = 0;
+        for (size_t s = 0; s < stageLoops.size(); s++) {
+            int64_t total = 1, available = 1;
+            for (int dim : pureDims[s]) {
+                if (dim < 0)
+                    continue;
+                total *= blocks[static_cast<size_t>(dim)];
+                // Halide reads the stage's untiled extent at the pure dimension's index, not the
+                // loop's: the same for a pure stage, a quirk for an update whose loops differ.
+                const size_t k = static_cast<size_t>(dim);
+                available *= k < stageLoops[s].size() ? stageLoops[s][k].extent() : 1;
+            }
+            // A stage too small to fill the GPU under any tiling does not count against one
+            // that keeps it whole.
+            if (available >= parallelism * 2 || total != available) {
+                minTotal = minTotal != 0 ? std::min(minTotal, total) : total;
+                const double tasksPerCore = static_cast<double>(total) / static_cast<double>(parallelism);
+                o.idleCoreWastage = std::max(o.idleCoreWastage, std::ceil(tasksPerCore) / tasksPerCore);
+            }
+        }
+        o.minParallelism = minTotal;
+        (minTotal >= parallelism * 2 ? enough : insufficient).push_back(std::move(o));
+    }
+    for (int64_t bar = parallelism; enough.empty() && !insufficient.empty(); bar /= 2)
+        for (const ParallelOption &o : insufficient)
+            if (o.minParallelism >= bar)
+                enough.push_back(o);
+    std::sort(enough.begin(), enough.end(),
+              [](const ParallelOption &a, const ParallelOption &b) { return a.idleCoreWastage < b.idleCoreWastage; });
+    return enough;
+}
+
+FuncTiling toStageTilings(const SerialSplit &split, const Extents &threads,
+                          const std::vector<std::vector<int>> &pureDims, const std::vector<int> &vectorLoops)
+{
+    FuncTiling out;
+    for (size_t s = 0; s < pureDims.size(); s++) {
+        StageTiling t;
+        int64_t serialPoints = 1;
+        for (size_t i = 0; i < pureDims[s].size(); i++) {
+            const int dim = pureDims[s][i];
+            t.threads.push_back(dim >= 0 ? threads[static_cast<size_t>(dim)] : 1);
+            t.serial.push_back(split.serial[s][i]);
+            serialPoints *= split.serial[s][i];
+        }
+        t.vectorLoop = std::max(0, vectorLoops[s]);
+        t.hasVectorLoop = vectorLoops[s] >= 0;
+        t.unrolled = serialPoints > 1 && serialPoints <= kHalideUnrollLimit;
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+// Halide's State::calculate_cost drops a state whose pure stage runs more serial points per
+// thread than it would unroll (LoopNest::exceeds_serial_extents_limit: the serial loop around
+// the innermost one, pure loops only, at most the GPU unroll limit). Update stages are exempt.
+bool exceedsSerialExtentsLimit(const FuncTiling &tiling, const std::vector<std::vector<int>> &pureDims)
+{
+    int64_t serialPoints = 1;
+    for (size_t i = 0; i < pureDims[0].size(); i++)
+        if (pureDims[0][i] >= 0)
+            serialPoints *= tiling[0].serial[i];
+    return serialPoints > kHalideUnrollLimit;
+}
+
+} // namespace
+
+int halideRootVectorDim(const dag::Node &node, const Region &computed)
+{
+    if (node.isOutput)
+        return 0;
+    for (size_t v = 0; v < computed.size(); v++)
+        if (computed[v].extent() >= 16)
+            return static_cast<int>(v);
+    return 0;
+}
+
+std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vector<Region> &stageLoops, int vectorDim,
+                                          int64_t parallelism, const AcceptTiling &accept)
+{
+    std::vector<FuncTiling> out;
+    if (node.func.dimensions() == 0 || stageLoops.empty() || stageLoops[0].empty())
+        return out;
+    std::vector<std::vector<int>> pureDims;
+    std::vector<int> vectorLoops;
+    for (const dag::Stage &stage : node.stages) {
+        pureDims.push_back(pureDimsOf(node, stage));
+        vectorLoops.push_back(vectorLoopOf(pureDims.back(), vectorDim));
+    }
+    Extents pureExtents;
+    for (const Span &s : stageLoops[0])
+        pureExtents.push_back(s.extent());
+
+    int accepted = 0;
+    for (const Extents &parallelPerDim : parallelExtentsAfterSerialTiles(pureExtents, vectorLoops[0])) {
+        const SerialSplit split = splitSerial(stageLoops, pureDims, parallelPerDim);
+        const std::vector<Extents> threads = threadTilings(split.parallel[0], pureDims, vectorLoops);
+        double previousWastage = 0;
+        for (const ParallelOption &o : parallelOptions(threads, split.parallel[0], stageLoops, pureDims, parallelism)) {
+            // Once something was accepted, the rest of this list leaves too many cores idle
+            // (equal wastages are one group: Halide does not break inside it).
+            if (accepted >= 1 && o.idleCoreWastage > kMaxIdleCoreWastage && o.idleCoreWastage != previousWastage)
+                break;
+            previousWastage = o.idleCoreWastage;
+            FuncTiling candidate = toStageTilings(split, o.threads, pureDims, vectorLoops);
+            if (!exceedsSerialExtentsLimit(candidate, pureDims) && accept(candidate)) {
+                out.push_back(std::move(candidate));
+                accepted++;
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace beamscope::search

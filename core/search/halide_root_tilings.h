@@ -1,0 +1,39 @@
+#pragma once
+// The tilings Halide's Anderson2021 gives a Func it has just computed at root
+// (its "phase 1", SearchSpace::generate_children): serial tiles first, then
+// GPU thread counts over what the serial tiles leave, filtered and ordered by
+// how well the resulting blocks fill the GPU's cores. Beamscope's own
+// rootTilings (tiling.h) enumerates a different, larger space; this one
+// reproduces Halide's set and order so that a search can follow Halide's
+// recorded trees (tests/fixtures/halide/search_trees) state by state.
+
+#include "core/search/state.h"
+
+#include <functional>
+#include <vector>
+
+namespace beamscope::search {
+
+// One candidate for a root Func: a tiling per stage, pure stage first.
+using FuncTiling = std::vector<StageTiling>;
+
+// Whether a candidate survives the child-state checks Halide runs before the
+// cost model (State::calculate_cost); Halide's generation stops early once one
+// candidate was accepted, so the answer shapes the list, not only filters it.
+using AcceptTiling = std::function<bool(const FuncTiling &)>;
+
+// The pure dimension Halide vectorizes a Func over when computing it at root: an
+// output its innermost dimension (its storage is not Halide's to choose), any other
+// Func its first dimension of at least 16 points, else the innermost.
+int halideRootVectorDim(const dag::Node &node, const Region &computed);
+
+// Halide's phase-1 tilings of `node` computed at root, in Halide's generation
+// order, keeping those `accept` takes. `stageLoops` holds each stage's root loop
+// extents; `parallelism` is the GPU's core count (Anderson2021Params::parallelism).
+// Halide's serial-extent rejection (a pure stage's serial tile over 16 points) is applied
+// here, since it depends on the tiling alone; `accept` adds the checks of the whole state.
+// Empty for a Func without dimensions, which Halide leaves untiled.
+std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vector<Region> &stageLoops, int vectorDim,
+                                          int64_t parallelism, const AcceptTiling &accept);
+
+} // namespace beamscope::search
