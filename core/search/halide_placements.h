@@ -20,12 +20,21 @@
 #include "core/search/autoschedule_params.h"
 #include "core/search/state.h"
 
+#include <string>
 #include <vector>
 
 namespace beamscope::search {
 
+struct Phase0Children {
+    std::vector<State> children; // in Halide's generation order
+    // Non-empty when Halide also considers a placement Beamscope's states cannot hold (a Func
+    // computed inside a serial loop, or inside another Func's loops), which it names: `children`
+    // then lacks those candidates, and they may also shift the cut-off after the sort.
+    std::string unsupported;
+};
+
 // The states Halide's phase 0 makes from `parent` for parent.nextNode(), in generation order.
 // Empty when `parent` is complete.
-std::vector<State> halidePlacements(const State &parent, const AutoscheduleParams &params);
+Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params);
 
 } // namespace beamscope::search
