@@ -395,8 +395,8 @@ std::vector<Extents> blockThreadTilings(const std::vector<Extents> &stageSizes,
 
 // A Func computed at a root stage's block loop, split by `threads` (per pure dimension) into a
 // thread loop outside a serial loop (LoopNest::parallelize_in_tiles without inner tiling): the
-// thread loop takes the count, the serial loop the rest; a reduction loop stays whole in the
-// thread loop.
+// thread loop takes the count, the serial loop the rest; a reduction loop moves wholly into the
+// serial loop (its rvars moved inward).
 FuncSchedule atBlock(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
                      const std::vector<std::vector<int>> &pureDims, const Extents &threads, int vectorDim)
 {
@@ -412,8 +412,8 @@ FuncSchedule atBlock(const SearchDag &d, int node, int rootNode, int rootStage, 
         for (size_t l = 0; l < loops[s].size(); l++) {
             const int dim = pureDims[s][l];
             const int64_t extent = loops[s][l].extent();
-            t.threads[l] = dim >= 0 ? threads[static_cast<size_t>(dim)] : extent;
-            t.serial[l] = dim >= 0 ? ceilDiv(extent, t.threads[l]) : 1;
+            t.threads[l] = dim >= 0 ? threads[static_cast<size_t>(dim)] : 1;
+            t.serial[l] = ceilDiv(extent, t.threads[l]);
             serialPoints *= t.serial[l];
         }
         t.unrolled = serialPoints > 1 && serialPoints <= kUnrollLimit;
@@ -564,8 +564,17 @@ InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const 
         return out;
     }
     const Region perPoint = computedAt(3);
-    if (worthDescending(perPoint, perThread, vectorDim, vectorSize))
-        out.unsupported = "computed inside the reader's serial loop";
+    if (!worthDescending(perPoint, perThread, vectorDim, vectorSize))
+        return out;
+    FuncSchedule probe = atThread(d, node, rn, rs, {}, vectorDim);
+    probe.insideSerialLoop = true;
+    for (size_t s = 0; s < n.stages.size(); s++)
+        probe.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
+    FuncSchedule inSerial = atThread(d, node, rn, rs, loopsWhenPlaced(parent, probe), vectorDim);
+    inSerial.insideSerialLoop = true;
+    out.candidates.push_back({std::move(inSerial)});
+    // Below the serial loop is only the stage's innermost (vector) loop, where nothing is computed:
+    // Halide's search ends here.
     return out;
 }
 

@@ -6,16 +6,24 @@
 // (search_space.h) decides location and tiling in one step over a different space; this sits
 // beside it and changes nothing there.
 //
-// Covered so far (tests/search/test_phase0_children):
-//   * inlining (a single-stage Func that is not an output), and Halide's shortcut that stops
-//     after it for a pointwise Func with a single consumer edge;
-//   * computing at root, untiled (FuncSchedule::awaitingGpuTiling), over the vector dimension
-//     Halide picks (the first dimension of at least 16 points, else the innermost);
-// Not yet: the placements inside a consumer's kernel (compute_in_tiles below the root: the
-// block loop with add_gpu_thread_tilings, the thread loop, and further in), whose thread
-// tilings, idle-lane ordering and cost-step rejections are still to be reproduced. With
-// `withInnerPlacements` false they are left out, and the result is then Halide's list only
-// where Halide made none of them.
+// What it reproduces (each a rule of SearchSpace::generate_children's phase 0 or of what it calls):
+//   * inlining a single-stage Func that is not an output, and the shortcut that stops there for a
+//     pointwise Func with a single consumer edge;
+//   * LoopNest::compute_in_tiles' list: at root untiled (FuncSchedule::awaitingGpuTiling), then,
+//     when one root loop nest reads the Func and has more than one block, inside it wherever the
+//     Func's region still shrinks: at the block loop with each thread tiling of
+//     add_gpu_thread_tilings (Tiling.cpp generate_gpu_tilings under the block's union of thread
+//     counts), at the thread loop, and inside the thread's serial loop
+//     (FuncSchedule::insideSerialLoop); the vector dimension is the first of at least 16 points;
+//   * filter_thread_tile_options: invalid thread extents dropped, the rest sorted by
+//     max_idle_lane_wastage (std::sort, so ties fall as in Halide), and the cut once a child was
+//     made and the wastage exceeds 0.5;
+//   * State::calculate_cost's rejections before the model: thread extents, shared memory, the
+//     serial-extent limit, excess recompute and 256 inlined calls (cost_pruning.h).
+// Placements Beamscope's states cannot hold (inside another in-kernel Func's loops; a block-level
+// Func without a thread tiling) are not generated but named in Phase0Children::unsupported.
+// Halide's default search-space options are the tested ones; a partial schedule, frozen Funcs and
+// randomized tilings are not modelled.
 
 #include "core/search/autoschedule_params.h"
 #include "core/search/state.h"
@@ -28,8 +36,9 @@ namespace beamscope::search {
 struct Phase0Children {
     std::vector<State> children; // in Halide's generation order
     // Non-empty when Halide also considers a placement Beamscope's states cannot hold (a Func
-    // computed inside a serial loop, or inside another Func's loops), which it names: `children`
-    // then lacks those candidates, and they may also shift the cut-off after the sort.
+    // computed inside another in-kernel Func's loops, or at a block loop without a thread
+    // tiling), which it names: `children` then lacks those candidates, and they may also shift
+    // the cut-off after the sort.
     std::string unsupported;
 };
 
