@@ -6,6 +6,7 @@
 #include "core/search/thread_info.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace beamscope::search {
@@ -22,8 +23,9 @@ constexpr int64_t kMinVectorLoopThreads = 16;
 constexpr int64_t kMaxThreadsInBlock = 1024;
 constexpr size_t kMaxThreadDims = 3;
 constexpr int64_t kMaxSerialPerLoop = 16;
-constexpr int64_t kUnrollLimit = 16;          // a serial loop around the innermost one, pure points
-constexpr int64_t kMaxOuterSerialPoints = 64; // any other serial loop
+constexpr int64_t kUnrollLimit = 16; // a serial loop around the innermost one, pure points
+// Halide's stages do not vectorize on a GPU target (vector size 1, the dumps' "1v" innermost
+// loops), so compute_in_tiles' vector-lane pruning never fires there; kept for the rule's sake.
 constexpr int64_t kGpuVectorSize = 1;
 // Halide stops offering tilings once one child was made and the rest leave over half a warp's
 // lanes idle (SearchSpace::generate_children, max_idle_lane_wastage > 0.5).
@@ -294,14 +296,10 @@ bool worthDescending(const Region &here, const Region &outside, int vectorDim, i
     return points(here) < points(outside);
 }
 
-// A placement Halide's compute_in_tiles offers, or a note that it offers one Beamscope's states
-// cannot hold.
-struct Candidate {
-    FuncSchedule f;
-};
-
+// The placements compute_in_tiles offers inside the reader's kernel, in its order, and the one it
+// would offer that Beamscope's states cannot hold, if any.
 struct InKernel {
-    std::vector<Candidate> candidates;
+    std::vector<FuncSchedule> candidates;
     std::string unsupported;
 };
 
@@ -445,6 +443,24 @@ FuncSchedule atThread(const SearchDag &d, int node, int rootNode, int rootStage,
     return f;
 }
 
+// The Func placed in a root stage's kernel at `location` (inside its serial loop with
+// `insideSerialLoop`), its loops not yet split: what compute_here sees there.
+FuncSchedule untiledInKernel(const SearchDag &d, int node, int rootNode, int rootStage, ComputeLocation location,
+                             bool insideSerialLoop, int vectorDim)
+{
+    FuncSchedule f;
+    f.node = node;
+    f.location = location;
+    f.consumer = rootNode;
+    f.consumerStage = rootStage;
+    f.storedAtRoot = true;
+    f.insideSerialLoop = insideSerialLoop;
+    for (size_t s = 0; s < d.node(node).stages.size(); s++)
+        f.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
+    return f;
+}
+
+// The loops of each stage of `probe`'s Func where `probe` places it in `parent`.
 std::vector<Region> loopsWhenPlaced(const State &parent, const FuncSchedule &probe)
 {
     const State s = with(parent, probe);
@@ -454,127 +470,137 @@ std::vector<Region> loopsWhenPlaced(const State &parent, const FuncSchedule &pro
     return out;
 }
 
-// compute_in_tiles below the root: inside the one root stage whose loops read the Func, at its
-// block loop (with each thread tiling), at its thread loop, and further in.
-InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const AutoscheduleParams &params)
+// The one root stage whose loop nest reads the Func (LoopNest::calls at the root's children);
+// nullopt when several do, as Halide then fuses it nowhere.
+std::optional<std::pair<int, int>> singleReadingRootStage(const std::vector<Reader> &readers)
 {
-    InKernel out;
-    const SearchDag &d = parent.dag();
-    const dag::Node &n = d.node(node);
-    std::vector<Reader> readers;
-    collectReaders(parent, node, readers);
     std::set<std::pair<int, int>> roots;
     for (const Reader &r : readers)
         roots.insert({r.rootNode, r.rootStage});
     if (roots.size() != 1)
-        return out; // read by several root loop nests (or none): nothing to fuse into
-    const auto [rn, rs] = *roots.begin();
-    const FuncSchedule *root = parent.scheduleOf(rn);
-    if (root->awaitingGpuTiling) {
+        return std::nullopt;
+    return *roots.begin();
+}
+
+// Halide does not fuse into a root loop nest whose block loop has extent 1 everywhere (it could
+// then never parallelize the Func).
+bool hasSingleBlock(const State &s, int rootNode, int rootStage)
+{
+    const Region &loops = s.dag().rootLoops(rootNode, rootStage);
+    const StageTiling &t = s.scheduleOf(rootNode)->stages[static_cast<size_t>(rootStage)];
+    for (size_t j = 0; j < loops.size(); j++)
+        if (ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]) > 1)
+            return false;
+    return true;
+}
+
+// The loop nests inside a loop that read the Func, counted as compute_in_tiles counts the loop's
+// children calling it: `ownChild` for the stage's own next loop (it or a Func inlined into it
+// reads the Func), plus one per stage of each Func of kind `nestedKind` computed at that loop.
+size_t readingChildren(const std::vector<Reader> &readers, bool ownChild, ReaderKind nestedKind)
+{
+    std::set<std::pair<int, int>> nested;
+    for (const Reader &r : readers)
+        if (r.kind == nestedKind)
+            nested.insert({r.node, r.stage});
+    return nested.size() + (ownChild ? 1 : 0);
+}
+
+// At the block loop: the Func computed there, once per thread tiling Halide's
+// add_gpu_thread_tilings makes (false when there is none, a case Beamscope cannot hold).
+bool addBlockPlacements(const State &parent, int node, int rn, int rs, int vectorDim, std::vector<FuncSchedule> &out)
+{
+    const SearchDag &d = parent.dag();
+    const std::vector<Region> loops =
+        loopsWhenPlaced(parent, untiledInKernel(d, node, rn, rs, ComputeLocation::BlockLevel, false, vectorDim));
+    std::vector<Extents> sizes;
+    std::vector<int> vectorLoops;
+    for (size_t s = 0; s < loops.size(); s++) {
+        Extents e;
+        for (const Span &sp : loops[s])
+            e.push_back(sp.extent());
+        sizes.push_back(std::move(e));
+        vectorLoops.push_back(loopOverDimension(d, node, static_cast<int>(s), vectorDim));
+    }
+    if (sizes[0].empty())
+        return false;
+    const std::vector<std::vector<int>> pureDims = pureDimsOf(d, node);
+    const std::vector<Extents> tilings =
+        blockThreadTilings(sizes, pureDims, vectorLoops, blockThreadUnion(parent, rn, rs));
+    for (const Extents &t : tilings)
+        out.push_back(atBlock(d, node, rn, rs, loops, pureDims, t, vectorDim));
+    return !tilings.empty();
+}
+
+// At the thread loop (or inside its serial loop): one serial loop over what is needed there.
+FuncSchedule threadPlacement(const State &parent, int node, int rn, int rs, bool insideSerialLoop, int vectorDim)
+{
+    const SearchDag &d = parent.dag();
+    const FuncSchedule probe =
+        untiledInKernel(d, node, rn, rs, ComputeLocation::ThreadLevel, insideSerialLoop, vectorDim);
+    FuncSchedule f = atThread(d, node, rn, rs, loopsWhenPlaced(parent, probe), vectorDim);
+    f.insideSerialLoop = insideSerialLoop;
+    return f;
+}
+
+// compute_in_tiles below the root: inside the one root stage whose loops read the Func, at its
+// block loop (with each thread tiling), at its thread loop, and inside that thread's serial loop,
+// each only where the Func's region still shrinks. Below the serial loop there is only the
+// stage's innermost loop, where nothing is computed.
+InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const AutoscheduleParams &params)
+{
+    InKernel out;
+    const SearchDag &d = parent.dag();
+    std::vector<Reader> readers;
+    collectReaders(parent, node, readers);
+    const std::optional<std::pair<int, int>> root = singleReadingRootStage(readers);
+    if (!root)
+        return out;
+    const auto [rn, rs] = *root;
+    if (parent.scheduleOf(rn)->awaitingGpuTiling) {
         out.unsupported = "reader not yet tiled onto the GPU";
         return out;
     }
-    // Halide does not fuse into a root loop nest of a single block.
-    if (parent.numBlocks(rn, rs) == 1) {
-        bool allOnes = true;
-        const Region &rl = d.rootLoops(rn, rs);
-        const StageTiling &t = root->stages[static_cast<size_t>(rs)];
-        for (size_t j = 0; j < rl.size(); j++)
-            allOnes = allOnes && ceilDiv(rl[j].extent(), t.threads[j] * t.serial[j]) == 1;
-        if (allOnes)
-            return out;
-    }
-    // Halide's stages do not vectorize on a GPU target (vector size 1, the dumps' "1v" innermost
-    // loops), so its vector-lane pruning never fires there; kept for the rule's sake.
-    const int64_t vectorSize = kGpuVectorSize;
+    if (hasSingleBlock(parent, rn, rs))
+        return out;
     auto computedAt = [&](int level) {
         const Region req = parent.requiredAt(node, rn, rs, level);
         return req.empty() ? d.rootComputed(node) : d.requiredToComputed(node, req);
     };
-    const Region atRoot = d.rootComputed(node);
     const Region perBlock = computedAt(1);
-    if (!worthDescending(perBlock, atRoot, vectorDim, vectorSize))
+    if (!worthDescending(perBlock, d.rootComputed(node), vectorDim, kGpuVectorSize))
         return out;
-
-    const std::vector<std::vector<int>> pureDims = pureDimsOf(d, node);
-    if (params.options.computeAtBlock) {
-        FuncSchedule probe = atThread(d, node, rn, rs, {}, vectorDim);
-        probe.location = ComputeLocation::BlockLevel;
-        probe.stages.clear();
-        for (size_t s = 0; s < n.stages.size(); s++)
-            probe.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
-        const std::vector<Region> loops = loopsWhenPlaced(parent, probe);
-        std::vector<Extents> sizes;
-        std::vector<int> vectorLoops;
-        for (size_t s = 0; s < loops.size(); s++) {
-            Extents e;
-            for (const Span &sp : loops[s])
-                e.push_back(sp.extent());
-            sizes.push_back(std::move(e));
-            vectorLoops.push_back(loopOverDimension(d, node, static_cast<int>(s), vectorDim));
-        }
-        const std::vector<Extents> tilings =
-            sizes[0].empty() ? std::vector<Extents>{}
-                             : blockThreadTilings(sizes, pureDims, vectorLoops, blockThreadUnion(parent, rn, rs));
-        if (tilings.empty()) {
-            out.unsupported = "computed at a block loop without a thread tiling (a serial loop there)";
-            return out;
-        }
-        for (const Extents &t : tilings)
-            out.candidates.push_back({atBlock(d, node, rn, rs, loops, pureDims, t, vectorDim)});
+    if (params.options.computeAtBlock && !addBlockPlacements(parent, node, rn, rs, vectorDim, out.candidates)) {
+        out.unsupported = "computed at a block loop without a thread tiling (a serial loop there)";
+        return out;
     }
 
-    // Deeper: the block loop's child that reads the Func.
-    bool viaThreadLoop = false;
-    std::set<int> blockFuncReaders, threadFuncReaders;
-    bool viaSerialLoop = false;
+    // Deeper: into the block loop's one child that reads the Func.
+    bool readInThreadLoop = false, readInSerialLoop = false;
     for (const Reader &r : readers) {
-        if (r.kind == ReaderKind::BlockFunc)
-            blockFuncReaders.insert(r.node * 64 + r.stage);
-        else
-            viaThreadLoop = true;
-        if (r.kind == ReaderKind::ThreadFunc)
-            threadFuncReaders.insert(r.node * 64 + r.stage);
-        if (r.kind == ReaderKind::RootStage)
-            viaSerialLoop = true;
+        readInThreadLoop |= r.kind != ReaderKind::BlockFunc;
+        readInSerialLoop |= r.kind == ReaderKind::RootStage;
     }
-    if (blockFuncReaders.size() + (viaThreadLoop ? 1 : 0) != 1)
+    if (readingChildren(readers, readInThreadLoop, ReaderKind::BlockFunc) != 1)
         return out;
-    if (!viaThreadLoop) {
+    if (!readInThreadLoop) {
         out.unsupported = "read only inside a block-level Func (computed within its loops)";
         return out;
     }
     const Region perThread = computedAt(2);
-    if (!worthDescending(perThread, perBlock, vectorDim, vectorSize))
+    if (!worthDescending(perThread, perBlock, vectorDim, kGpuVectorSize) || !params.options.computeAtThread)
         return out;
-    if (params.options.computeAtThread) {
-        FuncSchedule probe = atThread(d, node, rn, rs, {}, vectorDim);
-        for (size_t s = 0; s < n.stages.size(); s++)
-            probe.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
-        out.candidates.push_back({atThread(d, node, rn, rs, loopsWhenPlaced(parent, probe), vectorDim)});
-    } else {
+    out.candidates.push_back(threadPlacement(parent, node, rn, rs, false, vectorDim));
+
+    // Deeper still: into the thread loop's one child that reads it.
+    if (readingChildren(readers, readInSerialLoop, ReaderKind::ThreadFunc) != 1)
         return out;
-    }
-    // Deeper still: the thread loop's child that reads it (the stage's serial loop, or a Func
-    // computed there).
-    if (threadFuncReaders.size() + (viaSerialLoop ? 1 : 0) != 1)
-        return out;
-    if (!viaSerialLoop) {
+    if (!readInSerialLoop) {
         out.unsupported = "read only inside a thread-level Func (computed within its loops)";
         return out;
     }
-    const Region perPoint = computedAt(3);
-    if (!worthDescending(perPoint, perThread, vectorDim, vectorSize))
-        return out;
-    FuncSchedule probe = atThread(d, node, rn, rs, {}, vectorDim);
-    probe.insideSerialLoop = true;
-    for (size_t s = 0; s < n.stages.size(); s++)
-        probe.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
-    FuncSchedule inSerial = atThread(d, node, rn, rs, loopsWhenPlaced(parent, probe), vectorDim);
-    inSerial.insideSerialLoop = true;
-    out.candidates.push_back({std::move(inSerial)});
-    // Below the serial loop is only the stage's innermost (vector) loop, where nothing is computed:
-    // Halide's search ends here.
+    if (worthDescending(computedAt(3), perThread, vectorDim, kGpuVectorSize))
+        out.candidates.push_back(threadPlacement(parent, node, rn, rs, true, vectorDim));
     return out;
 }
 
@@ -601,13 +627,13 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     // 2) Realize it: compute_in_tiles' list (at root first, then inside the reader's kernel), put in
     // order of idle GPU lanes, cut once the rest would idle over half a warp.
     const int vectorDim = vectorDimension(d, node);
-    std::vector<Candidate> candidates;
+    std::vector<FuncSchedule> candidates;
     if (params.options.computeRoot || n.isOutput)
-        candidates.push_back({untiledAtRoot(d, node, vectorDim)});
+        candidates.push_back(untiledAtRoot(d, node, vectorDim));
     if (!n.isOutput && (params.options.computeAtBlock || params.options.computeAtThread)) {
         InKernel k = inKernelPlacements(parent, node, vectorDim, params);
         out.unsupported = k.unsupported;
-        for (Candidate &c : k.candidates)
+        for (FuncSchedule &c : k.candidates)
             candidates.push_back(std::move(c));
     }
     struct Option {
@@ -615,8 +641,8 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
         double wastage;
     };
     std::vector<Option> options;
-    for (Candidate &c : candidates) {
-        State s = with(parent, std::move(c.f));
+    for (FuncSchedule &c : candidates) {
+        State s = with(parent, std::move(c));
         if (!hasValidThreadExtents(s))
             continue;
         const double w = maxIdleLaneWastage(s);
