@@ -563,6 +563,13 @@ InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const 
     }
     if (hasSingleBlock(parent, rn, rs))
         return out;
+    for (const Reader &r : readers)
+        if (r.kind == ReaderKind::ThreadFunc && parent.scheduleOf(r.node)->insideSerialLoop) {
+            // Its loops sit in the stage's serial loop, and the regions it needs per thread are not
+            // modelled for nesting another Func around or inside it.
+            out.unsupported = "read by a Func computed in a serial loop";
+            return out;
+        }
     auto computedAt = [&](int level) {
         const Region req = parent.requiredAt(node, rn, rs, level);
         return req.empty() ? d.rootComputed(node) : d.requiredToComputed(node, req);
