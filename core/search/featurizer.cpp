@@ -469,6 +469,10 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
         c.instances = c.blocks;
         if (f.location == ComputeLocation::ThreadLevel) {
             c.instances *= st.numThreads(f.consumer, f.consumerStage);
+            // Computed in the consumer's serial loop: once per point of each thread.
+            if (f.insideSerialLoop)
+                for (int64_t s : st.scheduleOf(f.consumer)->stages[static_cast<size_t>(f.consumerStage)].serial)
+                    c.instances *= s;
             threadSizes = st.scheduleOf(f.consumer)->stages[static_cast<size_t>(f.consumerStage)].threads;
         }
         c.perProduction = tiled;

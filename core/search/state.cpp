@@ -99,7 +99,7 @@ Region State::computedRegion(int node) const
     Region &cached = m_computedCache[static_cast<size_t>(node)];
     if (!cached.empty())
         return cached;
-    const int level = f->location == ComputeLocation::BlockLevel ? 1 : 2;
+    const int level = f->location == ComputeLocation::BlockLevel ? 1 : f->insideSerialLoop ? 3 : 2;
     const Region required = requiredAt(node, f->consumer, f->consumerStage, level);
     // Regions of scheduled Funcs never change once their consumers are scheduled, so caching is safe.
     cached = required.empty() ? m_dag->rootComputed(node) : m_dag->requiredToComputed(node, required);
@@ -214,6 +214,15 @@ int64_t State::sharedBytesPerBlock(int rootNode) const
         bytes += b;
     }
     return bytes;
+}
+
+Region State::regionPerThread(int node) const
+{
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->location != ComputeLocation::ThreadLevel || !f->insideSerialLoop)
+        return computedRegion(node);
+    const Region perThread = requiredAt(node, f->consumer, f->consumerStage, 2);
+    return perThread.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perThread);
 }
 
 Region State::regionPerBlock(int node) const
@@ -426,16 +435,40 @@ std::string State::halideLoopNest() const
         if (f.location != ComputeLocation::ThreadLevel) {
             os << pad << name << sizes(t.threads, -1, constant) << vectorPair(f, s) << " t gpu_thread\n";
             pad += " ";
-            if (f.location == ComputeLocation::Root)
+            if (f.location == ComputeLocation::Root) {
+                auto inThisThread = [&](const FuncSchedule &g) {
+                    return g.location == ComputeLocation::ThreadLevel && g.consumer == f.node && g.consumerStage == s;
+                };
+                // A Func computed in the stage's serial loop is stored at the thread loop too (what a
+                // thread needs of it), among the thread's other realizations.
                 for (const FuncSchedule &g : m_funcs)
-                    if (g.location == ComputeLocation::ThreadLevel && g.consumer == f.node && g.consumerStage == s) {
+                    if (inThisThread(g) && g.insideSerialLoop)
+                        realize(g.node, regionPerThread(g.node), true, pad);
+                for (const FuncSchedule &g : m_funcs)
+                    if (inThisThread(g) && !g.insideSerialLoop) {
                         realize(g.node, computedRegion(g.node), true, pad);
                         for (size_t gs = 0; gs < g.stages.size(); gs++)
                             innerLevels(g, static_cast<int>(gs), pad);
                     }
+            }
         }
         os << pad << name << sizes(t.serial, -1, constant) << vectorPair(f, s) << " t gpu_serial\n";
         pad += " ";
+        if (f.location == ComputeLocation::Root) {
+            // Funcs computed in this serial loop: their realizations, then their loops, last
+            // computed first (Halide prints a loop's children in reverse), before the stage's innermost.
+            auto inThisSerial = [&](const FuncSchedule &g) {
+                return g.location == ComputeLocation::ThreadLevel && g.insideSerialLoop && g.consumer == f.node &&
+                       g.consumerStage == s;
+            };
+            for (const FuncSchedule &g : m_funcs)
+                if (inThisSerial(g))
+                    realize(g.node, computedRegion(g.node), true, pad);
+            for (size_t k = m_funcs.size(); k-- > 0;)
+                if (inThisSerial(m_funcs[k]))
+                    for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)
+                        innerLevels(m_funcs[k], static_cast<int>(gs), pad);
+        }
         os << pad << name << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, constant) << vectorPair(f, s)
            << " * gpu_simd\n";
         for (int n : inlined)

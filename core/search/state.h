@@ -67,6 +67,12 @@ struct FuncSchedule {
     // So a Func has two memories, and they differ exactly when storedAtRoot is set:
     bool storedAtRoot = false;
 
+    // ThreadLevel only: computed inside its consumer's serial loop (once per point a thread of the
+    // consumer computes, Halide's compute_in_tiles placing it below the gpu_thread loop) rather than
+    // once per thread. Its region is what one point needs; Halide stores it at root, at the block,
+    // at the thread and at that serial loop. Set by halidePlacements (halide_placements.h) only.
+    bool insideSerialLoop = false;
+
     // Root only: Halide's phase-0 state of a Func computed at root whose loops are not yet split
     // into GPU blocks, threads and serial loops (its phase 1 is still to come; Halide's dump labels
     // the stage's loop gpu_none). Each stage is then one loop over its whole extent around the
@@ -148,6 +154,9 @@ public:
     // block-level Func's computed region; for a thread-level Func what one block of its consumer
     // needs (Halide's block store_at entry of a thread-level Func it also realizes at root).
     Region regionPerBlock(int node) const;
+    // The same at its consumer's thread loop: what one thread needs of a Func computed inside the
+    // thread's serial loop (FuncSchedule::insideSerialLoop); any other Func's computed region.
+    Region regionPerThread(int node) const;
     int64_t threadsPerBlockOfKernel(int rootNode) const;
 
     std::vector<PlainStageNest> plainTree() const;

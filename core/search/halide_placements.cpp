@@ -1,0 +1,670 @@
+#include "core/search/halide_placements.h"
+
+#include "core/search/cost_pruning.h"
+#include "core/search/featurizer.h"
+#include "core/search/integer_math.h"
+#include "core/search/thread_info.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace beamscope::search {
+
+namespace {
+
+using Extents = std::vector<int64_t>;
+
+// Halide's GPU limits for the loops it makes (Tiling.cpp generate_gpu_tilings, LoopNest's serial
+// extent limit): thread counts per loop, threads per block, thread dimensions, serial points.
+constexpr int64_t kMaxThreadsPerLoop = 64;
+constexpr int64_t kMaxThreadsPerOtherLoop = 16;
+constexpr int64_t kMinVectorLoopThreads = 16;
+constexpr int64_t kMaxThreadsInBlock = 1024;
+constexpr size_t kMaxThreadDims = 3;
+constexpr int64_t kMaxSerialPerLoop = 16;
+constexpr int64_t kUnrollLimit = 16; // a serial loop around the innermost one, pure points
+// Halide's stages do not vectorize on a GPU target (vector size 1, the dumps' "1v" innermost
+// loops), so compute_in_tiles' vector-lane pruning never fires there; kept for the rule's sake.
+constexpr int64_t kGpuVectorSize = 1;
+// Halide stops offering tilings once one child was made and the rest leave over half a warp's
+// lanes idle (SearchSpace::generate_children, max_idle_lane_wastage > 0.5).
+constexpr double kMaxIdleLaneWastage = 0.5;
+
+// ---- The state's loop nests, as Halide's compute_in_tiles walks them ----
+
+// Where a stage reading the Func sits: the root stage whose kernel holds it, and how.
+enum class ReaderKind { RootStage, BlockFunc, ThreadFunc };
+struct Reader {
+    int node, stage;         // the reading stage (after looking through inlined Funcs)
+    int rootNode, rootStage; // the root loop nest it is in
+    ReaderKind kind;
+};
+
+// The stages that read `node`, looking through Funcs inlined into them (Halide's LoopNest::calls
+// sees a call in an inlined Func as a call of the stage it is inlined into).
+void collectReaders(const State &s, int node, std::vector<Reader> &out)
+{
+    const SearchDag &d = s.dag();
+    for (int e : d.node(node).outgoingEdges) {
+        const dag::Edge &edge = d.edge(e);
+        const FuncSchedule *c = s.scheduleOf(edge.consumerNode);
+        if (!c)
+            continue;
+        if (c->location == ComputeLocation::Inlined) {
+            collectReaders(s, edge.consumerNode, out);
+            continue;
+        }
+        Reader r{edge.consumerNode, edge.consumerStage, edge.consumerNode, edge.consumerStage, ReaderKind::RootStage};
+        if (c->location != ComputeLocation::Root) {
+            r.rootNode = c->consumer;
+            r.rootStage = c->consumerStage;
+            r.kind = c->location == ComputeLocation::BlockLevel ? ReaderKind::BlockFunc : ReaderKind::ThreadFunc;
+        }
+        out.push_back(r);
+    }
+}
+
+// Halide's lowered thread dimensions of one loop: the vectorized loop first (when it has more
+// than one thread), then every other loop with more than one (Tiling.cpp lowered_dims).
+Extents loweredThreadDims(const Extents &threads, int vectorLoop)
+{
+    Extents out;
+    if (vectorLoop >= 0 && threads[static_cast<size_t>(vectorLoop)] > 1)
+        out.push_back(threads[static_cast<size_t>(vectorLoop)]);
+    for (size_t i = 0; i < threads.size(); i++)
+        if (static_cast<int>(i) != vectorLoop && threads[i] > 1)
+            out.push_back(threads[i]);
+    return out;
+}
+
+void widenInto(Extents &into, const Extents &lowered)
+{
+    for (size_t k = 0; k < lowered.size(); k++) {
+        if (k >= into.size())
+            into.push_back(lowered[k]);
+        else
+            into[k] = std::max(into[k], lowered[k]);
+    }
+}
+
+int vectorLoopOf(const StageTiling &t) { return t.hasVectorLoop ? t.vectorLoop : -1; }
+
+// The Funcs computed at the block level of a root stage (their loops are the block's siblings of
+// the stage's own thread loop).
+std::vector<const FuncSchedule *> blockFuncsOf(const State &s, int rootNode, int rootStage)
+{
+    std::vector<const FuncSchedule *> out;
+    for (const FuncSchedule &g : s.funcs())
+        if (g.location == ComputeLocation::BlockLevel && g.consumer == rootNode && g.consumerStage == rootStage)
+            out.push_back(&g);
+    return out;
+}
+
+// The union, dimension by dimension, of the lowered thread counts of every thread loop in a root
+// stage's block (LoopNest::get_union_thread_counts), optionally leaving one Func out.
+Extents blockThreadUnion(const State &s, int rootNode, int rootStage, int without = -1)
+{
+    Extents u{1, 1, 1};
+    const StageTiling &rt = s.scheduleOf(rootNode)->stages[static_cast<size_t>(rootStage)];
+    widenInto(u, loweredThreadDims(rt.threads, vectorLoopOf(rt)));
+    for (const FuncSchedule *g : blockFuncsOf(s, rootNode, rootStage))
+        if (g->node != without)
+            for (const StageTiling &t : g->stages)
+                widenInto(u, loweredThreadDims(t.threads, vectorLoopOf(t)));
+    return u;
+}
+
+// Halide's are_valid_thread_extents: at most three thread dimensions, at most 1024 threads.
+bool validThreadExtents(const Extents &u)
+{
+    int64_t threads = 1;
+    size_t dims = 0;
+    for (int64_t c : u) {
+        if (c == 1)
+            continue;
+        if (dims >= kMaxThreadDims || threads * c > kMaxThreadsInBlock)
+            return false;
+        threads *= c;
+        dims++;
+    }
+    return true;
+}
+
+// The root stages tiled onto the GPU (untiled ones have no thread loops yet).
+template <typename Fn>
+void forEachKernel(const State &s, Fn &&fn)
+{
+    for (const FuncSchedule &f : s.funcs())
+        if (f.location == ComputeLocation::Root && !f.awaitingGpuTiling)
+            for (size_t st = 0; st < f.stages.size(); st++)
+                fn(f.node, static_cast<int>(st));
+}
+
+// LoopNest::has_valid_thread_extents over the whole state.
+bool hasValidThreadExtents(const State &s)
+{
+    bool ok = true;
+    forEachKernel(s, [&](int n, int st) { ok = ok && validThreadExtents(blockThreadUnion(s, n, st)); });
+    return ok;
+}
+
+// LoopNest::max_idle_lane_wastage: the worst idle-lane wastage of any thread loop (a root stage's
+// own, and those of the Funcs computed at its block level), each against its block's thread shape.
+double maxIdleLaneWastage(const State &s)
+{
+    double worst = 0;
+    forEachKernel(s, [&](int n, int st) {
+        const Extents u = blockThreadUnion(s, n, st);
+        const int block[3] = {static_cast<int>(u[0]), static_cast<int>(u[1]), static_cast<int>(u[2])};
+        auto consider = [&](const StageTiling &t) {
+            worst = std::max(worst, makeThreadInfo(vectorLoopOf(t), t.threads, block).idleLaneWastage());
+        };
+        consider(s.scheduleOf(n)->stages[static_cast<size_t>(st)]);
+        for (const FuncSchedule *g : blockFuncsOf(s, n, st))
+            for (const StageTiling &t : g->stages)
+                consider(t);
+    });
+    return worst;
+}
+
+// ---- The rejections of State::calculate_cost (before the cost model) ----
+
+// LoopNest::exceeds_serial_extents_limit for the serial loops Beamscope's states have: the serial
+// loop around the innermost one (a pure stage's pure points at most the unroll limit). A root
+// stage's, a block-level Func's inner serial loop and a thread-level Func's loop are all of that
+// kind; an untiled root stage has none.
+bool exceedsSerialExtentsLimit(const State &s)
+{
+    const SearchDag &d = s.dag();
+    for (const FuncSchedule &f : s.funcs()) {
+        if (f.location == ComputeLocation::Inlined || f.awaitingGpuTiling || f.stages.empty())
+            continue;
+        int64_t points = 1;
+        for (int l = 0; l < d.loopCount(f.node, 0); l++)
+            if (!d.stage(f.node, 0).loop[static_cast<size_t>(l)].rvar)
+                points *= f.stages[0].serial[static_cast<size_t>(l)];
+        if (points > kUnrollLimit)
+            return true;
+    }
+    return false;
+}
+
+bool passesCostStepChecks(const State &s, const AutoscheduleParams &params)
+{
+    if (!hasValidThreadExtents(s))
+        return false;
+    if (!s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
+             .empty())
+        return false;
+    if (exceedsSerialExtentsLimit(s))
+        return false;
+    return rejectionBeforeCosting(s, computeFeatures(s, params.device)).empty();
+}
+
+// ---- The candidates ----
+
+// The pure dimension Halide vectorizes a Func over (SearchSpace's vector_dims without a partial
+// schedule): the first dimension the root computes at least 16 points of, else dimension 0; an
+// output always dimension 0, since its storage layout is not Halide's to choose.
+int vectorDimension(const SearchDag &d, int node)
+{
+    const dag::Node &n = d.node(node);
+    if (n.isOutput)
+        return 0;
+    const Region &computed = d.rootComputed(node);
+    for (size_t v = 0; v < computed.size(); v++)
+        if (computed[v].extent() >= 16)
+            return static_cast<int>(v);
+    return 0;
+}
+
+// The loop of `stage` that iterates pure dimension `dim` (Halide's vectorized_loop_index), -1
+// when none does (an update stage over reduction loops only).
+int loopOverDimension(const SearchDag &d, int node, int stage, int dim)
+{
+    for (int l = 0; l < d.loopCount(node, stage); l++)
+        if (d.loopDim(node, stage, l) == dim)
+            return l;
+    return -1;
+}
+
+StageTiling oneLoopPerStage(const SearchDag &d, int node, int stage, int vectorDim)
+{
+    const auto loops = static_cast<size_t>(d.loopCount(node, stage));
+    StageTiling t;
+    t.threads.assign(loops, 1);
+    t.serial.assign(loops, 1);
+    const int v = loopOverDimension(d, node, stage, vectorDim);
+    t.vectorLoop = std::max(0, v);
+    t.hasVectorLoop = v >= 0;
+    return t;
+}
+
+FuncSchedule inlined(int node)
+{
+    FuncSchedule f;
+    f.node = node;
+    f.location = ComputeLocation::Inlined;
+    return f;
+}
+
+// Computed at root with every stage one untiled loop nest (Halide's compute_here at the root, its
+// loops labelled gpu_none until phase 1 tiles them).
+FuncSchedule untiledAtRoot(const SearchDag &d, int node, int vectorDim)
+{
+    FuncSchedule f;
+    f.node = node;
+    f.location = ComputeLocation::Root;
+    f.awaitingGpuTiling = true;
+    for (size_t s = 0; s < d.node(node).stages.size(); s++)
+        f.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
+    return f;
+}
+
+State with(const State &parent, FuncSchedule f)
+{
+    State s = parent;
+    s.add(std::move(f));
+    return s;
+}
+
+// Halide skips the rest of the search space for a pointwise Func it could inline whose only
+// consumer edge is its single use: inlining is then always right (SearchSpace's must_inline
+// pruning of pointwise chains, which in v19 returns whatever the producers and consumers are).
+bool inliningSettlesIt(const dag::Node &n, bool inlinedChildMade)
+{
+    return n.isPointwise && inlinedChildMade && n.outgoingEdges.size() == 1;
+}
+
+int64_t points(const Region &r)
+{
+    int64_t p = 1;
+    for (const Span &s : r)
+        p *= s.extent();
+    return p;
+}
+
+// compute_in_tiles' pruning before it looks inside a loop: the Func must need fewer points per
+// iteration there than at the enclosing loop, and must not lose a vector's worth of points along
+// its vectorized dimension that it still had outside.
+bool worthDescending(const Region &here, const Region &outside, int vectorDim, int64_t vectorSize)
+{
+    const auto v = static_cast<size_t>(vectorDim);
+    if (v < here.size() && outside[v].extent() >= vectorSize && here[v].extent() < vectorSize)
+        return false;
+    return points(here) < points(outside);
+}
+
+// The placements compute_in_tiles offers inside the reader's kernel, in its order, and the one it
+// would offer that Beamscope's states cannot hold, if any.
+struct InKernel {
+    std::vector<FuncSchedule> candidates;
+    std::string unsupported;
+};
+
+// The per-loop pure dimension of each stage of `node` (Halide's Loop::pure_dim), -1 for reductions.
+std::vector<std::vector<int>> pureDimsOf(const SearchDag &d, int node)
+{
+    std::vector<std::vector<int>> out;
+    for (size_t s = 0; s < d.node(node).stages.size(); s++) {
+        std::vector<int> dims;
+        for (int l = 0; l < d.loopCount(node, static_cast<int>(s)); l++)
+            dims.push_back(d.stage(node, static_cast<int>(s)).loop[static_cast<size_t>(l)].rvar
+                               ? -1
+                               : d.loopDim(node, static_cast<int>(s), l));
+        out.push_back(std::move(dims));
+    }
+    return out;
+}
+
+// Tiling.cpp generate_gpu_tilings for a Func just computed at a block loop (threads outside a
+// serial loop): per loop of the pure stage a thread count, outer loops varying slowest; the vector
+// loop 16..64 threads, the others up to 16 while padding wastes at most 1/7; a loop under 64 may
+// take its whole extent. With the last loop chosen, the block's union of thread counts (the
+// siblings' `siblings` and every stage of this Func) must fit (else larger counts of that loop are
+// not tried) and no loop may keep more than 16 serial points (that count is skipped).
+std::vector<Extents> blockThreadTilings(const std::vector<Extents> &stageSizes,
+                                        const std::vector<std::vector<int>> &pureDims,
+                                        const std::vector<int> &vectorLoops, const Extents &siblings)
+{
+    const Extents &size = stageSizes[0];
+    enum class Verdict { Ok, TooManyThreads, TooMuchSerial };
+    auto judge = [&](const Extents &t) {
+        if (t.size() != size.size())
+            return Verdict::Ok;
+        Extents u = siblings;
+        for (size_t s = 0; s < pureDims.size(); s++) {
+            Extents st;
+            for (int dim : pureDims[s])
+                st.push_back(dim >= 0 ? t[static_cast<size_t>(dim)] : 1);
+            widenInto(u, loweredThreadDims(st, vectorLoops[s]));
+        }
+        const Extents own = loweredThreadDims(t, vectorLoops[0]);
+        int64_t total = 1;
+        size_t dims = 0;
+        for (size_t k = 0; k < std::max(u.size(), own.size()); k++) {
+            const int64_t c = std::max(k < u.size() ? u[k] : 1, k < own.size() ? own[k] : 1);
+            dims += c > 1 ? 1 : 0;
+            total *= c;
+        }
+        if (total > kMaxThreadsInBlock || dims > kMaxThreadDims)
+            return Verdict::TooManyThreads;
+        for (size_t k = 0; k < size.size(); k++)
+            if (ceilDiv(size[k], t[k]) > kMaxSerialPerLoop)
+                return Verdict::TooMuchSerial;
+        return Verdict::Ok;
+    };
+    std::vector<Extents> prefixes{{}};
+    for (size_t d = 0; d < size.size(); d++) {
+        const int64_t e = size[d];
+        const bool isVector = static_cast<int>(d) == vectorLoops[0];
+        std::vector<Extents> next;
+        for (const Extents &prefix : prefixes) {
+            Extents t = prefix;
+            t.push_back(0);
+            bool wholeExtentSeen = false;
+            for (int64_t threads = isVector ? kMinVectorLoopThreads : 1; threads <= kMaxThreadsPerLoop; threads *= 2) {
+                wholeExtentSeen |= threads == e;
+                if (threads > e || (!isVector && threads > kMaxThreadsPerOtherLoop))
+                    break;
+                if (!isVector && threads > 1 && threads * ceilDiv(e, threads) * 7 > e * 8)
+                    break;
+                t.back() = threads;
+                const Verdict v = judge(t);
+                if (v == Verdict::TooMuchSerial)
+                    continue;
+                if (v == Verdict::TooManyThreads)
+                    break;
+                next.push_back(t);
+                if (threads >= e)
+                    break;
+            }
+            if (!wholeExtentSeen && e < kMaxThreadsPerLoop) {
+                t.back() = e;
+                if (judge(t) == Verdict::Ok)
+                    next.push_back(t);
+            }
+        }
+        prefixes = std::move(next);
+    }
+    return prefixes;
+}
+
+// A Func computed at a root stage's block loop, split by `threads` (per pure dimension) into a
+// thread loop outside a serial loop (LoopNest::parallelize_in_tiles without inner tiling): the
+// thread loop takes the count, the serial loop the rest; a reduction loop moves wholly into the
+// serial loop (its rvars moved inward).
+FuncSchedule atBlock(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
+                     const std::vector<std::vector<int>> &pureDims, const Extents &threads, int vectorDim)
+{
+    FuncSchedule f;
+    f.node = node;
+    f.location = ComputeLocation::BlockLevel;
+    f.consumer = rootNode;
+    f.consumerStage = rootStage;
+    f.storedAtRoot = true;
+    for (size_t s = 0; s < loops.size(); s++) {
+        StageTiling t = oneLoopPerStage(d, node, static_cast<int>(s), vectorDim);
+        int64_t serialPoints = 1;
+        for (size_t l = 0; l < loops[s].size(); l++) {
+            const int dim = pureDims[s][l];
+            const int64_t extent = loops[s][l].extent();
+            t.threads[l] = dim >= 0 ? threads[static_cast<size_t>(dim)] : 1;
+            t.serial[l] = ceilDiv(extent, t.threads[l]);
+            serialPoints *= t.serial[l];
+        }
+        t.unrolled = serialPoints > 1 && serialPoints <= kUnrollLimit;
+        f.stages.push_back(std::move(t));
+    }
+    return f;
+}
+
+// A Func computed at a root stage's thread loop: one serial loop over what a thread needs.
+FuncSchedule atThread(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
+                      int vectorDim)
+{
+    FuncSchedule f;
+    f.node = node;
+    f.location = ComputeLocation::ThreadLevel;
+    f.consumer = rootNode;
+    f.consumerStage = rootStage;
+    f.storedAtRoot = true;
+    for (size_t s = 0; s < loops.size(); s++) {
+        StageTiling t = oneLoopPerStage(d, node, static_cast<int>(s), vectorDim);
+        int64_t serialPoints = 1;
+        for (size_t l = 0; l < loops[s].size(); l++) {
+            t.serial[l] = loops[s][l].extent();
+            serialPoints *= t.serial[l];
+        }
+        t.unrolled = serialPoints > 1 && serialPoints <= kUnrollLimit;
+        f.stages.push_back(std::move(t));
+    }
+    return f;
+}
+
+// The Func placed in a root stage's kernel at `location` (inside its serial loop with
+// `insideSerialLoop`), its loops not yet split: what compute_here sees there.
+FuncSchedule untiledInKernel(const SearchDag &d, int node, int rootNode, int rootStage, ComputeLocation location,
+                             bool insideSerialLoop, int vectorDim)
+{
+    FuncSchedule f;
+    f.node = node;
+    f.location = location;
+    f.consumer = rootNode;
+    f.consumerStage = rootStage;
+    f.storedAtRoot = true;
+    f.insideSerialLoop = insideSerialLoop;
+    for (size_t s = 0; s < d.node(node).stages.size(); s++)
+        f.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
+    return f;
+}
+
+// The loops of each stage of `probe`'s Func where `probe` places it in `parent`.
+std::vector<Region> loopsWhenPlaced(const State &parent, const FuncSchedule &probe)
+{
+    const State s = with(parent, probe);
+    std::vector<Region> out;
+    for (size_t st = 0; st < probe.stages.size(); st++)
+        out.push_back(s.stageLoops(probe.node, static_cast<int>(st)));
+    return out;
+}
+
+// The one root stage whose loop nest reads the Func (LoopNest::calls at the root's children);
+// nullopt when several do, as Halide then fuses it nowhere.
+std::optional<std::pair<int, int>> singleReadingRootStage(const std::vector<Reader> &readers)
+{
+    std::set<std::pair<int, int>> roots;
+    for (const Reader &r : readers)
+        roots.insert({r.rootNode, r.rootStage});
+    if (roots.size() != 1)
+        return std::nullopt;
+    return *roots.begin();
+}
+
+// Halide does not fuse into a root loop nest whose block loop has extent 1 everywhere (it could
+// then never parallelize the Func).
+bool hasSingleBlock(const State &s, int rootNode, int rootStage)
+{
+    const Region &loops = s.dag().rootLoops(rootNode, rootStage);
+    const StageTiling &t = s.scheduleOf(rootNode)->stages[static_cast<size_t>(rootStage)];
+    for (size_t j = 0; j < loops.size(); j++)
+        if (ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]) > 1)
+            return false;
+    return true;
+}
+
+// The loop nests inside a loop that read the Func, counted as compute_in_tiles counts the loop's
+// children calling it: `ownChild` for the stage's own next loop (it or a Func inlined into it
+// reads the Func), plus one per stage of each Func of kind `nestedKind` computed at that loop.
+size_t readingChildren(const std::vector<Reader> &readers, bool ownChild, ReaderKind nestedKind)
+{
+    std::set<std::pair<int, int>> nested;
+    for (const Reader &r : readers)
+        if (r.kind == nestedKind)
+            nested.insert({r.node, r.stage});
+    return nested.size() + (ownChild ? 1 : 0);
+}
+
+// At the block loop: the Func computed there, once per thread tiling Halide's
+// add_gpu_thread_tilings makes (false when there is none, a case Beamscope cannot hold).
+bool addBlockPlacements(const State &parent, int node, int rn, int rs, int vectorDim, std::vector<FuncSchedule> &out)
+{
+    const SearchDag &d = parent.dag();
+    const std::vector<Region> loops =
+        loopsWhenPlaced(parent, untiledInKernel(d, node, rn, rs, ComputeLocation::BlockLevel, false, vectorDim));
+    std::vector<Extents> sizes;
+    std::vector<int> vectorLoops;
+    for (size_t s = 0; s < loops.size(); s++) {
+        Extents e;
+        for (const Span &sp : loops[s])
+            e.push_back(sp.extent());
+        sizes.push_back(std::move(e));
+        vectorLoops.push_back(loopOverDimension(d, node, static_cast<int>(s), vectorDim));
+    }
+    if (sizes[0].empty())
+        return false;
+    const std::vector<std::vector<int>> pureDims = pureDimsOf(d, node);
+    const std::vector<Extents> tilings =
+        blockThreadTilings(sizes, pureDims, vectorLoops, blockThreadUnion(parent, rn, rs));
+    for (const Extents &t : tilings)
+        out.push_back(atBlock(d, node, rn, rs, loops, pureDims, t, vectorDim));
+    return !tilings.empty();
+}
+
+// At the thread loop (or inside its serial loop): one serial loop over what is needed there.
+FuncSchedule threadPlacement(const State &parent, int node, int rn, int rs, bool insideSerialLoop, int vectorDim)
+{
+    const SearchDag &d = parent.dag();
+    const FuncSchedule probe =
+        untiledInKernel(d, node, rn, rs, ComputeLocation::ThreadLevel, insideSerialLoop, vectorDim);
+    FuncSchedule f = atThread(d, node, rn, rs, loopsWhenPlaced(parent, probe), vectorDim);
+    f.insideSerialLoop = insideSerialLoop;
+    return f;
+}
+
+// compute_in_tiles below the root: inside the one root stage whose loops read the Func, at its
+// block loop (with each thread tiling), at its thread loop, and inside that thread's serial loop,
+// each only where the Func's region still shrinks. Below the serial loop there is only the
+// stage's innermost loop, where nothing is computed.
+InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const AutoscheduleParams &params)
+{
+    InKernel out;
+    const SearchDag &d = parent.dag();
+    std::vector<Reader> readers;
+    collectReaders(parent, node, readers);
+    const std::optional<std::pair<int, int>> root = singleReadingRootStage(readers);
+    if (!root)
+        return out;
+    const auto [rn, rs] = *root;
+    if (parent.scheduleOf(rn)->awaitingGpuTiling) {
+        out.unsupported = "reader not yet tiled onto the GPU";
+        return out;
+    }
+    if (hasSingleBlock(parent, rn, rs))
+        return out;
+    for (const Reader &r : readers)
+        if (r.kind == ReaderKind::ThreadFunc && parent.scheduleOf(r.node)->insideSerialLoop) {
+            // Its loops sit in the stage's serial loop, and the regions it needs per thread are not
+            // modelled for nesting another Func around or inside it.
+            out.unsupported = "read by a Func computed in a serial loop";
+            return out;
+        }
+    auto computedAt = [&](int level) {
+        const Region req = parent.requiredAt(node, rn, rs, level);
+        return req.empty() ? d.rootComputed(node) : d.requiredToComputed(node, req);
+    };
+    const Region perBlock = computedAt(1);
+    if (!worthDescending(perBlock, d.rootComputed(node), vectorDim, kGpuVectorSize))
+        return out;
+    if (params.options.computeAtBlock && !addBlockPlacements(parent, node, rn, rs, vectorDim, out.candidates)) {
+        out.unsupported = "computed at a block loop without a thread tiling (a serial loop there)";
+        return out;
+    }
+
+    // Deeper: into the block loop's one child that reads the Func.
+    bool readInThreadLoop = false, readInSerialLoop = false;
+    for (const Reader &r : readers) {
+        readInThreadLoop |= r.kind != ReaderKind::BlockFunc;
+        readInSerialLoop |= r.kind == ReaderKind::RootStage;
+    }
+    if (readingChildren(readers, readInThreadLoop, ReaderKind::BlockFunc) != 1)
+        return out;
+    if (!readInThreadLoop) {
+        out.unsupported = "read only inside a block-level Func (computed within its loops)";
+        return out;
+    }
+    const Region perThread = computedAt(2);
+    if (!worthDescending(perThread, perBlock, vectorDim, kGpuVectorSize) || !params.options.computeAtThread)
+        return out;
+    out.candidates.push_back(threadPlacement(parent, node, rn, rs, false, vectorDim));
+
+    // Deeper still: into the thread loop's one child that reads it.
+    if (readingChildren(readers, readInSerialLoop, ReaderKind::ThreadFunc) != 1)
+        return out;
+    if (!readInSerialLoop) {
+        out.unsupported = "read only inside a thread-level Func (computed within its loops)";
+        return out;
+    }
+    if (worthDescending(computedAt(3), perThread, vectorDim, kGpuVectorSize))
+        out.candidates.push_back(threadPlacement(parent, node, rn, rs, true, vectorDim));
+    return out;
+}
+
+} // namespace
+
+Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params)
+{
+    Phase0Children out;
+    const int node = parent.nextNode();
+    if (node < 0)
+        return out;
+    const SearchDag &d = parent.dag();
+    const dag::Node &n = d.node(node);
+
+    // 1) Inline it: a single-stage Func that is not an output.
+    if (params.options.inlineFuncs && n.stages.size() == 1 && !n.isOutput) {
+        State s = with(parent, inlined(node));
+        if (passesCostStepChecks(s, params))
+            out.children.push_back(std::move(s));
+    }
+    if (inliningSettlesIt(n, !out.children.empty()))
+        return out;
+
+    // 2) Realize it: compute_in_tiles' list (at root first, then inside the reader's kernel), put in
+    // order of idle GPU lanes, cut once the rest would idle over half a warp.
+    const int vectorDim = vectorDimension(d, node);
+    std::vector<FuncSchedule> candidates;
+    if (params.options.computeRoot || n.isOutput)
+        candidates.push_back(untiledAtRoot(d, node, vectorDim));
+    if (!n.isOutput && (params.options.computeAtBlock || params.options.computeAtThread)) {
+        InKernel k = inKernelPlacements(parent, node, vectorDim, params);
+        out.unsupported = k.unsupported;
+        for (FuncSchedule &c : k.candidates)
+            candidates.push_back(std::move(c));
+    }
+    struct Option {
+        State state;
+        double wastage;
+    };
+    std::vector<Option> options;
+    for (FuncSchedule &c : candidates) {
+        State s = with(parent, std::move(c));
+        if (!hasValidThreadExtents(s))
+            continue;
+        const double w = maxIdleLaneWastage(s);
+        options.push_back({std::move(s), w});
+    }
+    // std::sort, as Halide's filter_thread_tile_options: equal wastages fall as that algorithm
+    // leaves them (the same comparisons on the same list).
+    std::sort(options.begin(), options.end(), [](const Option &a, const Option &b) { return a.wastage < b.wastage; });
+    for (Option &o : options) {
+        if (!out.children.empty() && o.wastage > kMaxIdleLaneWastage)
+            break;
+        if (passesCostStepChecks(o.state, params))
+            out.children.push_back(std::move(o.state));
+    }
+    return out;
+}
+
+} // namespace beamscope::search

@@ -1,0 +1,294 @@
+// core/search/halide_placements against Halide's recorded search trees
+// (tests/fixtures/halide/search_trees, and with BEAMSCOPE_SEARCH_TREES the full set of
+// shared/golden/search_trees): for every beam parent P at an even depth 2j (Halide's dump of it
+// parsed from beam_dumps.txt), Halide's phase-0 children of node j are the rows of depth 2j+1
+// whose parent is P. Beamscope's halidePlacements(P), each written as Halide's dump and hashed
+// (FNV-1a), must give the same hashes in the same (id, i.e. generation) order. Input nodes
+// (*_im) are pass-through in Halide and are skipped.
+//
+// Asserted: every parent of every recorded run is exact (the expected counts below), 1652 parents
+// with the full set (BEAMSCOPE_SEARCH_TREES), the fixtures' runs without it (conv_relu and
+// stencil_chain_u16 at beam 32 are then skipped).
+//
+// Each child of an exact parent is also costed (baseline weights) against the cost Halide recorded
+// for it, and counted per placement; asserted for inlined and untiled root children (all as
+// Halide). Not yet as Halide, so reported only: Funcs computed at a thread loop (none as Halide:
+// the recorded beams hold no such state, so their featurization was never checked; box_blur's
+// blur_x 31.31 against Halide's 31.20, where no Func is left undecided, but select_cast's tone
+// 95962 against 0.44, where curve and widen are still undecided), inside a serial loop
+// (featurized approximately, as a thread-level Func once per point: far off), and 70 of
+// stencil_chain_u16 beam 32's 2789 block-level children; the cost-step rejections of those
+// children rest on the same features, yet every recorded parent's children came out exact.
+//
+// Not covered, because no recorded parent needs it (halidePlacements names the case in
+// Phase0Children::unsupported, and the test counts such parents apart): a Func read only inside
+// another Func computed in a kernel (Halide would place it within that Func's loops, which
+// Beamscope's states cannot hold), a Func computed at a block loop for which Halide finds no
+// thread tiling (left as a serial loop there), and a reader not yet tiled onto the GPU.
+// Search-space options other than Halide's defaults, a partial schedule (several vector
+// dimensions, always-inline Funcs), frozen Funcs and randomized tilings are not exercised.
+
+#include "tests/search/search_test_support.h"
+#include "tests/support/test_data.h"
+
+#include "core/model/cost_model.h"
+#include "core/search/beam_search.h"
+#include "core/search/golden_tree.h"
+#include "core/search/halide_placements.h"
+#include "core/search/loop_nest_parser.h"
+#include "core/util/fnv1a.h"
+#include "core/weights/weights.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+#include <optional>
+
+using namespace beamscope;
+using namespace beamscope::search;
+
+namespace {
+
+// A recorded run from the fixtures, else from the folder BEAMSCOPE_SEARCH_TREES names (e.g.
+// shared/golden/search_trees) when it is set; nullopt when neither has it.
+std::optional<GoldenTree> readTree(const std::string &run)
+{
+    std::string folder;
+    if (const auto p = test::projectData("tests/fixtures/halide/search_trees/" + run + "/states.tsv"))
+        folder = p->parent_path().string();
+    else if (const char *trees = std::getenv("BEAMSCOPE_SEARCH_TREES"))
+        folder = std::string(trees) + "/" + run;
+    else
+        return std::nullopt;
+    std::string error;
+    auto g = GoldenTree::read(folder, &error);
+    if (!g)
+        throw std::runtime_error(error);
+    return g;
+}
+
+std::vector<const GoldenState *> halidesChildren(const GoldenTree &g, const GoldenState &parent)
+{
+    std::vector<const GoldenState *> out;
+    for (const GoldenState *c : g.at(parent.pass, parent.depth + 1))
+        if (c->parent == parent.id)
+            out.push_back(c);
+    return out;
+}
+
+// Tolerance of a child's cost against the one Halide recorded, relative, as test_partial_states'.
+constexpr double kCostTolerance = 1e-5;
+
+// Whether `part` is `whole` with some entries left out.
+bool isOrderedSubset(const std::vector<uint64_t> &part, const std::vector<uint64_t> &whole)
+{
+    size_t i = 0;
+    for (uint64_t h : whole)
+        if (i < part.size() && part[i] == h)
+            i++;
+    return i == part.size();
+}
+
+template <typename T>
+std::string joined(const std::vector<T> &v)
+{
+    std::string out;
+    for (const T &x : v)
+        out += " " + std::to_string(x);
+    return out;
+}
+
+// How a child places the Func just decided: inline, root, block, thread or serial.
+std::string placementName(const State &child, int node)
+{
+    const FuncSchedule *f = child.scheduleOf(node);
+    if (f->location == ComputeLocation::ThreadLevel && f->insideSerialLoop)
+        return "serial";
+    return locationName(f->location);
+}
+
+struct RunResult {
+    int checked = 0;
+    int exact = 0;
+    int unsupported = 0;        // not exact, and Halide considers a placement Beamscope cannot hold
+    int unsupportedInOrder = 0; // of those, ours are Halide's children in Halide's order, some left out
+    std::string firstMismatch;  // of the others
+    std::string firstUnsupported;
+    int costed = 0; // children of exact parents costed against Halide's recorded cost
+    int costsAsHalide = 0;
+    std::map<std::string, std::pair<int, int>> costsByPlacement; // placement -> (as Halide, costed)
+    std::string firstCostMismatch;
+};
+
+RunResult checkRun(const test::BuiltPipeline &p, const GoldenTree &g, const model::CostModel &model)
+{
+    RunResult r;
+    const SearchDag &d = *p.searchDag;
+    const AutoscheduleParams params;
+    const BeamSearch costing(d, model, params);
+    for (int pass = 1; pass <= g.passes(); pass++)
+        for (int depth = 0; depth < g.finalDepth(); depth += 2) {
+            const std::vector<const GoldenState *> children = g.at(pass, depth + 1);
+            if (children.empty())
+                continue;
+            const int node = p.node(children.front()->func);
+            if (node < 0 || d.node(node).isInput)
+                continue;
+            for (const GoldenState *parent : g.at(pass, depth)) {
+                if (parent->rank < 0)
+                    continue;
+                const std::optional<std::string> dump = g.dump(pass, parent->id);
+                if (!dump)
+                    continue;
+                std::string error;
+                const std::optional<State> state = parseLoopNest(d, *dump, &error);
+                if (!state)
+                    throw std::runtime_error(p.name + ": parent " + std::to_string(parent->id) + ": " + error);
+                std::vector<uint64_t> ours;
+                const Phase0Children mine = halidePlacements(*state, params);
+                for (const State &c : mine.children)
+                    ours.push_back(fnv1a(c.halideLoopNest()));
+                const std::vector<const GoldenState *> recorded = halidesChildren(g, *parent);
+                std::vector<uint64_t> halide;
+                for (const GoldenState *c : recorded)
+                    halide.push_back(c->hash);
+                r.checked++;
+                const std::string where = "pass " + std::to_string(pass) + " depth " + std::to_string(depth) + " id " +
+                                          std::to_string(parent->id) + " (" + children.front()->func + "): Halide " +
+                                          std::to_string(halide.size()) + " children, Beamscope " +
+                                          std::to_string(ours.size());
+                if (ours == halide) {
+                    r.exact++;
+                    // Each child also costs as Halide costed it (its featurization is Halide's).
+                    for (size_t i = 0; i < recorded.size(); i++) {
+                        std::vector<float> stageCosts;
+                        const double cost = costing.evaluate(mine.children[i], &stageCosts);
+                        r.costed++;
+                        const bool asHalide =
+                            std::fabs(cost - recorded[i]->cost) <= kCostTolerance * std::fabs(recorded[i]->cost);
+                        auto &byPlacement = r.costsByPlacement[placementName(mine.children[i], node)];
+                        byPlacement.first += asHalide;
+                        byPlacement.second++;
+                        if (asHalide)
+                            r.costsAsHalide++;
+                        else if (r.firstCostMismatch.empty())
+                            r.firstCostMismatch = where + ": child " + std::to_string(recorded[i]->id) + " costs " +
+                                                  std::to_string(cost) + ", Halide " +
+                                                  std::to_string(recorded[i]->cost) + " (stages" + joined(stageCosts) +
+                                                  "; Halide" + joined(recorded[i]->stageCosts) + ")\n" +
+                                                  mine.children[i].halideLoopNest();
+                    }
+                    continue;
+                }
+                if (!mine.unsupported.empty()) {
+                    r.unsupported++;
+                    r.unsupportedInOrder += isOrderedSubset(ours, halide);
+                    if (r.firstUnsupported.empty())
+                        r.firstUnsupported = where + " (" + mine.unsupported + ")\n" + *dump;
+                    continue;
+                }
+                if (ours != halide && mine.unsupported.empty() && r.firstMismatch.empty() &&
+                    std::getenv("SHOW_PHASE0_MISMATCH")) {
+                    std::string detail;
+                    for (uint64_t h : halide)
+                        detail += "halide " + fnv1aHex(h) + "\n";
+                    for (const State &c : mine.children)
+                        detail += "ours " + fnv1aHex(fnv1a(c.halideLoopNest())) + "\n" + c.halideLoopNest();
+                    qInfo().noquote() << QString::fromStdString(detail);
+                }
+                if (r.firstMismatch.empty())
+                    r.firstMismatch = where + "\n" + *dump;
+            }
+        }
+    return r;
+}
+
+} // namespace
+
+class TestPhase0Children : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void childrenMatchHalidesRecordedTrees_data()
+    {
+        QTest::addColumn<QString>("pipeline");
+        QTest::addColumn<int>("beam");
+        QTest::addColumn<int>("expectedExact"); // parents whose children are exactly Halide's
+        QTest::addColumn<int>("expectedChecked");
+        const struct {
+            const char *pipeline;
+            int beam, exact, checked;
+        } runs[] = {
+            // Beam parents at the even depths of non-input Funcs, every pass; all of them exact.
+            {"histogram", 1, 2, 2},        {"histogram", 32, 10, 10},      {"select_cast", 1, 4, 4},
+            {"select_cast", 32, 485, 485}, {"box_blur", 1, 2, 2},          {"box_blur", 32, 165, 165},
+            {"matmul", 1, 2, 2},           {"matmul", 32, 165, 165},       {"conv_relu", 1, 2, 2},
+            {"conv_relu", 32, 165, 165},   {"stencil_chain_u16", 1, 5, 5}, {"stencil_chain_u16", 32, 645, 645},
+        };
+        for (const auto &r : runs)
+            QTest::newRow((std::string(r.pipeline) + "/beam" + std::to_string(r.beam)).c_str())
+                << QString(r.pipeline) << r.beam << r.exact << r.checked;
+    }
+
+    void childrenMatchHalidesRecordedTrees()
+    {
+        QFETCH(QString, pipeline);
+        QFETCH(int, beam);
+        QFETCH(int, expectedExact);
+        QFETCH(int, expectedChecked);
+        const std::string run = pipeline.toStdString() + "/beam" + std::to_string(beam);
+        std::optional<GoldenTree> g;
+        try {
+            g = readTree(run);
+        } catch (const std::exception &e) {
+            QFAIL(e.what());
+        }
+        if (!g)
+            QSKIP("recorded tree not in the fixtures; set BEAMSCOPE_SEARCH_TREES to shared/golden/search_trees");
+        const test::BuiltPipeline p = test::buildRegistered(pipeline.toStdString());
+        const auto weightsPath = test::projectData("weights/anderson2021/baseline.weights");
+        QVERIFY(weightsPath);
+        auto loaded = weights::loadWeights(*weightsPath);
+        QVERIFY(loaded.ok());
+        const model::CostModel model(*loaded.weights);
+        RunResult r;
+        try {
+            r = checkRun(p, *g, model);
+        } catch (const std::exception &e) {
+            QFAIL(e.what());
+        }
+        qInfo().noquote() << QString("%1: %2 of %3 parents exact; %4 with a placement Beamscope cannot hold "
+                                     "(%5 of them an ordered subset of Halide's)")
+                                 .arg(QString::fromStdString(run))
+                                 .arg(r.exact)
+                                 .arg(r.checked)
+                                 .arg(r.unsupported)
+                                 .arg(r.unsupportedInOrder);
+        if (!r.firstUnsupported.empty())
+            qInfo().noquote() << QString::fromStdString("first such: " + r.firstUnsupported);
+        std::string byPlacement;
+        for (const auto &[placement, counts] : r.costsByPlacement)
+            byPlacement += " " + placement + " " + std::to_string(counts.first) + "/" + std::to_string(counts.second);
+        qInfo().noquote() << QString("%1: %2 of their %3 children cost as Halide (1e-5):%4")
+                                 .arg(QString::fromStdString(run))
+                                 .arg(r.costsAsHalide)
+                                 .arg(r.costed)
+                                 .arg(QString::fromStdString(byPlacement));
+        if (!r.firstCostMismatch.empty())
+            qInfo().noquote() << QString::fromStdString("first cost mismatch: " + r.firstCostMismatch);
+        if (!r.firstMismatch.empty())
+            qInfo().noquote() << QString::fromStdString("first mismatch: " + r.firstMismatch);
+        // Inlined and untiled root children cost as Halide costed them, everywhere; in-kernel ones are
+        // reported only (see the comment at the top).
+        for (const char *placement : {"inline", "root"})
+            if (const auto it = r.costsByPlacement.find(placement); it != r.costsByPlacement.end())
+                QVERIFY2(it->second.first == it->second.second, placement);
+        if (expectedChecked >= 0)
+            QCOMPARE(r.checked, expectedChecked);
+        if (expectedExact >= 0)
+            QCOMPARE(r.exact, expectedExact);
+    }
+};
+
+QTEST_MAIN(TestPhase0Children)
+#include "test_phase0_children.moc"
