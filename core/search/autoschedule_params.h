@@ -35,7 +35,10 @@ struct AutoscheduleParams {
     bool freezeInlineComputeRoot = false;
     SearchOptions options;
     FeatureParams device;            // parallelism, shared memory and occupancy limits
-    int maxChildrenPerDecision = 96; // tiling candidates kept per location and decision (every pass)
+    int maxChildrenPerDecision = 96; // Beamscope's own tiling candidates kept per location and decision
+    // Halide's tilings of a compute_root Func (halide_root_tilings.h): 0 keeps all of them, as
+    // Halide's search does; N keeps an evenly spread N (tests, to keep large pipelines quick).
+    int maxRootTilings = 0;
     // Continue from a state: its decisions (a trace node's "detail" objects,
     // root first, a prefix of the schedule order) are fixed and the search
     // schedules only the rest. Empty: start from the empty schedule.

@@ -287,6 +287,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             }
             GenerateOptions go;
             go.maxTilings = static_cast<size_t>(std::max(1, m_params.maxChildrenPerDecision));
+            go.maxRootTilings = static_cast<size_t>(std::max(0, m_params.maxRootTilings));
             go.pass = pass; // the pre-pass (-1) groups randomized tilings by the decision count only, as Halide
             go.prePass = pass < 0;
             go.fixed = fixed[static_cast<size_t>(node)] ? &*fixed[static_cast<size_t>(node)] : nullptr;

@@ -214,8 +214,11 @@ std::vector<Child> generateChildren(const State &parent, const AutoscheduleParam
         // which Beamscope does over its own enumeration). Beamscope's enumeration also stands in
         // where Halide's offers nothing legal, e.g. for a Func without loops, which Halide leaves
         // untiled at root and Beamscope cannot express untiled.
-        if (!sample)
+        if (!sample) {
             addHalideRootTilings(d, node, params.device.parallelism, make, group);
+            if (options.maxRootTilings > 0)
+                group = subsample(std::move(group), options.maxRootTilings);
+        }
         if (group.empty()) {
             const Region &loops0 = d.rootLoops(node, 0);
             for (const StageTiling &t : subsample(rootTilings(n.stages[0], loops0, rootLimits), cap)) {

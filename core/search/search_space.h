@@ -34,6 +34,7 @@ struct GenerateOptions {
     // Tiling candidates kept per block-level location (evenly spread), without randomizeTilings;
     // compute_root Funcs then take Halide's own tilings (halide_root_tilings.h), all of them.
     size_t maxTilings = 96;
+    size_t maxRootTilings = 0; // Halide's compute_root tilings kept (AutoscheduleParams::maxRootTilings), 0: all
     int pass = 0; // the coarse-to-fine pass, -1 the pre-pass (randomizeTilings groups tilings by its hash granularity)
     bool prePass = false; // freeze_inline_compute_root's pre-pass: inline and compute_root only
     // A decision fixed for this Func (continue-from / partial schedule, frozen

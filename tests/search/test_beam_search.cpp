@@ -46,6 +46,7 @@ AutoscheduleParams smallParams(int beam, int passes)
     p.beamSize = beam;
     p.numPasses = passes;
     p.maxChildrenPerDecision = 24;
+    p.maxRootTilings = 24;
     return p;
 }
 
@@ -300,6 +301,7 @@ private Q_SLOTS:
         const model::CostModel model(test::syntheticWeights(11));
         AutoscheduleParams params = smallParams(beam, 1);
         params.maxChildrenPerDecision = 8; // keeps the 53-stage apps quick; the full search runs in bench/search
+        params.maxRootTilings = 8;
         const SearchResult r = BeamSearch(*p.searchDag, model, params).run(nullptr, nullptr);
         QVERIFY2(r.best.has_value(), "no complete schedule");
         QVERIFY(r.best->complete());
@@ -578,6 +580,7 @@ private Q_SLOTS:
         const model::CostModel model(test::syntheticWeights(11));
         AutoscheduleParams params = smallParams(3, 3);
         params.maxChildrenPerDecision = 6; // keeps the 53-stage apps quick; the full search runs in bench/search
+        params.maxRootTilings = 6;
         SearchTrace trace(2000000);
         const SearchResult r = BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
         QVERIFY2(r.best.has_value(), "no complete schedule");
