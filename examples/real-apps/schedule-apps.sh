@@ -7,8 +7,10 @@
 # Each app is searched at BEAM (default 32) with its own hold-one-out weights (<app>.weights from
 # WEIGHTS_DIR, default the shipped weights/anderson2021), the machine parameters Halide's searches used,
 # and emitted as a CUDA static library (PTX: no GPU needed). Prints one TSV row per app: exit status,
-# wall seconds, Beamscope's predicted cost (from the plugin's HL_DEBUG_AUTOSCHEDULE line), and whether the library was written; the logs are left in
-# $OUT/<app>.log (OUT defaults to a temporary folder).
+# wall seconds, Beamscope's predicted cost (from the plugin's HL_DEBUG_AUTOSCHEDULE line), and whether
+# the library was written; the logs are left in $OUT/<app>.log (OUT defaults to a temporary folder).
+# The generators run without GenGen's 15-minute limit (-t 0): lens_blur (80 stages) can take longer
+# at beam 32 on a small machine.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 folder=${1:?usage: $0 FOLDER [BEAM] [PLUGIN] [WEIGHTS_DIR] [APP...]}
@@ -27,7 +29,7 @@ for app in "${apps[@]}"; do
     start=$(date +%s.%N)
     HL_WEIGHTS_DIR="$weights/$app.weights" HL_BEAM_SIZE=$beam HL_SEED=0 HL_DEBUG_AUTOSCHEDULE=1 \
         "$folder/$app/$app.generator" -g "$app" -o "$out/$app" -e static_library,h,schedule -p "$plugin" \
-        -s Beamscope target=host-cuda-cuda_capability_70 auto_schedule=true machine_params=80,16777216,40 \
+        -s Beamscope -t 0 target=host-cuda-cuda_capability_70 auto_schedule=true machine_params=80,16777216,40 \
         >"$log" 2>&1
     status=$?
     seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
