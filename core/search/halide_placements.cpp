@@ -2,6 +2,7 @@
 
 #include "core/search/cost_pruning.h"
 #include "core/search/featurizer.h"
+#include "core/search/halide_gpu_tilings.h"
 #include "core/search/integer_math.h"
 #include "core/search/thread_info.h"
 
@@ -15,15 +16,11 @@ namespace {
 
 using Extents = std::vector<int64_t>;
 
-// Halide's GPU limits for the loops it makes (Tiling.cpp generate_gpu_tilings, LoopNest's serial
-// extent limit): thread counts per loop, threads per block, thread dimensions, serial points.
-constexpr int64_t kMaxThreadsPerLoop = 64;
-constexpr int64_t kMaxThreadsPerOtherLoop = 16;
-constexpr int64_t kMinVectorLoopThreads = 16;
+// Halide's GPU limits for a block's thread loops (are_valid_thread_extents) and LoopNest's
+// serial extent limit (pure points of a serial loop around the innermost one).
 constexpr int64_t kMaxThreadsInBlock = 1024;
 constexpr size_t kMaxThreadDims = 3;
-constexpr int64_t kMaxSerialPerLoop = 16;
-constexpr int64_t kUnrollLimit = 16; // a serial loop around the innermost one, pure points
+constexpr int64_t kUnrollLimit = 16;
 // Halide's stages do not vectorize on a GPU target (vector size 1, the dumps' "1v" innermost
 // loops), so compute_in_tiles' vector-lane pruning never fires there; kept for the rule's sake.
 constexpr int64_t kGpuVectorSize = 1;
@@ -62,29 +59,6 @@ void collectReaders(const State &s, int node, std::vector<Reader> &out)
             r.kind = c->location == ComputeLocation::BlockLevel ? ReaderKind::BlockFunc : ReaderKind::ThreadFunc;
         }
         out.push_back(r);
-    }
-}
-
-// Halide's lowered thread dimensions of one loop: the vectorized loop first (when it has more
-// than one thread), then every other loop with more than one (Tiling.cpp lowered_dims).
-Extents loweredThreadDims(const Extents &threads, int vectorLoop)
-{
-    Extents out;
-    if (vectorLoop >= 0 && threads[static_cast<size_t>(vectorLoop)] > 1)
-        out.push_back(threads[static_cast<size_t>(vectorLoop)]);
-    for (size_t i = 0; i < threads.size(); i++)
-        if (static_cast<int>(i) != vectorLoop && threads[i] > 1)
-            out.push_back(threads[i]);
-    return out;
-}
-
-void widenInto(Extents &into, const Extents &lowered)
-{
-    for (size_t k = 0; k < lowered.size(); k++) {
-        if (k >= into.size())
-            into.push_back(lowered[k]);
-        else
-            into[k] = std::max(into[k], lowered[k]);
     }
 }
 
@@ -204,29 +178,14 @@ bool passesCostStepChecks(const State &s, const AutoscheduleParams &params)
 
 // ---- The candidates ----
 
-// The pure dimension Halide vectorizes a Func over (SearchSpace's vector_dims without a partial
-// schedule): the first dimension the root computes at least 16 points of, else dimension 0; an
-// output always dimension 0, since its storage layout is not Halide's to choose.
-int vectorDimension(const SearchDag &d, int node)
-{
-    const dag::Node &n = d.node(node);
-    if (n.isOutput)
-        return 0;
-    const Region &computed = d.rootComputed(node);
-    for (size_t v = 0; v < computed.size(); v++)
-        if (computed[v].extent() >= 16)
-            return static_cast<int>(v);
-    return 0;
-}
+// The pure dimension Halide vectorizes `node` over, judged by the region computing it at root gives.
+int vectorDimension(const SearchDag &d, int node) { return halideRootVectorDim(d.node(node), d.rootComputed(node)); }
 
-// The loop of `stage` that iterates pure dimension `dim` (Halide's vectorized_loop_index), -1
-// when none does (an update stage over reduction loops only).
+// The loop of `stage` that iterates pure dimension `dim`, -1 when none does.
 int loopOverDimension(const SearchDag &d, int node, int stage, int dim)
 {
-    for (int l = 0; l < d.loopCount(node, stage); l++)
-        if (d.loopDim(node, stage, l) == dim)
-            return l;
-    return -1;
+    const dag::Node &n = d.node(node);
+    return loopOverPureDim(pureDimsOf(n, n.stages[static_cast<size_t>(stage)]), dim);
 }
 
 StageTiling oneLoopPerStage(const SearchDag &d, int node, int stage, int vectorDim)
@@ -304,143 +263,29 @@ struct InKernel {
 };
 
 // The per-loop pure dimension of each stage of `node` (Halide's Loop::pure_dim), -1 for reductions.
-std::vector<std::vector<int>> pureDimsOf(const SearchDag &d, int node)
+std::vector<std::vector<int>> pureDimsOfEachStage(const SearchDag &d, int node)
 {
+    const dag::Node &n = d.node(node);
     std::vector<std::vector<int>> out;
-    for (size_t s = 0; s < d.node(node).stages.size(); s++) {
-        std::vector<int> dims;
-        for (int l = 0; l < d.loopCount(node, static_cast<int>(s)); l++)
-            dims.push_back(d.stage(node, static_cast<int>(s)).loop[static_cast<size_t>(l)].rvar
-                               ? -1
-                               : d.loopDim(node, static_cast<int>(s), l));
-        out.push_back(std::move(dims));
-    }
+    for (const dag::Stage &stage : n.stages)
+        out.push_back(pureDimsOf(n, stage));
     return out;
 }
 
-// Tiling.cpp generate_gpu_tilings for a Func just computed at a block loop (threads outside a
-// serial loop): per loop of the pure stage a thread count, outer loops varying slowest; the vector
-// loop 16..64 threads, the others up to 16 while padding wastes at most 1/7; a loop under 64 may
-// take its whole extent. With the last loop chosen, the block's union of thread counts (the
-// siblings' `siblings` and every stage of this Func) must fit (else larger counts of that loop are
-// not tried) and no loop may keep more than 16 serial points (that count is skipped).
+// Tiling.cpp generate_gpu_tilings for a Func just computed at a block loop: its threads outside a
+// serial loop, next to the block's `siblings` thread counts.
 std::vector<Extents> blockThreadTilings(const std::vector<Extents> &stageSizes,
                                         const std::vector<std::vector<int>> &pureDims,
                                         const std::vector<int> &vectorLoops, const Extents &siblings)
 {
-    const Extents &size = stageSizes[0];
-    enum class Verdict { Ok, TooManyThreads, TooMuchSerial };
-    auto judge = [&](const Extents &t) {
-        if (t.size() != size.size())
-            return Verdict::Ok;
-        Extents u = siblings;
-        for (size_t s = 0; s < pureDims.size(); s++) {
-            Extents st;
-            for (int dim : pureDims[s])
-                st.push_back(dim >= 0 ? t[static_cast<size_t>(dim)] : 1);
-            widenInto(u, loweredThreadDims(st, vectorLoops[s]));
-        }
-        const Extents own = loweredThreadDims(t, vectorLoops[0]);
-        int64_t total = 1;
-        size_t dims = 0;
-        for (size_t k = 0; k < std::max(u.size(), own.size()); k++) {
-            const int64_t c = std::max(k < u.size() ? u[k] : 1, k < own.size() ? own[k] : 1);
-            dims += c > 1 ? 1 : 0;
-            total *= c;
-        }
-        if (total > kMaxThreadsInBlock || dims > kMaxThreadDims)
-            return Verdict::TooManyThreads;
-        for (size_t k = 0; k < size.size(); k++)
-            if (ceilDiv(size[k], t[k]) > kMaxSerialPerLoop)
-                return Verdict::TooMuchSerial;
-        return Verdict::Ok;
-    };
-    std::vector<Extents> prefixes{{}};
-    for (size_t d = 0; d < size.size(); d++) {
-        const int64_t e = size[d];
-        const bool isVector = static_cast<int>(d) == vectorLoops[0];
-        std::vector<Extents> next;
-        for (const Extents &prefix : prefixes) {
-            Extents t = prefix;
-            t.push_back(0);
-            bool wholeExtentSeen = false;
-            for (int64_t threads = isVector ? kMinVectorLoopThreads : 1; threads <= kMaxThreadsPerLoop; threads *= 2) {
-                wholeExtentSeen |= threads == e;
-                if (threads > e || (!isVector && threads > kMaxThreadsPerOtherLoop))
-                    break;
-                if (!isVector && threads > 1 && threads * ceilDiv(e, threads) * 7 > e * 8)
-                    break;
-                t.back() = threads;
-                const Verdict v = judge(t);
-                if (v == Verdict::TooMuchSerial)
-                    continue;
-                if (v == Verdict::TooManyThreads)
-                    break;
-                next.push_back(t);
-                if (threads >= e)
-                    break;
-            }
-            if (!wholeExtentSeen && e < kMaxThreadsPerLoop) {
-                t.back() = e;
-                if (judge(t) == Verdict::Ok)
-                    next.push_back(t);
-            }
-        }
-        prefixes = std::move(next);
-    }
-    return prefixes;
-}
-
-// A Func computed at a root stage's block loop, split by `threads` (per pure dimension) into a
-// thread loop outside a serial loop (LoopNest::parallelize_in_tiles without inner tiling): the
-// thread loop takes the count, the serial loop the rest; a reduction loop moves wholly into the
-// serial loop (its rvars moved inward).
-FuncSchedule atBlock(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
-                     const std::vector<std::vector<int>> &pureDims, const Extents &threads, int vectorDim)
-{
-    FuncSchedule f;
-    f.node = node;
-    f.location = ComputeLocation::BlockLevel;
-    f.consumer = rootNode;
-    f.consumerStage = rootStage;
-    f.storedAtRoot = true;
-    for (size_t s = 0; s < loops.size(); s++) {
-        StageTiling t = oneLoopPerStage(d, node, static_cast<int>(s), vectorDim);
-        int64_t serialPoints = 1;
-        for (size_t l = 0; l < loops[s].size(); l++) {
-            const int dim = pureDims[s][l];
-            const int64_t extent = loops[s][l].extent();
-            t.threads[l] = dim >= 0 ? threads[static_cast<size_t>(dim)] : 1;
-            t.serial[l] = ceilDiv(extent, t.threads[l]);
-            serialPoints *= t.serial[l];
-        }
-        t.unrolled = serialPoints > 1 && serialPoints <= kUnrollLimit;
-        f.stages.push_back(std::move(t));
-    }
-    return f;
-}
-
-// A Func computed at a root stage's thread loop: one serial loop over what a thread needs.
-FuncSchedule atThread(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
-                      int vectorDim)
-{
-    FuncSchedule f;
-    f.node = node;
-    f.location = ComputeLocation::ThreadLevel;
-    f.consumer = rootNode;
-    f.consumerStage = rootStage;
-    f.storedAtRoot = true;
-    for (size_t s = 0; s < loops.size(); s++) {
-        StageTiling t = oneLoopPerStage(d, node, static_cast<int>(s), vectorDim);
-        int64_t serialPoints = 1;
-        for (size_t l = 0; l < loops[s].size(); l++) {
-            t.serial[l] = loops[s][l].extent();
-            serialPoints *= t.serial[l];
-        }
-        t.unrolled = serialPoints > 1 && serialPoints <= kUnrollLimit;
-        f.stages.push_back(std::move(t));
-    }
-    return f;
+    GpuTilingQuery q;
+    q.stageSizes = stageSizes;
+    q.pureDims = pureDims;
+    q.siblingMaxThreads = siblings;
+    q.vectorLoops = vectorLoops;
+    q.serialInner = true;
+    q.isComputeRootStage = false;
+    return halideGpuTilings(q);
 }
 
 // The Func placed in a root stage's kernel at `location` (inside its serial loop with
@@ -457,6 +302,48 @@ FuncSchedule untiledInKernel(const SearchDag &d, int node, int rootNode, int roo
     f.insideSerialLoop = insideSerialLoop;
     for (size_t s = 0; s < d.node(node).stages.size(); s++)
         f.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
+    return f;
+}
+
+// Whether Halide unrolls a serial loop of `points` points (its GPU unroll limit).
+bool unrollsSerialLoop(int64_t points) { return points > 1 && points <= kUnrollLimit; }
+
+// A Func computed at a root stage's block loop, split by `threads` (per pure dimension) into a
+// thread loop outside a serial loop (LoopNest::parallelize_in_tiles without inner tiling): the
+// thread loop takes the count, the serial loop the rest; a reduction loop moves wholly into the
+// serial loop (its rvars moved inward).
+FuncSchedule atBlock(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
+                     const std::vector<std::vector<int>> &pureDims, const Extents &threads, int vectorDim)
+{
+    FuncSchedule f = untiledInKernel(d, node, rootNode, rootStage, ComputeLocation::BlockLevel, false, vectorDim);
+    for (size_t s = 0; s < loops.size(); s++) {
+        StageTiling &t = f.stages[s];
+        int64_t serialPoints = 1;
+        for (size_t l = 0; l < loops[s].size(); l++) {
+            const int dim = pureDims[s][l];
+            t.threads[l] = dim >= 0 ? threads[static_cast<size_t>(dim)] : 1;
+            t.serial[l] = ceilDiv(loops[s][l].extent(), t.threads[l]);
+            serialPoints *= t.serial[l];
+        }
+        t.unrolled = unrollsSerialLoop(serialPoints);
+    }
+    return f;
+}
+
+// A Func computed at a root stage's thread loop: one serial loop over what a thread needs.
+FuncSchedule atThread(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
+                      int vectorDim)
+{
+    FuncSchedule f = untiledInKernel(d, node, rootNode, rootStage, ComputeLocation::ThreadLevel, false, vectorDim);
+    for (size_t s = 0; s < loops.size(); s++) {
+        StageTiling &t = f.stages[s];
+        int64_t serialPoints = 1;
+        for (size_t l = 0; l < loops[s].size(); l++) {
+            t.serial[l] = loops[s][l].extent();
+            serialPoints *= t.serial[l];
+        }
+        t.unrolled = unrollsSerialLoop(serialPoints);
+    }
     return f;
 }
 
@@ -524,7 +411,7 @@ bool addBlockPlacements(const State &parent, int node, int rn, int rs, int vecto
     }
     if (sizes[0].empty())
         return false;
-    const std::vector<std::vector<int>> pureDims = pureDimsOf(d, node);
+    const std::vector<std::vector<int>> pureDims = pureDimsOfEachStage(d, node);
     const std::vector<Extents> tilings =
         blockThreadTilings(sizes, pureDims, vectorLoops, blockThreadUnion(parent, rn, rs));
     for (const Extents &t : tilings)

@@ -1,7 +1,7 @@
 #include "core/search/halide_root_tilings.h"
 
+#include "core/search/halide_gpu_tilings.h"
 #include "core/search/integer_math.h"
-#include "core/search/tiling.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,33 +18,6 @@ constexpr double kMaxIdleCoreWastage = 1.2;
 constexpr int64_t kHalideUnrollLimit = 16;
 
 using Extents = std::vector<int64_t>;
-
-// Per loop of `stage`, the pure dimension its variable is (Halide's Loop::pure_dim), -1 for
-// reduction loops.
-std::vector<int> pureDimsOf(const dag::Node &node, const dag::Stage &stage)
-{
-    const std::vector<std::string> args = node.func.args();
-    std::vector<int> out;
-    for (const dag::Loop &l : stage.loop) {
-        int dim = -1;
-        if (!l.rvar)
-            for (size_t a = 0; a < args.size(); a++)
-                if (args[a] == l.var)
-                    dim = static_cast<int>(a);
-        out.push_back(dim);
-    }
-    return out;
-}
-
-// The loop carrying the vectorized dimension (Halide's vectorized_loop_index), -1 when a
-// stage has none (an update over reduction loops only).
-int vectorLoopOf(const std::vector<int> &pureDims, int vectorDim)
-{
-    for (size_t i = 0; i < pureDims.size(); i++)
-        if (pureDims[i] == vectorDim)
-            return static_cast<int>(i);
-    return -1;
-}
 
 bool allOnes(const Extents &v)
 {
@@ -132,92 +105,18 @@ SerialSplit splitSerial(const std::vector<Region> &stageLoops, const std::vector
     return out;
 }
 
-// Thread counts as the GPU lowers them: the vector loop's first, then every other loop
-// with more than one thread (Tiling.cpp lowered_dims).
-Extents loweredThreads(const Extents &threads, int vectorLoop)
+// Step 2 (Tiling.cpp generate_gpu_tilings for a compute_root stage): thread counts over the
+// parallel loops the serial tiles leave, the block holding nothing else yet.
+std::vector<Extents> threadTilingsOver(const SerialSplit &split, const std::vector<std::vector<int>> &pureDims,
+                                       const std::vector<int> &vectorLoops)
 {
-    Extents out;
-    if (vectorLoop >= 0 && threads[static_cast<size_t>(vectorLoop)] > 1)
-        out.push_back(threads[static_cast<size_t>(vectorLoop)]);
-    for (size_t i = 0; i < threads.size(); i++)
-        if (static_cast<int>(i) != vectorLoop && threads[i] > 1)
-            out.push_back(threads[i]);
-    return out;
-}
-
-// A full set of per-dimension thread counts fits a block when, with every stage's lowered
-// thread loops merged dimension by dimension (all stages of the Func share one kernel's
-// block shape), the block has at most 1024 threads in at most three thread dimensions.
-bool threadCountsFit(const Extents &threads, const std::vector<std::vector<int>> &pureDims,
-                     const std::vector<int> &vectorLoops)
-{
-    Extents merged(threads.size(), 1);
-    for (size_t s = 0; s < pureDims.size(); s++) {
-        Extents stageThreads;
-        for (int dim : pureDims[s])
-            stageThreads.push_back(dim >= 0 ? threads[static_cast<size_t>(dim)] : 1);
-        const Extents lowered = loweredThreads(stageThreads, vectorLoops[s]);
-        for (size_t k = 0; k < lowered.size(); k++) {
-            if (k >= merged.size())
-                merged.push_back(lowered[k]);
-            else
-                merged[k] = std::max(merged[k], lowered[k]);
-        }
-    }
-    const Extents own = loweredThreads(threads, vectorLoops[0]);
-    int64_t total = 1;
-    int threadDims = 0;
-    for (size_t k = 0; k < std::max(merged.size(), own.size()); k++) {
-        const int64_t u = std::max(k < merged.size() ? merged[k] : 1, k < own.size() ? own[k] : 1);
-        threadDims += u > 1 ? 1 : 0;
-        total *= u;
-    }
-    return total <= kMaxThreadsPerBlockForTiling && threadDims <= kMaxThreadLoops;
-}
-
-// Step 2 (Tiling.cpp generate_gpu_tilings for a compute_root stage): per pure dimension a
-// thread count over the pure stage's parallel loops, outer dimensions varying slowest. The
-// vector loop takes 16..64 threads (from 1 for a one-dimensional Func), the others powers of
-// two up to 16 while the padding wastes at most 1/7; a loop shorter than 64 may also take
-// its whole extent. The block-size check runs once the last dimension is chosen, and a
-// block too big ends that dimension's larger counts.
-std::vector<Extents> threadTilings(const Extents &parallel, const std::vector<std::vector<int>> &pureDims,
-                                   const std::vector<int> &vectorLoops)
-{
-    const int64_t minVectorThreads = parallel.size() == 1 ? 1 : kMinVectorThreads;
-    std::vector<Extents> prefixes{{}};
-    for (size_t d = 0; d < parallel.size(); d++) {
-        const int64_t e = parallel[d];
-        const bool last = d + 1 == parallel.size();
-        const bool isVector = static_cast<int>(d) == vectorLoops[0];
-        std::vector<Extents> next;
-        for (const Extents &prefix : prefixes) {
-            Extents t = prefix;
-            t.push_back(0);
-            const auto fits = [&] { return !last || threadCountsFit(t, pureDims, vectorLoops); };
-            bool wholeExtentSeen = false;
-            for (int64_t threads = isVector ? minVectorThreads : 1; threads <= kMaxThreadsPerLoop; threads *= 2) {
-                wholeExtentSeen |= threads == e;
-                if (threads > e || (!isVector && threads > kMaxThreadsPerNonVectorLoop))
-                    break;
-                if (!isVector && threads > 1 && threads * ceilDiv(e, threads) * 7 > e * 8)
-                    break;
-                t.back() = threads;
-                if (!fits())
-                    break;
-                next.push_back(t);
-                if (threads >= e)
-                    break;
-            }
-            if (!wholeExtentSeen && e < kMaxThreadsPerLoop) {
-                t.back() = e;
-                if (fits())
-                    next.push_back(t);
-            }
-        }
-        prefixes = std::move(next);
-    }
-    return prefixes;
+    GpuTilingQuery q;
+    q.stageSizes = split.parallel;
+    q.pureDims = pureDims;
+    q.vectorLoops = vectorLoops;
+    q.serialInner = false;
+    q.isComputeRootStage = true;
+    return halideGpuTilings(q);
 }
 
 struct ParallelOption {
@@ -311,16 +210,6 @@ bool exceedsSerialExtentsLimit(const FuncTiling &tiling, const std::vector<std::
 
 } // namespace
 
-int halideRootVectorDim(const dag::Node &node, const Region &computed)
-{
-    if (node.isOutput)
-        return 0;
-    for (size_t v = 0; v < computed.size(); v++)
-        if (computed[v].extent() >= 16)
-            return static_cast<int>(v);
-    return 0;
-}
-
 std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vector<Region> &stageLoops, int vectorDim,
                                           int64_t parallelism, const AcceptTiling &accept)
 {
@@ -331,7 +220,7 @@ std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vect
     std::vector<int> vectorLoops;
     for (const dag::Stage &stage : node.stages) {
         pureDims.push_back(pureDimsOf(node, stage));
-        vectorLoops.push_back(vectorLoopOf(pureDims.back(), vectorDim));
+        vectorLoops.push_back(loopOverPureDim(pureDims.back(), vectorDim));
     }
     Extents pureExtents;
     for (const Span &s : stageLoops[0])
@@ -340,7 +229,7 @@ std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vect
     int accepted = 0;
     for (const Extents &parallelPerDim : parallelExtentsAfterSerialTiles(pureExtents, vectorLoops[0])) {
         const SerialSplit split = splitSerial(stageLoops, pureDims, parallelPerDim);
-        const std::vector<Extents> threads = threadTilings(split.parallel[0], pureDims, vectorLoops);
+        const std::vector<Extents> threads = threadTilingsOver(split, pureDims, vectorLoops);
         double previousWastage = 0;
         for (const ParallelOption &o : parallelOptions(threads, split.parallel[0], stageLoops, pureDims, parallelism)) {
             // Once something was accepted, the rest of this list leaves too many cores idle

@@ -7,6 +7,7 @@
 // reproduces Halide's set and order so that a search can follow Halide's
 // recorded trees (tests/fixtures/halide/search_trees) state by state.
 
+#include "core/search/halide_gpu_tilings.h" // halideRootVectorDim, which callers pass in
 #include "core/search/state.h"
 
 #include <functional>
@@ -21,11 +22,6 @@ using FuncTiling = std::vector<StageTiling>;
 // cost model (State::calculate_cost); Halide's generation stops early once one
 // candidate was accepted, so the answer shapes the list, not only filters it.
 using AcceptTiling = std::function<bool(const FuncTiling &)>;
-
-// The pure dimension Halide vectorizes a Func over when computing it at root: an
-// output its innermost dimension (its storage is not Halide's to choose), any other
-// Func its first dimension of at least 16 points, else the innermost.
-int halideRootVectorDim(const dag::Node &node, const Region &computed);
 
 // Halide's phase-1 tilings of `node` computed at root, in Halide's generation
 // order, keeping those `accept` takes. `stageLoops` holds each stage's root loop

@@ -1,8 +1,10 @@
 #include "tests/search/search_test_support.h"
+#include "tests/support/test_data.h"
 
 #include "core/pipelines/pipeline.h"
 #include "core/util/halide_names.h"
 
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 
@@ -72,6 +74,22 @@ search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> se
             break;
         }
     return t;
+}
+
+std::optional<search::GoldenTree> readTree(const std::string &run)
+{
+    std::string folder;
+    if (const auto p = projectData("tests/fixtures/halide/search_trees/" + run + "/states.tsv"))
+        folder = p->parent_path().string();
+    else if (const char *trees = std::getenv("BEAMSCOPE_SEARCH_TREES"))
+        folder = std::string(trees) + "/" + run;
+    else
+        return std::nullopt;
+    std::string error;
+    auto g = search::GoldenTree::read(folder, &error);
+    if (!g)
+        throw std::runtime_error(error);
+    return g;
 }
 
 } // namespace beamscope::test

@@ -3,12 +3,14 @@
 // deterministic test weights, and a state builder.
 
 #include "core/model/cost_model.h"
+#include "core/search/golden_tree.h"
 #include "core/search/search_dag.h"
 #include "core/search/state.h"
 
 #include <Halide.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace beamscope::test {
@@ -34,5 +36,11 @@ BuiltPipeline goldenBoxBlur();
 
 // A tiling with the given threads and serial tiles per loop (innermost first).
 search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> serial, bool unrolled);
+
+// One of Halide's recorded search trees, by run ("box_blur/beam1"): from the fixtures, else
+// (the beam-32 runs too large to be fixtures) from the folder BEAMSCOPE_SEARCH_TREES names, e.g.
+// shared/golden/search_trees, when it is set; nullopt when neither has it. A tree that is there
+// but does not read throws, so a broken fixture fails the test instead of skipping it.
+std::optional<search::GoldenTree> readTree(const std::string &run);
 
 } // namespace beamscope::test

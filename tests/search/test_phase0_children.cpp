@@ -50,24 +50,6 @@ using namespace beamscope::search;
 
 namespace {
 
-// A recorded run from the fixtures, else from the folder BEAMSCOPE_SEARCH_TREES names (e.g.
-// shared/golden/search_trees) when it is set; nullopt when neither has it.
-std::optional<GoldenTree> readTree(const std::string &run)
-{
-    std::string folder;
-    if (const auto p = test::projectData("tests/fixtures/halide/search_trees/" + run + "/states.tsv"))
-        folder = p->parent_path().string();
-    else if (const char *trees = std::getenv("BEAMSCOPE_SEARCH_TREES"))
-        folder = std::string(trees) + "/" + run;
-    else
-        return std::nullopt;
-    std::string error;
-    auto g = GoldenTree::read(folder, &error);
-    if (!g)
-        throw std::runtime_error(error);
-    return g;
-}
-
 std::vector<const GoldenState *> halidesChildren(const GoldenTree &g, const GoldenState &parent)
 {
     std::vector<const GoldenState *> out;
@@ -239,7 +221,7 @@ private Q_SLOTS:
         const std::string run = pipeline.toStdString() + "/beam" + std::to_string(beam);
         std::optional<GoldenTree> g;
         try {
-            g = readTree(run);
+            g = test::readTree(run);
         } catch (const std::exception &e) {
             QFAIL(e.what());
         }

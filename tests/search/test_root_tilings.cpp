@@ -39,24 +39,6 @@ using namespace beamscope::search;
 
 namespace {
 
-// A recorded run from the fixtures, else (for the beam-32 runs too large to be fixtures) from
-// the folder BEAMSCOPE_SEARCH_TREES names, e.g. shared/golden/search_trees, when it is set.
-std::optional<GoldenTree> readTree(const std::string &run)
-{
-    std::string folder;
-    if (const auto p = test::projectData("tests/fixtures/halide/search_trees/" + run + "/states.tsv"))
-        folder = p->parent_path().string();
-    else if (const char *trees = std::getenv("BEAMSCOPE_SEARCH_TREES"))
-        folder = std::string(trees) + "/" + run;
-    else
-        return std::nullopt;
-    std::string error;
-    auto g = GoldenTree::read(folder, &error);
-    if (!g)
-        throw std::runtime_error(error);
-    return g;
-}
-
 // `base` with `node` computed at root and tiled by `tiling` (every other Func as it was).
 State withTiling(const State &base, int node, const FuncTiling &tiling)
 {
@@ -169,7 +151,7 @@ private Q_SLOTS:
     void outputsTilingsAreHalides()
     {
         QFETCH(QString, run);
-        const auto g = readTree(run.toStdString());
+        const auto g = test::readTree(run.toStdString());
         if (!g)
             QSKIP("this run's tree is not among the fixtures (BEAMSCOPE_SEARCH_TREES may name a folder with it)");
         const test::BuiltPipeline p = test::buildRegistered(run.section('/', 0, 0).toStdString());
@@ -203,7 +185,7 @@ private Q_SLOTS:
     void deeperRootFuncsTilingsAreHalides()
     {
         QFETCH(QString, run);
-        const auto g = readTree(run.toStdString());
+        const auto g = test::readTree(run.toStdString());
         if (!g)
             QSKIP("this run's tree is not among the fixtures (BEAMSCOPE_SEARCH_TREES may name a folder with it)");
         const test::BuiltPipeline p = test::buildRegistered(run.section('/', 0, 0).toStdString());
