@@ -126,6 +126,10 @@ private Q_SLOTS:
         options.params.beamSize = beam;
         options.params.numPasses = beam == 1 ? 1 : 2;
         options.params.randomDropoutSeed = 1;
+        // An evenly spread 16 of Halide's compute_root tilings per Func (it makes hundreds, and
+        // local_laplacian's 40-odd root Funcs would take minutes at beam 3): what this test
+        // exercises is the emitted schedules, of every location and many tilings.
+        options.params.maxRootTilings = 16;
         options.compile.cacheDir = m_cache.path().toStdString();
         options.compile.jobs = 2;
         options.run.reps = 1;
