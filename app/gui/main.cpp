@@ -59,9 +59,11 @@ QStringList environmentFolders()
 
 #if BEAMSCOPE_HAVE_HALIDE
 // The first start (fresh settings, nothing asked on the command line): a
-// finished search to look at. bilateral_grid's search takes about a second on
-// two cores, and its hold-one-out weights were trained without it, so the
-// costs are the shipped model's honest view of an app it has not seen.
+// finished search to look at. bilateral_grid at beam 4 and two passes takes a
+// few seconds on two cores (every root Func gets all of Halide's tilings, so the
+// default beam 8 and five passes would make a new user wait half a minute), and
+// its hold-one-out weights were trained without it, so the costs are the
+// shipped model's honest view of an app it has not seen.
 bool defaultSearchScene(ExplorerOptions &scene)
 {
     const QString app = QStringLiteral("bilateral_grid");
@@ -72,6 +74,10 @@ bool defaultSearchScene(ExplorerOptions &scene)
     scene.app = app;
     scene.weights = QString::fromStdString(weights->string());
     scene.run = true;
+    if (!scene.beam)
+        scene.beam = 4;
+    if (!scene.passes)
+        scene.passes = 2;
     if (scene.tab.isEmpty())
         scene.tab = QStringLiteral("cost");
     return true;
