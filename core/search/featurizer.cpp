@@ -24,14 +24,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-int64_t volume(const Region &r)
-{
-    int64_t v = 1;
-    for (const Span &s : r)
-        v *= s.extent();
-    return v;
-}
-
 // A load Jacobian with real entries ([producer dim][consumer loop]); NaN = unknown.
 struct Jacobian {
     std::vector<std::vector<double>> m;
@@ -127,8 +119,8 @@ private:
     std::string inlinedKey;              // which Funcs are inlined, for the expr_branching memo
     mutable std::unordered_map<std::string, int> inlinedBranching; // per state: Func name -> branching
     std::vector<std::optional<Placement>> placements;              // by node: unscheduled Funcs
-    std::map<std::pair<int, int>, int64_t> sharedBytesAtBlock;     // (node, stage) of a block loop -> bytes
-    std::map<std::pair<int, int>, int64_t> placedSharedBytes;      // of which unscheduled Funcs placed there
+    std::map<std::pair<int, int>, int64_t> placedSharedBytes;      // (node, stage) of a block loop -> bytes
+                                                                   // of the unscheduled Funcs placed there
 
     ScheduleFeatures *featOf(int node, int stage)
     {
@@ -330,14 +322,6 @@ LoopPath deepestCommonAncestor(LoopPath a, LoopPath b)
     return a;
 }
 
-int64_t volumeOf(const Region &r)
-{
-    int64_t v = 1;
-    for (const Span &s : r)
-        v *= s.extent();
-    return v;
-}
-
 constexpr int64_t kRegisterAllocationLimitBytes = 128; // Halide's get_register_mem_alloc_limit
 
 } // namespace
@@ -353,16 +337,18 @@ LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop)
         candidates.pop_back();
     const int64_t bpp = d.node(node).bytesPerPoint;
     LoopPath best;
-    int64_t bestVolume = volumeOf(computedPerIteration(node, best));
+    int64_t bestVolume = volume(computedPerIteration(node, best));
     int64_t sharedBytes = 0;
     for (size_t k = 1; k <= candidates.size(); k++) {
         const LoopPath here(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(k));
         const LoopLevel &l = here.back();
-        const int64_t points = volumeOf(computedPerIteration(node, here));
+        const int64_t points = volume(computedPerIteration(node, here));
         const int64_t bytes = bpp * points;
         if (l.level == 1) {
             sharedBytes = bytes;
-            if (bytes + sharedBytesAtBlock[{l.node, l.stage}] > params.sharedMemoryLimitBytes)
+            // The block's total so far (LoopNest::get_sites), the Funcs placed there before included.
+            if (bytes + st.sharedBytesPerBlock(l.node, l.stage) + placedSharedBytes[{l.node, l.stage}] >
+                params.sharedMemoryLimitBytes)
                 continue;
         } else if (bytes > kRegisterAllocationLimitBytes) {
             continue;
@@ -372,10 +358,8 @@ LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop)
         best = here;
         bestVolume = points;
     }
-    if (!best.empty() && best.back().level == 1) {
-        sharedBytesAtBlock[{best.back().node, best.back().stage}] += sharedBytes;
+    if (!best.empty() && best.back().level == 1)
         placedSharedBytes[{best.back().node, best.back().stage}] += sharedBytes;
-    }
     return best;
 }
 
@@ -387,18 +371,7 @@ LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop)
 void Featurizer::placeUnscheduledFuncs()
 {
     placements.assign(static_cast<size_t>(d.nodeCount()), std::nullopt);
-    sharedBytesAtBlock.clear();
     placedSharedBytes.clear();
-    // The shared memory the scheduled Funcs take at each block loop (LoopNest::get_sites).
-    for (const FuncSchedule &f : st.funcs()) {
-        if (f.location == ComputeLocation::Root || f.location == ComputeLocation::Inlined)
-            continue;
-        if (f.location != ComputeLocation::BlockLevel &&
-            !(f.location == ComputeLocation::ThreadLevel && f.storedAtRoot))
-            continue;
-        sharedBytesAtBlock[{f.consumer, f.consumerStage}] +=
-            d.node(f.node).bytesPerPoint * volumeOf(st.regionPerBlock(f.node));
-    }
     for (int node : d.scheduleOrder()) {
         if (d.node(node).isInput || st.scheduleOf(node))
             continue;

@@ -93,6 +93,15 @@ void extendByLoop(const GpuTilingQuery &q, const Extents &prefix, size_t d, std:
 
 } // namespace
 
+int64_t pureSerialPoints(const dag::Stage &stage, const StageTiling &t)
+{
+    int64_t points = 1;
+    for (size_t l = 0; l < stage.loop.size() && l < t.serial.size(); l++)
+        if (!stage.loop[l].rvar)
+            points *= t.serial[l];
+    return points;
+}
+
 std::vector<int> pureDimsOf(const dag::Node &node, const dag::Stage &stage)
 {
     const std::vector<std::string> args = node.func.args();

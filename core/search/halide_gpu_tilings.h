@@ -34,6 +34,16 @@ std::vector<int64_t> loweredThreadDims(const std::vector<int64_t> &threads, int 
 // Halide's max_s), growing it where `lowered` has more dimensions.
 void widenInto(std::vector<int64_t> &into, const std::vector<int64_t> &lowered);
 
+// Halide's kUnrollLimitGPU: a serial loop of at most this many points (more than one) is
+// unrolled, and State::calculate_cost rejects a state whose pure stage runs more pure points in
+// its serial loop around the innermost one (LoopNest::exceeds_serial_extents_limit).
+constexpr int64_t kGpuUnrollLimit = 16;
+inline bool unrollsSerialLoop(int64_t points) { return points > 1 && points <= kGpuUnrollLimit; }
+
+// The pure points of a stage's serial loop around the innermost one: the serial extents of its
+// loops that are not reduction loops.
+int64_t pureSerialPoints(const dag::Stage &stage, const StageTiling &t);
+
 // What Tiling.cpp generate_gpu_tilings is given.
 struct GpuTilingQuery {
     std::vector<std::vector<int64_t>> stageSizes; // per stage, per loop; only the pure stage's are tiled

@@ -16,11 +16,9 @@ namespace {
 
 using Extents = std::vector<int64_t>;
 
-// Halide's GPU limits for a block's thread loops (are_valid_thread_extents) and LoopNest's
-// serial extent limit (pure points of a serial loop around the innermost one).
+// Halide's GPU limits for a block's thread loops (are_valid_thread_extents).
 constexpr int64_t kMaxThreadsInBlock = 1024;
 constexpr size_t kMaxThreadDims = 3;
-constexpr int64_t kUnrollLimit = 16;
 // Halide's stages do not vectorize on a GPU target (vector size 1, the dumps' "1v" innermost
 // loops), so compute_in_tiles' vector-lane pruning never fires there; kept for the rule's sake.
 constexpr int64_t kGpuVectorSize = 1;
@@ -154,11 +152,7 @@ bool exceedsSerialExtentsLimit(const State &s)
     for (const FuncSchedule &f : s.funcs()) {
         if (f.location == ComputeLocation::Inlined || f.awaitingGpuTiling || f.stages.empty())
             continue;
-        int64_t points = 1;
-        for (int l = 0; l < d.loopCount(f.node, 0); l++)
-            if (!d.stage(f.node, 0).loop[static_cast<size_t>(l)].rvar)
-                points *= f.stages[0].serial[static_cast<size_t>(l)];
-        if (points > kUnrollLimit)
+        if (pureSerialPoints(d.stage(f.node, 0), f.stages[0]) > kGpuUnrollLimit)
             return true;
     }
     return false;
@@ -236,14 +230,6 @@ bool inliningSettlesIt(const dag::Node &n, bool inlinedChildMade)
     return n.isPointwise && inlinedChildMade && n.outgoingEdges.size() == 1;
 }
 
-int64_t points(const Region &r)
-{
-    int64_t p = 1;
-    for (const Span &s : r)
-        p *= s.extent();
-    return p;
-}
-
 // compute_in_tiles' pruning before it looks inside a loop: the Func must need fewer points per
 // iteration there than at the enclosing loop, and must not lose a vector's worth of points along
 // its vectorized dimension that it still had outside.
@@ -252,7 +238,7 @@ bool worthDescending(const Region &here, const Region &outside, int vectorDim, i
     const auto v = static_cast<size_t>(vectorDim);
     if (v < here.size() && outside[v].extent() >= vectorSize && here[v].extent() < vectorSize)
         return false;
-    return points(here) < points(outside);
+    return volume(here) < volume(outside);
 }
 
 // The placements compute_in_tiles offers inside the reader's kernel, in its order, and the one it
@@ -304,9 +290,6 @@ FuncSchedule untiledInKernel(const SearchDag &d, int node, int rootNode, int roo
         f.stages.push_back(oneLoopPerStage(d, node, static_cast<int>(s), vectorDim));
     return f;
 }
-
-// Whether Halide unrolls a serial loop of `points` points (its GPU unroll limit).
-bool unrollsSerialLoop(int64_t points) { return points > 1 && points <= kUnrollLimit; }
 
 // A Func computed at a root stage's block loop, split by `threads` (per pure dimension) into a
 // thread loop outside a serial loop (LoopNest::parallelize_in_tiles without inner tiling): the

@@ -14,8 +14,6 @@ constexpr int64_t kWarpWidth = 32;
 // Halide stops offering more tilings once one was accepted and the rest would leave
 // over 20% of the cores idle (SearchSpace::generate_children).
 constexpr double kMaxIdleCoreWastage = 1.2;
-// Serial tiles up to this many points are unrolled (Halide's kUnrollLimitGPU).
-constexpr int64_t kHalideUnrollLimit = 16;
 
 using Extents = std::vector<int64_t>;
 
@@ -190,22 +188,10 @@ FuncTiling toStageTilings(const SerialSplit &split, const Extents &threads,
         }
         t.vectorLoop = std::max(0, vectorLoops[s]);
         t.hasVectorLoop = vectorLoops[s] >= 0;
-        t.unrolled = serialPoints > 1 && serialPoints <= kHalideUnrollLimit;
+        t.unrolled = unrollsSerialLoop(serialPoints);
         out.push_back(std::move(t));
     }
     return out;
-}
-
-// Halide's State::calculate_cost drops a state whose pure stage runs more serial points per
-// thread than it would unroll (LoopNest::exceeds_serial_extents_limit: the serial loop around
-// the innermost one, pure loops only, at most the GPU unroll limit). Update stages are exempt.
-bool exceedsSerialExtentsLimit(const FuncTiling &tiling, const std::vector<std::vector<int>> &pureDims)
-{
-    int64_t serialPoints = 1;
-    for (size_t i = 0; i < pureDims[0].size(); i++)
-        if (pureDims[0][i] >= 0)
-            serialPoints *= tiling[0].serial[i];
-    return serialPoints > kHalideUnrollLimit;
 }
 
 } // namespace
@@ -238,7 +224,9 @@ std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vect
                 break;
             previousWastage = o.idleCoreWastage;
             FuncTiling candidate = toStageTilings(split, o.threads, pureDims, vectorLoops);
-            if (!exceedsSerialExtentsLimit(candidate, pureDims) && accept(candidate)) {
+            // Halide's calculate_cost drops a pure stage with more serial points per thread than it
+            // unrolls (exceeds_serial_extents_limit); update stages are exempt.
+            if (pureSerialPoints(node.stages[0], candidate[0]) <= kGpuUnrollLimit && accept(candidate)) {
                 out.push_back(std::move(candidate));
                 accepted++;
             }

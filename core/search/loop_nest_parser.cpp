@@ -1,4 +1,5 @@
 #include "core/search/loop_nest_parser.h"
+#include "core/search/halide_gpu_tilings.h"
 #include "core/util/halide_names.h"
 
 #include <algorithm>
@@ -8,8 +9,6 @@
 namespace beamscope::search {
 
 namespace {
-
-constexpr int64_t kUnrollLimit = 16; // tiling.cpp's unroll limit (Halide's kUnrollLimitGPU)
 
 struct ParseError {
     std::string message;
@@ -328,7 +327,7 @@ private:
         int64_t product = 1;
         for (size_t j = 0; j < nloops; j++)
             product = times(product, t.serial[j], at(m_e[static_cast<size_t>(first)]) + name(node) + ": ");
-        t.unrolled = product > 1 && product <= kUnrollLimit;
+        t.unrolled = unrollsSerialLoop(product);
         if (f.stages.size() != static_cast<size_t>(stage))
             throw ParseError{at(m_e[static_cast<size_t>(first)]) + name(node) + ": stages out of order"};
         f.stages.push_back(t);

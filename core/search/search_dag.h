@@ -14,6 +14,7 @@
 #include "core/dag/function_dag.h"
 #include "core/search/compiled_expr.h"
 
+#include <cstdint>
 #include <mutex>
 #include <shared_mutex>
 #include <span>
@@ -25,6 +26,15 @@ namespace beamscope::search {
 
 using dag::Span;
 using Region = std::vector<Span>;
+
+// The points of a region (the product of its extents; 1 for a region without dimensions).
+inline int64_t volume(const Region &r)
+{
+    int64_t v = 1;
+    for (const Span &s : r)
+        v *= s.extent();
+    return v;
+}
 
 class SearchDag {
 public:

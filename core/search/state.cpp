@@ -197,11 +197,11 @@ int64_t State::numThreads(int node, int stage) const
     return threads;
 }
 
-int64_t State::sharedBytesPerBlock(int rootNode) const
+int64_t State::sharedBytesPerBlock(int rootNode, int rootStage) const
 {
     int64_t bytes = 0;
     for (const FuncSchedule &f : m_funcs) {
-        if (f.consumer != rootNode)
+        if (f.consumer != rootNode || (rootStage >= 0 && f.consumerStage != rootStage))
             continue;
         // Halide's thread-level Func realized at root sits in the block's store_at set too, and
         // LoopNest::get_sites adds that per-block allocation to the block's total.

@@ -149,7 +149,8 @@ public:
     std::string legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryLimitBytes, int activeWarpLimit) const;
     // Shared memory allocated per block of a Root stage's kernel, and its threads
     // per block (the largest thread count among the Funcs inside the block).
-    int64_t sharedBytesPerBlock(int rootNode) const;
+    // rootStage >= 0: only the Funcs inside that stage's kernel (Halide keeps the total per stage).
+    int64_t sharedBytesPerBlock(int rootNode, int rootStage = -1) const;
     // The region a Func computed inside a kernel is stored with at its consumer's block level: a
     // block-level Func's computed region; for a thread-level Func what one block of its consumer
     // needs (Halide's block store_at entry of a thread-level Func it also realizes at root).
