@@ -34,6 +34,10 @@ struct AutoscheduleParams {
     // compute_root with its tiling) in every state of the remaining passes.
     bool freezeInlineComputeRoot = false;
     SearchOptions options;
+    // Halide's steps (halide_steps.h): two decisions per DAG node, Halide's children in Halide's
+    // order, so the search walks Halide's tree. False, or with randomizeTilings or
+    // disableSubtiling (which only it models): Beamscope's search with one decision per Func.
+    bool halideSteps = true;
     FeatureParams device;            // parallelism, shared memory and occupancy limits
     int maxChildrenPerDecision = 96; // Beamscope's own tiling candidates kept per location and decision
     // Halide's tilings of a compute_root Func (halide_root_tilings.h): 0 keeps all of them, as

@@ -1,6 +1,8 @@
 #include "core/search/beam_search.h"
 
 #include "core/search/cost_pruning.h"
+#include "core/search/halide_steps.h"
+#include "core/search/halide_structural_hash.h"
 #include "core/search/search_space.h"
 #include "core/search/state_from_decisions.h"
 #include "core/search/structural_hash.h"
@@ -8,6 +10,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <functional>
+#include <memory>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -81,31 +86,61 @@ double BeamSearch::evaluatePacked(std::span<const float> packed, int stages, std
 
 namespace {
 
-struct Candidate {
+// The states a beam state descends from, for the blessing at the end of a pass (Halide blesses
+// the structural hash of every ancestor of the good states).
+struct Lineage {
+    std::shared_ptr<const Lineage> parent;
     State state;
-    double cost = 0; // the cost model's prediction
-    double rank = 0; // cost with the coarse-to-fine penalty applied
-    bool penalized = false;
-    bool fixed = false; // made by a decision fixed by the start state
-    int64_t traceId = -1;
-    size_t order = 0; // generation order: its feature rows in the depth's packed batch
+    int decisions = 0;
 };
 
-// Halide's StateQueue: a binary heap on the (penalised) cost alone. The children of
-// a depth enter it in generation order before they are costed, so with equal keys
-// the heap is that order; once they are costed the heap is rebuilt (make_heap), then
-// states are popped and deferred states pushed back with the standard heap
-// algorithms. Ties between equal costs therefore fall where Halide's heap leaves
-// them, not in generation order (conv_relu, beam 1, depth 2: 27 children tie at the
-// lowest cost and Halide expands the last generated). Halide's Linux builds use
-// libstdc++, as Beamscope does, so the same algorithms give the same order.
+struct Candidate {
+    State state;
+    double cost = 0; // the cost model's prediction; a pass-through's is its parent's (penalised) rank
+    double rank = 0; // the queue's key: cost with the coarse-to-fine penalty applied
+    bool penalized = false;
+    bool fixed = false;       // made by a decision fixed by the start state
+    bool passThrough = false; // Halide's copy of its parent at a step with nothing to decide
+    int64_t traceId = -1;
+    size_t order = 0;                       // costed children: their feature rows in the depth's packed batch
+    int decisions = 0;                      // decisions made: Halide's (two per DAG node), or Funcs scheduled
+    std::shared_ptr<const Lineage> lineage; // its parent's, null for the initial state
+};
+
+// Halide's cost model evaluates its queue when the 1025th state is enqueued, and once more when
+// the depth's children are all generated (DefaultCostModel::enqueue, batch_size).
+constexpr size_t kCostBatch = 1024;
+
+// Halide's StateQueue: a binary heap on the (penalised) cost alone. Halide pushes each child as
+// it is generated, with the key it has then: 0 for a child waiting for the cost model (its cost
+// is set when its batch of 1024 is evaluated, without re-heaping), its parent's cost for a
+// pass-through. Once the depth's costs are all in, the heap is rebuilt (make_heap); states are
+// then popped, and deferred states pushed back, with the standard heap algorithms. Ties between
+// equal costs therefore fall where Halide's heap leaves them (conv_relu, beam 1, depth 3: 27
+// children tie at the lowest cost and Halide expands the last generated). Halide's Linux builds
+// use libstdc++, as Beamscope does, so the same algorithms give the same order.
 class Queue {
 public:
-    explicit Queue(std::vector<Candidate *> inGenerationOrder) : m_heap(std::move(inGenerationOrder))
+    explicit Queue(std::vector<Candidate *> inGenerationOrder)
     {
+        std::vector<Candidate *> costed;
+        for (Candidate *c : inGenerationOrder) {
+            if (!c->passThrough) {
+                if (!costed.empty() && costed.size() % kCostBatch == 0)
+                    for (size_t j = costed.size() - kCostBatch; j < costed.size(); j++)
+                        costed[j]->rank = costed[j]->cost;
+                c->rank = 0;
+                costed.push_back(c);
+            }
+            m_heap.push_back(c);
+            std::push_heap(m_heap.begin(), m_heap.end(), Costlier{});
+        }
+        for (Candidate *c : costed)
+            c->rank = c->cost;
         std::make_heap(m_heap.begin(), m_heap.end(), Costlier{});
     }
     bool empty() const { return m_heap.empty(); }
+    size_t size() const { return m_heap.size(); }
     Candidate *top() const { return m_heap.front(); }
     void pop()
     {
@@ -126,7 +161,7 @@ private:
 };
 
 // The search's parameters as the trace records them.
-TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePass, int startDepth)
+TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePass, int startDepth, bool halideSteps)
 {
     TraceParams t;
     t.beamSize = p.beamSize;
@@ -139,6 +174,7 @@ TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePa
     t.freezeInlineComputeRoot = p.freezeInlineComputeRoot;
     // With the pre-pass, the trace's pass 0 is the pre-pass and pass k is Halide's pass k - 1.
     t.prePass = prePass;
+    t.halideSteps = halideSteps;
     t.startDepth = startDepth;
     t.parallelism = p.device.parallelism;
     t.sharedMemoryLimitKb = static_cast<int64_t>(p.device.sharedMemoryLimitBytes / 1024);
@@ -148,45 +184,84 @@ TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePa
     return t;
 }
 
-// One depth's children, from every beam state, each featurized once: its rows
-// are in `packed` at position `order`, for the batch costing and for the trace.
+// One depth's children, from every beam state in the order the beam was taken; costed children
+// were featurized once, their rows are in `packed` at position `order`.
 struct Generation {
     std::vector<Candidate> children;
     std::vector<Decision> decisions;
     std::vector<int64_t> parents;
     std::vector<float> packed;
+    size_t costed = 0;
 };
 
-// Children Halide rejects before costing are dropped, unless every child would
-// be (then they are kept, so that a pass never stalls).
-Generation expandBeam(const std::vector<Candidate> &beam, const AutoscheduleParams &params, const GenerateOptions &go,
-                      bool fixedChildren, std::mt19937_64 &rng)
+// What one step of the search may decide, the same for every beam state of a depth.
+struct StepRules {
+    bool halideSteps = true;
+    GenerateOptions perFunc; // Beamscope's one decision per Func
+    StepOptions halide;      // Halide's two steps
+    bool fixedChildren = false;
+};
+
+// Halide's steps: the children of each beam state, pass-throughs included, in generation order.
+// Beamscope's per-Func steps: every child costed; children Halide rejects before costing are
+// dropped unless every child would be (then they are kept, so that a pass never stalls).
+Generation expandBeam(const std::vector<Candidate> &beam, const AutoscheduleParams &params, const StepRules &rules,
+                      std::mt19937_64 &rng)
 {
     Generation kept, rejected;
     for (const Candidate &b : beam) {
-        for (Child &c : generateChildren(b.state, params, go, rng)) {
+        auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, b.state, b.decisions});
+        const auto take = [&](Generation &into, State state, std::vector<ScheduleFeatures> features, Decision d,
+                              bool passThrough) {
+            Candidate c{std::move(state), 0, 0, false, false, false, -1, 0, 0, nullptr};
+            c.fixed = rules.fixedChildren;
+            c.passThrough = passThrough;
+            c.decisions = b.decisions + 1;
+            c.lineage = lineage;
+            if (passThrough) {
+                c.cost = c.rank = b.rank; // Halide copies the parent's cost, penalty included
+            } else {
+                c.order = into.costed++;
+                packFeatures(features, into.packed);
+            }
+            into.children.push_back(std::move(c));
+            into.decisions.push_back(std::move(d));
+            into.parents.push_back(b.traceId);
+        };
+        if (rules.halideSteps) {
+            for (StepChild &c : halideStepChildren(b.state, b.decisions, params, rules.halide))
+                take(kept, std::move(c.state), std::move(c.features), std::move(c.decision), c.passThrough);
+            continue;
+        }
+        for (Child &c : generateChildren(b.state, params, rules.perFunc, rng)) {
             std::vector<ScheduleFeatures> features = computeFeatures(c.state, params.device);
             Generation &into = rejectionBeforeCosting(c.state, features).empty() ? kept : rejected;
-            packFeatures(features, into.packed);
-            into.children.push_back(Candidate{std::move(c.state), 0, 0, false, fixedChildren, -1, 0});
-            into.decisions.push_back(std::move(c.decision));
-            into.parents.push_back(b.traceId);
+            take(into, std::move(c.state), std::move(features), std::move(c.decision), false);
         }
     }
-    Generation &out = kept.children.empty() ? rejected : kept;
-    for (size_t i = 0; i < out.children.size(); i++)
-        out.children[i].order = i;
-    return std::move(out);
+    return std::move(kept.children.empty() ? rejected : kept);
 }
 
-// Halide's beam step: pop the cheapest; in coarse-to-fine passes a state pays
-// a penalty (cost x n) for being the n-th popped with its hash at granularity
-// pass + 1, and 10 more when its hash at granularity pass - 1 matched no
-// ancestor of the good states of the passes before; a penalized state that is
-// no longer the cheapest goes back into the queue. Exact duplicates are skipped.
-// What is left in the queue stays there for the blessing of the pass's result.
+// Halide's random dropout (AutoSchedule.cpp random_dropout): each state taken off the queue is
+// skipped with the chance that leaves `percent` of the whole search's paths of `decisions` steps.
+bool dropOut(int percent, int decisions, std::mt19937 &rng)
+{
+    if (percent >= 100)
+        return false;
+    const double keep = 100 * std::pow(percent / 100.0, 1.0 / decisions);
+    return static_cast<double>(rng() % 100) >= keep;
+}
+
+// Halide's beam step: pop the cheapest; in coarse-to-fine passes a state pays a penalty (cost x n)
+// for being the n-th popped with its hash at granularity pass + 1, and 10 more when its hash at
+// granularity pass - 1 matched no ancestor of the good states of the passes before; a penalized
+// state that is no longer the cheapest goes back into the queue. What is left in the queue stays
+// there for the blessing of the pass's result. Beamscope's per-Func steps also skip exact
+// duplicates (its children of different parents may coincide; Halide's never do).
+template <typename Hash>
 std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, int pass,
-                                    const std::unordered_set<uint64_t> &permitted)
+                                    const std::unordered_set<uint64_t> &permitted, const Hash &hash,
+                                    bool skipDuplicates, const std::function<bool(size_t)> &dropped)
 {
     std::unordered_map<uint64_t, int> seenAtFiner;
     std::unordered_set<uint64_t> exact;
@@ -195,8 +270,8 @@ std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, in
         Candidate *c = queue.top();
         queue.pop();
         if (penalize && !c->penalized) {
-            int penalty = ++seenAtFiner[coarseToFineHash(c->state, pass + 1)];
-            if (pass > 0 && !permitted.count(coarseToFineHash(c->state, pass - 1)))
+            int penalty = ++seenAtFiner[hash(*c, pass + 1)];
+            if (pass > 0 && !permitted.count(hash(*c, pass - 1)))
                 penalty += 10;
             if (penalty > 1) {
                 c->penalized = true;
@@ -207,7 +282,9 @@ std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, in
                 }
             }
         }
-        if (!exact.insert(coarseToFineHash(c->state, kExactGranularity)).second)
+        if (dropped(queue.size()))
+            continue;
+        if (skipDuplicates && !exact.insert(hash(*c, kExactGranularity)).second)
             continue;
         picked.push_back(c);
     }
@@ -228,6 +305,14 @@ std::vector<Candidate *> blessed(Candidate *result, Queue &queue, size_t beamSiz
     return out;
 }
 
+Json passThroughDetail(const SearchDag &dag, int node)
+{
+    Json j = Json::object();
+    j["func"] = dag.node(node).name;
+    j["pass_through"] = true;
+    return j;
+}
+
 } // namespace
 
 SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
@@ -235,8 +320,11 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     const auto start = std::chrono::steady_clock::now();
     SearchResult result;
     std::mt19937_64 rng(m_params.randomDropoutSeed);
+    std::mt19937 dropoutRng(static_cast<uint32_t>(m_params.randomDropoutSeed));
     const std::vector<int> &order = m_dag.scheduleOrder();
-    const int depthCount = static_cast<int>(order.size());
+    // Halide's steps unless a search option asks for what only the per-Func search models.
+    const bool halideSteps = m_params.halideSteps && !m_params.randomizeTilings && !m_params.disableSubtiling;
+    const int depthCount = halideSteps ? halideDecisionCount(m_dag) : static_cast<int>(order.size());
     const std::string pipelineName = trace ? trace->pipeline : std::string("the pipeline");
 
     // Decisions fixed for every state: the start state's (strict), and after
@@ -248,11 +336,13 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                                                            m_params.device.activeWarpLimit);
         !why.empty())
         throw std::invalid_argument("start state: " + why);
+    int startDepth = 0;
     for (const FuncSchedule &f : startState.funcs()) {
         fixed[static_cast<size_t>(f.node)] = f;
         strict[static_cast<size_t>(f.node)] = true;
+        startDepth = halideSteps ? 2 * (f.node + 1) - (f.awaitingGpuTiling ? 1 : 0) : startDepth + 1;
     }
-    result.startDepth = startState.numScheduled();
+    result.startDepth = startDepth;
 
     const int totalPasses = m_params.passes();
     const bool prePass = m_params.freezeInlineComputeRoot && totalPasses > 1;
@@ -262,65 +352,102 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     std::unordered_set<uint64_t> permitted;
     double bestCost = std::numeric_limits<double>::infinity();
     int64_t bestTraceId = -1;
+    const auto hash = [&](const Candidate &c, int granularity) {
+        return halideSteps ? halideStructuralHash(c.state, c.decisions, granularity)
+                           : coarseToFineHash(c.state, granularity);
+    };
+    const auto hashOfAncestor = [&](const Lineage &l, int granularity) {
+        return halideSteps ? halideStructuralHash(l.state, l.decisions, granularity)
+                           : coarseToFineHash(l.state, granularity);
+    };
+    // Halide drops states as it takes them off the queue (while more than one is left); the
+    // per-Func search drops children as it generates them (search_space.h).
+    const auto dropped = [&](size_t leftInQueue) {
+        return halideSteps && leftInQueue > 1 && dropOut(m_params.randomDropout, depthCount, dropoutRng);
+    };
 
     if (trace) {
         for (const dag::StageRef &r : m_dag.costStages())
             trace->stageNames.push_back(m_dag.dag().stage(r).name);
-        trace->params = traceParams(m_params, totalPasses, prePass, startState.numScheduled());
+        trace->params = traceParams(m_params, totalPasses, prePass, startDepth, halideSteps);
     }
 
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
-        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, -1, 0});
+        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, false, -1, 0, 0, nullptr});
         std::optional<Candidate> passBest;
         for (int depth = 0; depth < depthCount; depth++) {
-            const int node = order[static_cast<size_t>(depth)];
+            const int node = halideSteps ? halideStepNode(depth) : order[static_cast<size_t>(depth)];
             if (progress) {
                 if (progress->cancelled()) {
                     result.cancelled = true;
                     break;
                 }
+                const std::string step =
+                    halideSteps ? (halideStepPhase(depth) == 0 ? "placing " : "tiling ") : std::string("scheduling ");
                 progress->report((run + double(depth) / depthCount) / totalPasses,
-                                 (pass < 0 ? std::string("pre-pass") : "pass " + std::to_string(pass + 1)) +
-                                     ", scheduling " + m_dag.node(node).name);
+                                 (pass < 0 ? std::string("pre-pass") : "pass " + std::to_string(pass + 1)) + ", " +
+                                     step + m_dag.node(node).name);
             }
-            GenerateOptions go;
-            go.maxTilings = static_cast<size_t>(std::max(1, m_params.maxChildrenPerDecision));
-            go.maxRootTilings = static_cast<size_t>(std::max(0, m_params.maxRootTilings));
-            go.pass = pass; // the pre-pass (-1) groups randomized tilings by the decision count only, as Halide
-            go.prePass = pass < 0;
-            go.fixed = fixed[static_cast<size_t>(node)] ? &*fixed[static_cast<size_t>(node)] : nullptr;
-            go.fixedIsStrict = strict[static_cast<size_t>(node)];
+            StepRules rules;
+            rules.halideSteps = halideSteps;
+            const FuncSchedule *fixedHere =
+                fixed[static_cast<size_t>(node)] ? &*fixed[static_cast<size_t>(node)] : nullptr;
+            const bool strictHere = strict[static_cast<size_t>(node)];
+            rules.perFunc.maxTilings = static_cast<size_t>(std::max(1, m_params.maxChildrenPerDecision));
+            rules.perFunc.maxRootTilings = static_cast<size_t>(std::max(0, m_params.maxRootTilings));
+            rules.perFunc.pass =
+                pass; // the pre-pass (-1) groups randomized tilings by the decision count only, as Halide
+            rules.perFunc.prePass = pass < 0;
+            rules.perFunc.fixed = fixedHere;
+            rules.perFunc.fixedIsStrict = strictHere;
+            rules.halide.prePass = pass < 0;
+            rules.halide.maxRootTilings = rules.perFunc.maxRootTilings;
+            // A fixed decision is taken at the Func's first step; its second has nothing left to decide.
+            rules.halide.fixed = !halideSteps || halideStepPhase(depth) == 0 ? fixedHere : nullptr;
+            rules.halide.fixedIsStrict = strictHere;
+            rules.fixedChildren = fixedHere && strictHere;
 
-            Generation g = expandBeam(beam, m_params, go, go.fixed && strict[static_cast<size_t>(node)], rng);
+            Generation g = expandBeam(beam, m_params, rules, rng);
             std::vector<Candidate> &children = g.children;
             if (children.empty()) {
-                if (go.fixed && go.fixedIsStrict)
+                if (fixedHere && strictHere)
                     throw std::invalid_argument("start state: the decision for " + m_dag.node(node).name +
                                                 " is not legal in " + pipelineName);
                 break;
             }
             // Cost the whole batch at once.
-            const int stages = children.front().state.scheduledStageCount();
-            std::vector<float> predictions(children.size());
-            m_model.evaluate(embedding(stages), g.packed, static_cast<int>(children.size()),
-                             m_params.device.parallelism, predictions, {});
-            result.statesEvaluated += static_cast<int64_t>(children.size());
+            std::vector<float> predictions(g.costed);
+            int stages = 0;
+            for (const Candidate &c : children)
+                if (!c.passThrough) {
+                    stages = c.state.scheduledStageCount();
+                    break;
+                }
+            if (g.costed > 0)
+                m_model.evaluate(embedding(stages), g.packed, static_cast<int>(g.costed), m_params.device.parallelism,
+                                 predictions, {});
+            result.statesEvaluated += static_cast<int64_t>(g.costed);
             for (size_t i = 0; i < children.size(); i++) {
-                children[i].cost = std::isfinite(predictions[i]) ? predictions[i] : std::numeric_limits<double>::max();
-                children[i].rank = children[i].cost;
+                Candidate &c = children[i];
+                if (!c.passThrough) {
+                    const float p = predictions[c.order];
+                    c.cost = std::isfinite(p) ? p : std::numeric_limits<double>::max();
+                    c.rank = c.cost;
+                }
                 if (trace) {
                     TraceNode n;
                     n.parent = g.parents[i];
                     n.pass = run;
-                    n.depth = depth + 1;
+                    n.depth = c.decisions;
                     n.decision = g.decisions[i].text;
-                    const FuncSchedule *f = children[i].state.scheduleOf(g.decisions[i].node);
-                    n.detail = g.decisions[i].toJson(m_dag, *f);
-                    n.cost = children[i].cost;
-                    n.fixed = children[i].fixed;
-                    children[i].traceId = trace->add(std::move(n));
+                    n.detail = c.passThrough ? passThroughDetail(m_dag, g.decisions[i].node)
+                                             : g.decisions[i].toJson(m_dag, *c.state.scheduleOf(g.decisions[i].node));
+                    n.cost = c.cost;
+                    n.fixed = c.fixed;
+                    n.passThrough = c.passThrough;
+                    c.traceId = trace->add(std::move(n));
                 }
             }
 
@@ -329,35 +456,26 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             for (Candidate &c : children)
                 inGenerationOrder.push_back(&c);
             Queue queue(std::move(inGenerationOrder));
-            std::vector<Candidate *> picked = chooseBeam(queue, last ? 1 : static_cast<size_t>(m_params.beamSize),
-                                                         coarseToFine && pass >= 0, pass, permitted);
+            std::vector<Candidate *> picked =
+                chooseBeam(queue, last ? 1 : static_cast<size_t>(m_params.beamSize), coarseToFine && pass >= 0, pass,
+                           permitted, hash, !halideSteps, dropped);
             if (last && !picked.empty()) {
                 picked = blessed(picked.front(), queue, static_cast<size_t>(m_params.beamSize));
                 if (coarseToFine && pass >= 0 && pass + 1 < mainPasses)
-                    for (const Candidate *b : picked)
-                        for (int prefix = 0; prefix <= b->state.numScheduled(); prefix++)
-                            permitted.insert(coarseToFineHash(b->state, pass, prefix));
+                    for (const Candidate *b : picked) {
+                        permitted.insert(hash(*b, pass));
+                        for (const Lineage *l = b->lineage.get(); l; l = l->parent.get())
+                            permitted.insert(hashOfAncestor(*l, pass));
+                    }
             }
             std::vector<Candidate> next;
             for (Candidate *c : picked)
                 next.push_back(std::move(*c));
-            for (Candidate &c : next) {
-                if (trace && c.traceId >= 0) {
-                    TraceNode *n = trace->find(c.traceId);
-                    n->inBeam = true;
-                    // The rows this state was costed with: featurized once, when it was a child.
-                    const size_t rowFloats = static_cast<size_t>(stages) * kScheduleFeatureCount;
-                    const std::span<const float> rows(g.packed.data() + c.order * rowFloats, rowFloats);
-                    for (int st = 0; st < stages; st++) {
-                        std::array<float, 73> row{};
-                        std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(st) * kScheduleFeatureCount, row.size(),
-                                    row.begin());
-                        n->features.push_back(row);
-                    }
-                    evaluatePacked(rows, stages, &n->stageCosts);
-                    n->loopNest = c.state.dump();
-                }
-            }
+            // At the last depth the beam is the pass's result (the rest were only blessed).
+            if (trace)
+                for (size_t i = 0; i < (last ? std::min<size_t>(1, next.size()) : next.size()); i++)
+                    recordExpanded(*trace, next[i].traceId, next[i].passThrough, stages, g.packed, next[i].order,
+                                   next[i].state);
             beam = std::move(next);
             if (last && !beam.empty())
                 passBest = beam.front();
@@ -393,6 +511,34 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     if (progress)
         progress->report(1.0, "search finished");
     return result;
+}
+
+void BeamSearch::recordExpanded(SearchTrace &trace, int64_t traceId, bool passThrough, int stages,
+                                std::span<const float> packed, size_t order, const State &state) const
+{
+    TraceNode *n = traceId >= 0 ? trace.find(traceId) : nullptr;
+    if (!n)
+        return;
+    n->inBeam = true;
+    if (passThrough) {
+        // The same state as its parent: the explorer shows the parent's rows, costs and nest.
+        if (const TraceNode *p = trace.find(n->parent)) {
+            n->features = p->features;
+            n->stageCosts = p->stageCosts;
+            n->loopNest = p->loopNest;
+        }
+        return;
+    }
+    // The rows this state was costed with: featurized once, when it was a child.
+    const size_t rowFloats = static_cast<size_t>(stages) * kScheduleFeatureCount;
+    const std::span<const float> rows = packed.subspan(order * rowFloats, rowFloats);
+    for (int st = 0; st < stages; st++) {
+        std::array<float, 73> row{};
+        std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(st) * kScheduleFeatureCount, row.size(), row.begin());
+        n->features.push_back(row);
+    }
+    evaluatePacked(rows, stages, &n->stageCosts);
+    n->loopNest = state.dump();
 }
 
 std::vector<std::string> BeamSearch::freezeLowestCostStages(const State &best,

@@ -1,20 +1,25 @@
 #pragma once
-// Coarse-to-fine beam search over per-Func decisions, with Anderson2021's
-// rule (AutoSchedule.cpp optimal_schedule / optimal_schedule_pass). Each pass
-// runs a beam search from the empty schedule, one Func per step (outputs
-// first); every child is featurized, children Halide rejects before costing
-// are dropped (cost_pruning.h; kept only if nothing else is left, so a pass
-// never stalls), the rest are costed in one call to the cost model
-// (statesEvaluated counts these). The beam is then popped cheapest first:
-// with beam > 1 and more than one pass, pass p multiplies a state's cost by n
-// when it is the n-th popped with its coarseToFineHash at granularity p + 1
-// (structural diversity), and by 10 more when its hash at granularity p - 1
-// is not among the ancestors of the previous passes' good states (within 20%
-// of a pass's best, up to the beam size); a penalized state that is no longer
-// the cheapest is deferred. Nothing is filtered out, so later passes always
-// complete. Every pass sees the same tilings; only the hash granularity
-// refines. The result is the cheapest of the passes' winners (pass 0's at
-// worst): Halide does not promise that a later pass beats an earlier one.
+// Coarse-to-fine beam search with Anderson2021's rule (AutoSchedule.cpp optimal_schedule /
+// optimal_schedule_pass).
+//
+// Steps. By default the search takes Halide's steps (halide_steps.h): two decisions per DAG node,
+// where each Func is computed and then, for a Func at root, its GPU tiling, with Halide's children
+// in Halide's order; steps with nothing to decide are pass-through copies, never costed. So it walks
+// the tree Halide's own search walks (tests/fixtures/halide/search_trees; compare-search shows
+// where two trees part). With randomizeTilings or disableSubtiling, or halideSteps off, it takes
+// Beamscope's own steps instead: one decision per Func (search_space.h), children Halide would
+// reject before costing dropped unless nothing else is left, exact duplicates skipped.
+//
+// Each depth's children are costed in one call to the cost model (statesEvaluated counts them)
+// and put in a queue built as Halide's is (ties fall as in Halide's heap). The beam is then popped
+// cheapest first: with beam > 1 and more than one pass, pass p multiplies a state's cost by n when
+// it is the n-th popped with its structural hash at granularity p + 1 (Halide's
+// State::structural_hash on Halide's steps, halide_structural_hash.h; coarseToFineHash on
+// Beamscope's), and by 10 more when its hash at granularity p - 1 is not among the ancestors of
+// the previous passes' good states (within 20% of a pass's best, up to the beam size); a
+// penalized state that is no longer the cheapest is deferred. Nothing is filtered out, so later
+// passes always complete. The result is the cheapest of the passes' winners (pass 0's at worst):
+// Halide does not promise that a later pass beats an earlier one.
 //
 // freezeInlineComputeRoot adds Halide's pre-pass (inline / compute_root
 // only, counted in the passes); startDecisions fixes a prefix of decisions
@@ -64,6 +69,9 @@ public:
 
 private:
     const model::PipelineEmbedding &embedding(int stages) const;
+    // Marks a trace node as kept in the beam and gives it its rows, stage costs and loop nest.
+    void recordExpanded(SearchTrace &trace, int64_t traceId, bool passThrough, int stages,
+                        std::span<const float> packed, size_t order, const State &state) const;
     // Halide's freeze_lowest_cost_stages: fixes the cheapest Funcs' choices; returns their names.
     std::vector<std::string> freezeLowestCostStages(const State &best,
                                                     std::vector<std::optional<FuncSchedule>> &fixed) const;

@@ -158,18 +158,6 @@ bool exceedsSerialExtentsLimit(const State &s)
     return false;
 }
 
-bool passesCostStepChecks(const State &s, const AutoscheduleParams &params)
-{
-    if (!hasValidThreadExtents(s))
-        return false;
-    if (!s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
-             .empty())
-        return false;
-    if (exceedsSerialExtentsLimit(s))
-        return false;
-    return rejectionBeforeCosting(s, computeFeatures(s, params.device)).empty();
-}
-
 // ---- The candidates ----
 
 // The pure dimension Halide vectorizes `node` over, judged by the region computing it at root gives.
@@ -483,6 +471,21 @@ InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const 
 
 } // namespace
 
+std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, const AutoscheduleParams &params)
+{
+    if (!hasValidThreadExtents(s))
+        return std::nullopt;
+    if (!s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
+             .empty())
+        return std::nullopt;
+    if (exceedsSerialExtentsLimit(s))
+        return std::nullopt;
+    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device);
+    if (!rejectionBeforeCosting(s, features).empty())
+        return std::nullopt;
+    return features;
+}
+
 Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params)
 {
     Phase0Children out;
@@ -495,8 +498,10 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     // 1) Inline it: a single-stage Func that is not an output.
     if (params.options.inlineFuncs && n.stages.size() == 1 && !n.isOutput) {
         State s = with(parent, inlined(node));
-        if (passesCostStepChecks(s, params))
+        if (auto features = featuresIfCosted(s, params)) {
             out.children.push_back(std::move(s));
+            out.features.push_back(std::move(*features));
+        }
     }
     if (inliningSettlesIt(n, !out.children.empty()))
         return out;
@@ -531,8 +536,10 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     for (Option &o : options) {
         if (!out.children.empty() && o.wastage > kMaxIdleLaneWastage)
             break;
-        if (passesCostStepChecks(o.state, params))
+        if (auto features = featuresIfCosted(o.state, params)) {
             out.children.push_back(std::move(o.state));
+            out.features.push_back(std::move(*features));
+        }
     }
     return out;
 }

@@ -28,19 +28,26 @@
 #include "core/search/autoschedule_params.h"
 #include "core/search/state.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace beamscope::search {
 
 struct Phase0Children {
-    std::vector<State> children; // in Halide's generation order
+    std::vector<State> children;                         // in Halide's generation order
+    std::vector<std::vector<ScheduleFeatures>> features; // each child's, as the cost model takes them
     // Non-empty when Halide also considers a placement Beamscope's states cannot hold (a Func
     // computed inside another in-kernel Func's loops, or at a block loop without a thread
     // tiling), which it names: `children` then lacks those candidates, and they may also shift
     // the cut-off after the sort.
     std::string unsupported;
 };
+
+// Whether Halide's State::calculate_cost would hand `s` to the cost model (thread extents, device
+// limits, serial extents, then the feature-based rejections of cost_pruning.h); its features when
+// it would.
+std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, const AutoscheduleParams &params);
 
 // The states Halide's phase 0 makes from `parent` for parent.nextNode(), in generation order.
 // Empty when `parent` is complete.

@@ -54,8 +54,11 @@ void describeHalideState(const GoldenTree &golden, const GoldenState &s, Diverge
 
 } // namespace
 
-SearchComparison compareSearch(const std::vector<ComparedState> &ours, const GoldenTree &golden, double costTolerance)
+SearchComparison compareSearch(const std::vector<ComparedState> &ours, const GoldenTree &golden, double costTolerance,
+                               bool halideSteps)
 {
+    // Beamscope's depth d is Halide's 2d (per-Func steps) or d (Halide's steps).
+    const int scale = halideSteps ? 1 : 2;
     SearchComparison out;
     int lastDepth = 0, passes = golden.passes();
     for (const ComparedState &s : ours) {
@@ -79,11 +82,12 @@ SearchComparison compareSearch(const std::vector<ComparedState> &ours, const Gol
                     pc.oursBest = s.cost;
             }
 
-        for (int depth = 1; depth <= lastDepth && 2 * depth <= golden.finalDepth(); depth++) {
-            const bool last = depth == lastDepth;
+        for (int depth = 1; depth <= lastDepth && scale * depth <= golden.finalDepth(); depth++) {
+            // On Halide's steps the last depth is Halide's final one, where the beam is the result.
+            const bool last = depth == lastDepth && !halideSteps;
             DepthComparison dc;
             dc.depth = depth;
-            dc.goldenDepth = 2 * depth;
+            dc.goldenDepth = scale * depth;
             const GoldenDepth g = goldenAt(golden, pass, dc.goldenDepth, last);
             std::vector<const ComparedState *> mine;
             for (const ComparedState &s : ours)
@@ -102,15 +106,18 @@ SearchComparison compareSearch(const std::vector<ComparedState> &ours, const Gol
                 oursByHash.emplace(s->hash, s);
             dc.ours = oursByHash.size();
             dc.halide = halideByHash.size();
-            for (const GoldenState *s : golden.at(pass, dc.goldenDepth - 1)) {
-                dc.halidePhase0++;
-                dc.commonPhase0 += oursByHash.count(s->hash);
-            }
+            if (!halideSteps)
+                for (const GoldenState *s : golden.at(pass, dc.goldenDepth - 1)) {
+                    dc.halidePhase0++;
+                    dc.commonPhase0 += oursByHash.count(s->hash);
+                }
             const ComparedState *worstCost = nullptr;
             for (const auto &[hash, s] : oursByHash)
                 if (const auto h = halideByHash.find(hash); h != halideByHash.end()) {
                     dc.common++;
-                    const double diff = relativeDifference(s->cost, golden.modelCost(*h->second));
+                    // On Halide's steps a pass-through keeps its parent's penalised cost, on both sides.
+                    const double diff =
+                        relativeDifference(s->cost, halideSteps ? h->second->cost : golden.modelCost(*h->second));
                     if (diff > dc.maxCostDifference) {
                         dc.maxCostDifference = diff;
                         worstCost = s;

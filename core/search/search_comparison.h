@@ -6,12 +6,12 @@
 // (State::halideLoopNest is Halide's dump byte for byte), so "the same state"
 // means the same loop nest, whatever order or decision text produced it.
 //
-// Halide takes two steps per Func where Beamscope takes one, so only the
-// depths after both of Halide's steps (2k, Beamscope's k) are compared; at
-// those depths Halide's states are its tiled children (costed) and the
-// pass-through copies of Funcs placed inside a kernel or inlined (costed one
-// depth earlier). Halide's intermediate phase-0 states have no Beamscope
-// counterpart.
+// A search on Halide's steps (beam_search.h) is compared depth for depth, pass-through states
+// included. A search on Beamscope's per-Func steps takes one step per Func where Halide takes two,
+// so only the depths after both of Halide's steps (2k, Beamscope's k) are compared; at those
+// depths Halide's states are its tiled children (costed) and the pass-through copies of Funcs
+// placed inside a kernel or inlined (costed one depth earlier), and Halide's intermediate phase-0
+// states have no Beamscope counterpart.
 
 #include "core/search/golden_tree.h"
 #include "core/util/json.h"
@@ -26,7 +26,7 @@ namespace beamscope::search {
 // One state of Beamscope's search as the comparison needs it.
 struct ComparedState {
     int pass = 1;  // 1-based, as Halide counts passes
-    int depth = 0; // Funcs decided
+    int depth = 0; // Funcs decided, or on Halide's steps Halide's decisions made
     int64_t id = 0;
     double cost = 0; // the model's cost
     bool inBeam = false;
@@ -75,8 +75,10 @@ struct SearchComparison {
 // costTolerance: relative difference under which two costs of one state are
 // the same (1e-5: the model reproduces Halide's predictions within 7.3e-6 on
 // identical features).
+// halideSteps: `ours` took Halide's steps (TraceParams::halideSteps), so every depth is compared,
+// pass-through states included; else Beamscope's per-Func depth d is compared with Halide's 2d.
 SearchComparison compareSearch(const std::vector<ComparedState> &ours, const GoldenTree &golden,
-                               double costTolerance = 1e-5);
+                               double costTolerance = 1e-5, bool halideSteps = false);
 
 std::string formatComparison(const SearchComparison &c);
 Json comparisonJson(const SearchComparison &c);

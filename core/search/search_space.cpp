@@ -47,7 +47,10 @@ std::string describe(const SearchDag &dag, const FuncSchedule &f)
     std::ostringstream os;
     os << dag.node(f.node).name << ": " << locationName(f.location);
     if (f.location == ComputeLocation::BlockLevel || f.location == ComputeLocation::ThreadLevel)
-        os << " of " << dag.node(f.consumer).name << " (" << memoryTypeName(f.storageMemory()) << ")";
+        os << " of " << dag.node(f.consumer).name << (f.insideSerialLoop ? ", inside its serial loop" : "") << " ("
+           << memoryTypeName(f.storageMemory()) << ")";
+    if (f.awaitingGpuTiling)
+        return os.str() + ", not yet tiled";
     for (size_t s = 0; s < f.stages.size(); s++) {
         const StageTiling &t = f.stages[s];
         os << (s ? "; s" + std::to_string(s) : std::string()) << ", threads " << joinTiles(t.threads) << ", serial "
@@ -68,6 +71,10 @@ Json Decision::toJson(const SearchDag &dag, const FuncSchedule &f) const
     }
     if (f.storedAtRoot)
         j["stored_at_root"] = true;
+    if (f.insideSerialLoop)
+        j["inside_serial_loop"] = true;
+    if (f.awaitingGpuTiling)
+        j["awaiting_gpu_tiling"] = true;
     Json stages = Json::array();
     for (const StageTiling &t : f.stages) {
         Json st = Json::object();

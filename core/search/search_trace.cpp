@@ -46,6 +46,7 @@ Json TraceParams::toJson() const
     j["randomize_tilings"] = randomizeTilings;
     j["freeze_inline_compute_root"] = freezeInlineComputeRoot;
     j["pre_pass"] = prePass;
+    j["halide_steps"] = halideSteps;
     j["start_depth"] = startDepth;
     j["parallelism"] = parallelism;
     j["shared_memory_limit_kb"] = sharedMemoryLimitKb;
@@ -111,6 +112,7 @@ std::optional<TraceParams> TraceParams::fromJson(const Json &j, std::string *err
     flag("randomize_tilings", p.randomizeTilings);
     flag("freeze_inline_compute_root", p.freezeInlineComputeRoot);
     flag("pre_pass", p.prePass);
+    flag("halide_steps", p.halideSteps);
     integer("start_depth", p.startDepth);
     integer("parallelism", p.parallelism);
     integer("shared_memory_limit_kb", p.sharedMemoryLimitKb);
@@ -180,6 +182,8 @@ std::string SearchTrace::serialize() const
         j["in_beam"] = n.inBeam;
         if (n.fixed)
             j["fixed"] = true;
+        if (n.passThrough)
+            j["pass_through"] = true;
         if (!n.stageCosts.empty()) {
             Json costs = Json::array();
             for (float c : n.stageCosts)
@@ -327,6 +331,7 @@ std::optional<SearchTrace> SearchTrace::parse(const std::string &text, std::stri
         n.cost = cost->toNumber();
         n.inBeam = j.find("in_beam") && j.find("in_beam")->toBool();
         n.fixed = j.find("fixed") && j.find("fixed")->toBool();
+        n.passThrough = j.find("pass_through") && j.find("pass_through")->toBool();
         if (const Json *c = j.find("stage_costs"))
             for (const Json &v : c->items()) {
                 float value = 0;

@@ -9,12 +9,18 @@
 //   {"format":"beamscope-search-trace","version":2,"pipeline":..,"stages":[..],
 //    "feature_names":[..73..],"params":{..},"cap":N}
 // then one object per node {"id","parent","pass","depth","decision","detail","cost","in_beam"
-//   [,"fixed"][,"stage_costs","features","loop_nest"]}
+//   [,"fixed"][,"pass_through"][,"stage_costs","features","loop_nest"]}
 // and a last line {"summary":{"best_id","best_cost","nodes_recorded","nodes_dropped","states_evaluated","search_seconds"}}.
 //
 // Version 2 added "fixed": true on the nodes a continued search took from its
 // start state (params "start_depth" counts them) and params "pre_pass" (pass 0
 // is freeze_inline_compute_root's pre-pass); version 1 traces still parse.
+// Version 3 added params "halide_steps": the search took Halide's two decisions per DAG node
+// (beam_search.h), so "depth" counts Halide's decisions (two per node, input nodes included) and
+// a Func computed at root has two nodes on its path, where it is placed and then how it is
+// tiled; nodes with "pass_through": true are Halide's copies of a state where there was nothing
+// to decide (an input node, or the second step of a Func not computed at root), with their
+// parent's cost and loop nest, never costed.
 // A state is reconstructible from the "detail" objects on its path (root
 // first): state_from_decisions.h.
 //
@@ -34,18 +40,19 @@
 
 namespace beamscope::search {
 
-constexpr int kTraceVersion = 2;
+constexpr int kTraceVersion = 3;
 
 struct TraceNode {
     int64_t id = 0;
     int64_t parent = -1; // -1: the empty root state
     int pass = 0;
-    int depth = 0; // Funcs scheduled
+    int depth = 0; // Funcs scheduled; with TraceParams::halideSteps, Halide's decisions made
     std::string decision;
     Json detail;
     double cost = 0;
     bool inBeam = false;
-    bool fixed = false; // decided by the start state of a continued search (version 2)
+    bool fixed = false;       // decided by the start state of a continued search (version 2)
+    bool passThrough = false; // a copy of its parent with nothing decided, not costed (version 3)
     // Expanded nodes only:
     std::vector<float> stageCosts;               // scheduled stages, cost-model order
     std::vector<std::array<float, 73>> features; // same order
@@ -66,9 +73,10 @@ struct TraceParams {
     bool disableSubtiling = false;
     bool randomizeTilings = false;
     bool freezeInlineComputeRoot = false;
-    bool prePass = false; // pass 0 is freeze_inline_compute_root's pre-pass
-    int startDepth = 0;   // decisions taken from the start state of a continued search
-    int parallelism = 80; // the cost model's num_cores
+    bool prePass = false;     // pass 0 is freeze_inline_compute_root's pre-pass
+    bool halideSteps = false; // Halide's two decisions per DAG node (depths count them; version 3)
+    int startDepth = 0;       // decisions taken from the start state of a continued search
+    int parallelism = 80;     // the cost model's num_cores
     int64_t sharedMemoryLimitKb = 0;
     int64_t sharedMemorySmLimitKb = 0;
     int activeBlockLimit = 0;

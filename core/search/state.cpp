@@ -83,6 +83,16 @@ void State::add(FuncSchedule f)
     m_funcs.push_back(std::move(f));
 }
 
+void State::replaceLast(FuncSchedule f)
+{
+    if (m_funcs.empty() || m_funcs.back().node != f.node)
+        throw std::invalid_argument("State::replaceLast: node " + std::to_string(f.node) +
+                                    " is not the last Func scheduled");
+    m_funcs.back() = std::move(f);
+    // Regions of Funcs computed inside a kernel depend on their readers' tilings.
+    std::fill(m_computedCache.begin(), m_computedCache.end(), Region{});
+}
+
 int State::scheduledStageCount() const
 {
     int count = 0;

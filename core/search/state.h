@@ -127,6 +127,9 @@ public:
     const FuncSchedule *scheduleOf(int node) const;
 
     void add(FuncSchedule f);
+    // Replaces the schedule of the last Func added (Halide's second step for a Func computed at
+    // root: its tiling, after phase 0 placed it untiled); f.node must be that Func.
+    void replaceLast(FuncSchedule f);
 
     // The number of cost-model stages with complete decisions (a prefix of the stage axis).
     int scheduledStageCount() const;

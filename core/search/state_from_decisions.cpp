@@ -67,11 +67,19 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
         const Json *func = d.isObject() ? d.find("func") : nullptr;
         if (!func)
             throw std::invalid_argument(where + ": field \"func\" missing");
+        // A step where Halide had nothing to decide (an input node, or the second step of a Func
+        // not computed at root) leaves the state as it is.
+        if (const Json *p = d.find("pass_through"); p && p->toBool())
+            continue;
         // Decisions follow the schedule order, so the i-th decides the i-th
         // Func of scheduleOrder(); its name only confirms that the decision
-        // belongs to this pipeline.
+        // belongs to this pipeline. The one exception is Halide's second step for a Func placed
+        // at root and not yet tiled: it decides that Func again, with its tiling.
         FuncSchedule f;
-        f.node = state.nextNode();
+        const bool tilesLast =
+            !state.funcs().empty() && state.funcs().back().awaitingGpuTiling &&
+            canonicalFuncName(dag.node(state.funcs().back().node).name) == canonicalFuncName(func->toString());
+        f.node = tilesLast ? state.funcs().back().node : state.nextNode();
         if (f.node < 0)
             throw std::invalid_argument(where + ": field \"func\": expected no more decisions (" + pipeline +
                                         " schedules " + std::to_string(dag.nodeCount()) + " Funcs), found '" +
@@ -104,6 +112,16 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
                                         "-level Func needs the Func it is computed in)");
         }
         f.storedAtRoot = d.find("stored_at_root") && d.find("stored_at_root")->toBool();
+        f.insideSerialLoop = d.find("inside_serial_loop") && d.find("inside_serial_loop")->toBool();
+        if (f.insideSerialLoop && f.location != ComputeLocation::ThreadLevel)
+            throw std::invalid_argument(where +
+                                        ": field \"inside_serial_loop\": only a thread-level Func is computed "
+                                        "inside its reader's serial loop, found " +
+                                        location);
+        f.awaitingGpuTiling = d.find("awaiting_gpu_tiling") && d.find("awaiting_gpu_tiling")->toBool();
+        if (f.awaitingGpuTiling && f.location != ComputeLocation::Root)
+            throw std::invalid_argument(where + ": field \"awaiting_gpu_tiling\": only a Func computed at root " +
+                                        "waits for its GPU tiling, found " + location);
         if (f.storedAtRoot && f.location != ComputeLocation::BlockLevel && f.location != ComputeLocation::ThreadLevel)
             throw std::invalid_argument(where +
                                         ": field \"stored_at_root\": only a Func computed inside a kernel "
@@ -135,7 +153,10 @@ State stateFromDecisions(const SearchDag &dag, const std::vector<Json> &decision
             throw std::invalid_argument(where + ": field \"stages\": expected " + std::to_string(expectedStages) +
                                         " tilings for " + func->toString() + " (" + location + "), found " +
                                         std::to_string(f.stages.size()));
-        state.add(std::move(f));
+        if (tilesLast)
+            state.replaceLast(std::move(f));
+        else
+            state.add(std::move(f));
     }
     return state;
 }

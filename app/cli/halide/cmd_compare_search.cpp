@@ -83,7 +83,7 @@ int runCompareSearch(const CompareSearchOptions &o)
         s.decision = n.decision;
         ours.push_back(std::move(s));
     }
-    const search::SearchComparison c = search::compareSearch(ours, *golden);
+    const search::SearchComparison c = search::compareSearch(ours, *golden, 1e-5, trace->params.halideSteps);
     if (o.json)
         std::cout << search::comparisonJson(c).dump() << "\n";
     else

@@ -1,0 +1,117 @@
+#include "core/search/halide_steps.h"
+
+#include "core/search/halide_placements.h"
+#include "core/search/halide_root_tilings.h"
+#include "core/search/thread_info.h"
+#include "core/search/tiling.h"
+
+namespace beamscope::search {
+
+namespace {
+
+Decision decisionFor(const SearchDag &dag, const FuncSchedule &f)
+{
+    Decision d;
+    d.node = f.node;
+    d.location = f.location;
+    d.consumer = f.consumer;
+    d.text = describe(dag, f);
+    return d;
+}
+
+StepChild passThrough(const State &parent, int node, const char *why)
+{
+    StepChild c{parent, {}, {}, true};
+    c.decision.node = node;
+    c.decision.text = parent.dag().node(node).name + ": " + why;
+    return c;
+}
+
+// Phase 0 of a Func with a fixed decision: that decision, whole (tiled where it is at root).
+std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams &params, const StepOptions &options)
+{
+    std::vector<StepChild> out;
+    State s = parent;
+    s.add(*options.fixed);
+    if (!s.legalityProblem(kMaxThreadsPerBlock, params.device.sharedMemoryLimitBytes, params.device.activeWarpLimit)
+             .empty())
+        return out;
+    std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params);
+    if (!features && !options.fixedIsStrict)
+        return out;
+    if (!features) // the user's decision: costed even where Halide's search would not have made it
+        features = computeFeatures(s, params.device);
+    out.push_back(StepChild{std::move(s), std::move(*features), decisionFor(parent.dag(), *options.fixed), false});
+    return out;
+}
+
+std::vector<StepChild> placements(const State &parent, const AutoscheduleParams &params, const StepOptions &options)
+{
+    if (options.fixed) {
+        std::vector<StepChild> fixed = fixedChild(parent, params, options);
+        if (!fixed.empty() || options.fixedIsStrict)
+            return fixed;
+    }
+    Phase0Children p = halidePlacements(parent, params);
+    std::vector<StepChild> out;
+    for (size_t i = 0; i < p.children.size(); i++) {
+        const FuncSchedule &f = p.children[i].funcs().back();
+        // The pre-pass decides only between inlining and computing at root.
+        if (options.prePass && f.location != ComputeLocation::Inlined && f.location != ComputeLocation::Root)
+            continue;
+        Decision d = decisionFor(parent.dag(), f);
+        out.push_back(StepChild{std::move(p.children[i]), std::move(p.features[i]), std::move(d), false});
+    }
+    return out;
+}
+
+std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams &params, const StepOptions &options)
+{
+    const SearchDag &d = parent.dag();
+    const FuncSchedule &placed = parent.funcs().back();
+    const dag::Node &n = d.node(placed.node);
+    std::vector<Region> loops;
+    for (size_t s = 0; s < n.stages.size(); s++)
+        loops.push_back(d.rootLoops(placed.node, static_cast<int>(s)));
+    std::vector<StepChild> out;
+    const auto accept = [&](const FuncTiling &t) {
+        FuncSchedule f = placed;
+        f.awaitingGpuTiling = false;
+        f.stages = t;
+        State s = parent;
+        s.replaceLast(f);
+        std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params);
+        if (!features)
+            return false;
+        out.push_back(StepChild{std::move(s), std::move(*features), decisionFor(d, f), false});
+        return true;
+    };
+    halideRootTilings(n, loops, halideRootVectorDim(n, loops[0]), params.device.parallelism, accept);
+    if (options.maxRootTilings > 0)
+        out = subsample(std::move(out), options.maxRootTilings);
+    return out;
+}
+
+} // namespace
+
+std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade, const AutoscheduleParams &params,
+                                          const StepOptions &options)
+{
+    const SearchDag &d = parent.dag();
+    const int node = halideStepNode(decisionsMade);
+    if (node >= d.nodeCount())
+        return {};
+    const dag::Node &n = d.node(node);
+    if (n.isInput)
+        return {passThrough(parent, node, "an input, nothing to decide")};
+    if (halideStepPhase(decisionsMade) == 0)
+        return placements(parent, params, options);
+    const FuncSchedule *f = parent.scheduleOf(node);
+    // Halide tiles a Func in its second step only when it was computed at root and has loops to
+    // spread over the GPU (a zero-dimensional Func stays one untiled point).
+    if (!f || !f->awaitingGpuTiling || n.regionRequired.empty() || params.device.parallelism <= 1)
+        return {passThrough(parent, node, "nothing to tile")};
+    return rootTilings(parent, params, options);
+}
+
+} // namespace beamscope::search

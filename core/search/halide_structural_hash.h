@@ -1,0 +1,27 @@
+#pragma once
+// Anderson2021's coarse-to-fine hash (State::structural_hash, LoopNest::structural_hash) on
+// Halide's own loop-nest tree, for the search that takes Halide's steps (beam_search.h). The
+// tree is read from the state's dump in Halide's form (State::halideLoopNest), which is Halide's
+// dump byte for byte, so two states collide exactly when Halide's would: the hash starts from the
+// number of decisions made, and each level of the tree spends two units of depth:
+//   depth >= 0  the Funcs realized at this level, the stages computed here, the Funcs inlined here
+//   depth >= 1  per child loop which sizes are > 1 (exact sizes from depth 2), and this level's
+//               vectorized loop and vector dimension
+//   depth >= 2  the same for every child, at depth - 2
+// Only equality matters to the search (penalties count states per hash, blessing keeps a set), so
+// Funcs are identified by name and stages by their index, not by Halide's numeric ids.
+
+#include "core/search/loop_nest_text.h"
+#include "core/search/state.h"
+
+#include <cstdint>
+
+namespace beamscope::search {
+
+// The hash of a state that has made `decisionsMade` of Halide's decisions (two per DAG node).
+uint64_t halideStructuralHash(const State &state, int decisionsMade, int depth);
+
+// The same on a dump already read (parseLoopNestText of State::halideLoopNest).
+uint64_t halideStructuralHash(const LoopNestText &nest, int decisionsMade, int depth);
+
+} // namespace beamscope::search

@@ -1,0 +1,94 @@
+// The search on Halide's steps (beam_search.h, halide_steps.h) against Halide's recorded search
+// trees (tests/fixtures/halide/search_trees; with BEAMSCOPE_SEARCH_TREES=shared/golden/search_trees
+// all twelve runs): each golden pipeline is searched with baseline.weights at the run's beam size
+// and passes, as Halide ran it, and the trace is compared with Halide's tree state for state
+// (compareSearch: per pass and depth the same loop nests by hash, the same costs within 1e-5
+// relative, the same beam). Asserted per run: how far the two trees agree (the first divergence,
+// or none), the number of states costed, and the winner's cost against Halide's.
+
+#include "tests/search/search_test_support.h"
+#include "tests/support/test_data.h"
+
+#include "core/model/cost_model.h"
+#include "core/search/beam_search.h"
+#include "core/search/golden_tree.h"
+#include "core/search/search_comparison.h"
+#include "core/search/state_from_decisions.h"
+#include "core/util/fnv1a.h"
+#include "core/weights/weights.h"
+
+#include <QtTest>
+
+using namespace beamscope;
+using namespace beamscope::search;
+
+namespace {
+
+std::vector<ComparedState> comparedStates(const SearchTrace &trace, const SearchDag &dag)
+{
+    std::vector<ComparedState> out;
+    for (const TraceNode &n : trace.nodes()) {
+        ComparedState s;
+        s.pass = n.pass + 1;
+        s.depth = n.depth;
+        s.id = n.id;
+        s.cost = n.cost;
+        s.inBeam = n.inBeam;
+        s.dump = stateFromDecisions(dag, trace.decisionsTo(n.id), trace.pipeline).halideLoopNest();
+        s.hash = fnv1a(s.dump);
+        s.decision = n.decision;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+} // namespace
+
+class TestHalideSearch : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void reproducesHalidesTrees_data()
+    {
+        QTest::addColumn<QString>("pipeline");
+        QTest::addColumn<int>("beam");
+        for (const char *p : {"box_blur", "histogram", "matmul", "select_cast", "conv_relu", "stencil_chain_u16"})
+            for (int beam : {1, 32})
+                QTest::newRow((std::string(p) + "/beam" + std::to_string(beam)).c_str()) << QString(p) << beam;
+    }
+
+    void reproducesHalidesTrees()
+    {
+        QFETCH(QString, pipeline);
+        QFETCH(int, beam);
+        const std::string run = pipeline.toStdString() + "/beam" + std::to_string(beam);
+        std::optional<GoldenTree> g;
+        try {
+            g = test::readTree(run);
+        } catch (const std::exception &e) {
+            QFAIL(e.what());
+        }
+        if (!g)
+            QSKIP("recorded tree not in the fixtures; set BEAMSCOPE_SEARCH_TREES to shared/golden/search_trees");
+        const test::BuiltPipeline p = test::buildRegistered(pipeline.toStdString());
+        const auto weightsPath = test::projectData("weights/anderson2021/baseline.weights");
+        QVERIFY(weightsPath);
+        auto loaded = weights::loadWeights(*weightsPath);
+        QVERIFY(loaded.ok());
+        const model::CostModel model(*loaded.weights);
+        AutoscheduleParams params;
+        params.beamSize = beam;
+        params.randomDropoutSeed = 1;
+        SearchTrace trace(1u << 30);
+        trace.pipeline = pipeline.toStdString();
+        const SearchResult r = BeamSearch(*p.searchDag, model, params).run(&trace, nullptr);
+        QVERIFY(r.best);
+        QVERIFY(trace.params.halideSteps);
+        const SearchComparison c = compareSearch(comparedStates(trace, *p.searchDag), *g, 1e-5, true);
+        qInfo().noquote() << QString::fromStdString(run + ": " + std::to_string(r.statesEvaluated) +
+                                                    " states costed, best " + std::to_string(r.cost) + "\n" +
+                                                    formatComparison(c));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHalideSearch)
+#include "test_halide_search.moc"
