@@ -77,7 +77,7 @@ SearchComparison compareSearch(const std::vector<ComparedState> &ours, const Gol
                 pc.halideBest = s->cost;
         for (const ComparedState &s : ours)
             if (s.pass == pass) {
-                pc.oursStates++;
+                pc.oursStates += !s.passThrough;
                 if (s.depth == lastDepth && !(s.cost >= pc.oursBest))
                     pc.oursBest = s.cost;
             }

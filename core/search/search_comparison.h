@@ -30,8 +30,9 @@ struct ComparedState {
     int64_t id = 0;
     double cost = 0; // the model's cost
     bool inBeam = false;
-    uint64_t hash = 0; // FNV-1a of `dump`
-    std::string dump;  // Halide's LoopNest::dump form
+    bool passThrough = false; // a copy of its parent, not costed (Halide's steps)
+    uint64_t hash = 0;        // FNV-1a of `dump`
+    std::string dump;         // Halide's LoopNest::dump form
     std::string decision;
 };
 
@@ -50,7 +51,7 @@ struct DepthComparison {
 
 struct PassComparison {
     int pass = 1;
-    size_t oursStates = 0, halideCosted = 0; // states the cost model evaluated
+    size_t oursStates = 0, halideCosted = 0; // states the cost model evaluated (pass-throughs aside)
     double oursBest = 0, halideBest = 0;     // cheapest complete state of the pass
     std::vector<DepthComparison> depths;
 };

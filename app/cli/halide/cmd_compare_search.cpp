@@ -78,6 +78,7 @@ int runCompareSearch(const CompareSearchOptions &o)
         s.id = n.id;
         s.cost = n.cost;
         s.inBeam = n.inBeam;
+        s.passThrough = n.passThrough;
         s.dump = *dump;
         s.hash = fnv1a(*dump);
         s.decision = n.decision;
