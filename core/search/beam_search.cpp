@@ -336,13 +336,13 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                                                            m_params.device.activeWarpLimit);
         !why.empty())
         throw std::invalid_argument("start state: " + why);
-    int startDepth = 0;
+    int startDepth = 0; // in the trace's depths: on Halide's steps, the decisions up to the last fixed one
     for (const FuncSchedule &f : startState.funcs()) {
         fixed[static_cast<size_t>(f.node)] = f;
         strict[static_cast<size_t>(f.node)] = true;
         startDepth = halideSteps ? 2 * (f.node + 1) - (f.awaitingGpuTiling ? 1 : 0) : startDepth + 1;
     }
-    result.startDepth = startDepth;
+    result.startDepth = startState.numScheduled();
 
     const int totalPasses = m_params.passes();
     const bool prePass = m_params.freezeInlineComputeRoot && totalPasses > 1;

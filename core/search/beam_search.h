@@ -44,7 +44,7 @@ struct SearchResult {
     int64_t statesEvaluated = 0;
     double searchSeconds = 0;
     bool cancelled = false;
-    int startDepth = 0;              // decisions fixed by the start state
+    int startDepth = 0;              // Funcs the start state decides (the trace's startDepth counts its steps)
     double prePassCost = 0;          // freezeInlineComputeRoot: the pre-pass winner's cost
     std::vector<std::string> frozen; // and the Funcs it froze
 };

@@ -500,10 +500,12 @@ void TestUiSearch::continueFromSelectedState()
     const SearchTreeData &d = m_ws->treeData();
     QCOMPARE(d.pipeline(), QStringLiteral("box_blur"));
     QCOMPARE(d.passCount(), 2);
+    // The fixture's depth 1 decides the output whole (a per-Func trace); on Halide's steps that is
+    // the output's first step, fixed, and its second, a pass-through, is fixed with it.
     int fixedNodes = 0;
     for (const auto &n : d.nodes()) {
-        QCOMPARE(n.fixed, n.depth == 1);
-        if (n.fixed) {
+        QCOMPARE(n.fixed, n.depth <= 2);
+        if (n.fixed && !n.passThrough) {
             ++fixedNodes;
             QCOMPARE(decision(&n), decision(pick));
         }
