@@ -38,6 +38,9 @@ struct AutoscheduleParams {
     // order, so the search walks Halide's tree. False, or with randomizeTilings or
     // disableSubtiling (which only it models): Beamscope's search with one decision per Func.
     bool halideSteps = true;
+    // Threads that featurize and cost a depth's children (0: one per core). The search's result,
+    // trace and state count are the same for any number.
+    int threads = 0;
     FeatureParams device;            // parallelism, shared memory and occupancy limits
     int maxChildrenPerDecision = 96; // Beamscope's own tiling candidates kept per location and decision
     // Halide's tilings of a compute_root Func (halide_root_tilings.h): 0 keeps all of them, as

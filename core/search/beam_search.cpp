@@ -7,6 +7,7 @@
 #include "core/search/state_from_decisions.h"
 #include "core/search/structural_hash.h"
 #include "core/search/thread_info.h"
+#include "core/util/parallel_for.h"
 
 #include <algorithm>
 #include <chrono>
@@ -90,8 +91,7 @@ namespace {
 // the structural hash of every ancestor of the good states).
 struct Lineage {
     std::shared_ptr<const Lineage> parent;
-    State state;
-    int decisions = 0;
+    uint64_t blessingHash = 0; // its structural hash at the pass's granularity
 };
 
 struct Candidate {
@@ -102,9 +102,10 @@ struct Candidate {
     bool fixed = false;       // made by a decision fixed by the start state
     bool passThrough = false; // Halide's copy of its parent at a step with nothing to decide
     int64_t traceId = -1;
-    size_t order = 0;                       // costed children: their feature rows in the depth's packed batch
-    int decisions = 0;                      // decisions made: Halide's (two per DAG node), or Funcs scheduled
-    std::shared_ptr<const Lineage> lineage; // its parent's, null for the initial state
+    size_t order = 0;                         // costed children: their feature rows in the depth's packed batch
+    int decisions = 0;                        // decisions made: Halide's (two per DAG node), or Funcs scheduled
+    std::shared_ptr<const Lineage> lineage;   // its parent's, null for the initial state
+    std::shared_ptr<const LoopNestText> nest; // its dump read once, for the structural hashes
 };
 
 // Halide's cost model evaluates its queue when the 1025th state is enqueued, and once more when
@@ -205,15 +206,25 @@ struct StepRules {
 // Halide's steps: the children of each beam state, pass-throughs included, in generation order.
 // Beamscope's per-Func steps: every child costed; children Halide rejects before costing are
 // dropped unless every child would be (then they are kept, so that a pass never stalls).
-Generation expandBeam(const std::vector<Candidate> &beam, const AutoscheduleParams &params, const StepRules &rules,
-                      std::mt19937_64 &rng)
+// blessingHash: the structural hash each beam state's children remember it by.
+template <typename BlessingHash>
+Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &params, const StepRules &rules,
+                      std::mt19937_64 &rng, const BlessingHash &blessingHash)
 {
+    // Halide's steps draw no random numbers, so the beam states expand in parallel; their
+    // children are then taken in beam order, as if one after the other.
+    std::vector<std::vector<StepChild>> halideChildren(rules.halideSteps ? beam.size() : 0);
+    if (rules.halideSteps)
+        parallelFor(beam.size(), params.threads > 0 ? params.threads : defaultThreadCount(), [&](size_t i) {
+            halideChildren[i] = halideStepChildren(beam[i].state, beam[i].decisions, params, rules.halide);
+        });
     Generation kept, rejected;
-    for (const Candidate &b : beam) {
-        auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, b.state, b.decisions});
+    for (size_t i = 0; i < beam.size(); i++) {
+        Candidate &b = beam[i];
+        auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, blessingHash(b)});
         const auto take = [&](Generation &into, State state, std::vector<ScheduleFeatures> features, Decision d,
                               bool passThrough) {
-            Candidate c{std::move(state), 0, 0, false, false, false, -1, 0, 0, nullptr};
+            Candidate c{std::move(state), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr};
             c.fixed = rules.fixedChildren;
             c.passThrough = passThrough;
             c.decisions = b.decisions + 1;
@@ -229,7 +240,7 @@ Generation expandBeam(const std::vector<Candidate> &beam, const AutoschedulePara
             into.parents.push_back(b.traceId);
         };
         if (rules.halideSteps) {
-            for (StepChild &c : halideStepChildren(b.state, b.decisions, params, rules.halide))
+            for (StepChild &c : halideChildren[i])
                 take(kept, std::move(c.state), std::move(c.features), std::move(c.decision), c.passThrough);
             continue;
         }
@@ -260,8 +271,8 @@ bool dropOut(int percent, int decisions, std::mt19937 &rng)
 // duplicates (its children of different parents may coincide; Halide's never do).
 template <typename Hash>
 std::vector<Candidate *> chooseBeam(Queue &queue, size_t want, bool penalize, int pass,
-                                    const std::unordered_set<uint64_t> &permitted, const Hash &hash,
-                                    bool skipDuplicates, const std::function<bool(size_t)> &dropped)
+                                    const std::unordered_set<uint64_t> &permitted, Hash &hash, bool skipDuplicates,
+                                    const std::function<bool(size_t)> &dropped)
 {
     std::unordered_map<uint64_t, int> seenAtFiner;
     std::unordered_set<uint64_t> exact;
@@ -326,6 +337,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     const bool halideSteps = m_params.halideSteps && !m_params.randomizeTilings && !m_params.disableSubtiling;
     const int depthCount = halideSteps ? halideDecisionCount(m_dag) : static_cast<int>(order.size());
     const std::string pipelineName = trace ? trace->pipeline : std::string("the pipeline");
+    const int threads = m_params.threads > 0 ? m_params.threads : defaultThreadCount();
 
     // Decisions fixed for every state: the start state's (strict), and after
     // the pre-pass the frozen inline / compute_root choices (dropped when not legal).
@@ -352,13 +364,13 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     std::unordered_set<uint64_t> permitted;
     double bestCost = std::numeric_limits<double>::infinity();
     int64_t bestTraceId = -1;
-    const auto hash = [&](const Candidate &c, int granularity) {
-        return halideSteps ? halideStructuralHash(c.state, c.decisions, granularity)
-                           : coarseToFineHash(c.state, granularity);
-    };
-    const auto hashOfAncestor = [&](const Lineage &l, int granularity) {
-        return halideSteps ? halideStructuralHash(l.state, l.decisions, granularity)
-                           : coarseToFineHash(l.state, granularity);
+    const auto hash = [&](Candidate &c, int granularity) {
+        if (!halideSteps)
+            return coarseToFineHash(c.state, granularity);
+        if (granularity >= 0 && !c.nest)
+            c.nest = std::make_shared<const LoopNestText>(parseLoopNestText(c.state.halideLoopNest()));
+        return granularity < 0 ? static_cast<uint64_t>(c.decisions)
+                               : halideStructuralHash(*c.nest, c.decisions, granularity);
     };
     // Halide drops states as it takes them off the queue (while more than one is left); the
     // per-Func search drops children as it generates them (search_space.h).
@@ -375,7 +387,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
-        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, false, -1, 0, 0, nullptr});
+        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr});
         std::optional<Candidate> passBest;
         for (int depth = 0; depth < depthCount; depth++) {
             const int node = halideSteps ? halideStepNode(depth) : order[static_cast<size_t>(depth)];
@@ -409,7 +421,11 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             rules.halide.fixedIsStrict = strictHere;
             rules.fixedChildren = fixedHere && strictHere;
 
-            Generation g = expandBeam(beam, m_params, rules, rng);
+            // Halide blesses the ancestors of a pass's good states by their hash at the pass's
+            // granularity; only coarse-to-fine passes before the last one need it.
+            const bool blessing = coarseToFine && pass >= 0 && pass + 1 < mainPasses;
+            Generation g = expandBeam(beam, m_params, rules, rng,
+                                      [&](Candidate &b) { return blessing ? hash(b, pass) : uint64_t{0}; });
             std::vector<Candidate> &children = g.children;
             if (children.empty()) {
                 if (fixedHere && strictHere)
@@ -427,7 +443,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                 }
             if (g.costed > 0)
                 m_model.evaluate(embedding(stages), g.packed, static_cast<int>(g.costed), m_params.device.parallelism,
-                                 predictions, {});
+                                 predictions, {}, 0, threads);
             result.statesEvaluated += static_cast<int64_t>(g.costed);
             for (size_t i = 0; i < children.size(); i++) {
                 Candidate &c = children[i];
@@ -462,10 +478,10 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             if (last && !picked.empty()) {
                 picked = blessed(picked.front(), queue, static_cast<size_t>(m_params.beamSize));
                 if (coarseToFine && pass >= 0 && pass + 1 < mainPasses)
-                    for (const Candidate *b : picked) {
+                    for (Candidate *b : picked) {
                         permitted.insert(hash(*b, pass));
                         for (const Lineage *l = b->lineage.get(); l; l = l->parent.get())
-                            permitted.insert(hashOfAncestor(*l, pass));
+                            permitted.insert(l->blessingHash);
                     }
             }
             std::vector<Candidate> next;
