@@ -171,9 +171,13 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
         if ((y->location == ComputeLocation::BlockLevel || y->location == ComputeLocation::ThreadLevel) &&
             y->consumer == consumerNode && y->consumerStage == consumerStage &&
             (level <= 1 || (level == 2 && y->location == ComputeLocation::ThreadLevel))) {
-            // A Func nested in this loop nest reads the producer over its whole realization (over
-            // all of a thread's realizations when it is computed in the thread's serial loop).
-            const Region nested = level == 2 ? regionPerThread(edge.consumerNode) : computedRegion(edge.consumerNode);
+            // A Func nested in this loop nest reads the producer over all its realizations in one
+            // iteration of the level: a thread-level Func over every thread of the block at level 1,
+            // over every point of the thread at level 2 when computed inside the serial loop.
+            const Region nested = level == 2 ? regionPerThread(edge.consumerNode)
+                                  : level == 1 && y->location == ComputeLocation::ThreadLevel
+                                      ? regionPerBlock(edge.consumerNode)
+                                      : computedRegion(edge.consumerNode);
             unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage, nested)));
             continue;
         }
