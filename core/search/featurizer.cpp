@@ -198,7 +198,8 @@ Site Featurizer::siteOf(int producer, int consumerNode) const
 
 // The path from the root to a scheduled stage's innermost loop, as Halide nests it: a root Func's
 // block, thread and serial loops; a block-level Func's thread and serial loops inside its kernel's
-// block loop; a thread-level Func's serial loop inside its kernel's thread loop.
+// block loop; a thread-level Func's serial loop inside its kernel's thread loop (and inside the
+// kernel's serial loop for one computed there).
 LoopPath Featurizer::innermostPath(int node, int stage) const
 {
     const FuncSchedule &f = *st.scheduleOf(node);
@@ -206,7 +207,10 @@ LoopPath Featurizer::innermostPath(int node, int stage) const
     const LoopLevel kernel[2] = {{f.consumer, f.consumerStage, 1}, {f.consumer, f.consumerStage, 2}};
     switch (f.location) {
     case ComputeLocation::BlockLevel: return {kernel[0], own[1], own[2], own[3]};
-    case ComputeLocation::ThreadLevel: return {kernel[0], kernel[1], own[2], own[3]};
+    case ComputeLocation::ThreadLevel:
+        if (f.insideSerialLoop)
+            return {kernel[0], kernel[1], {f.consumer, f.consumerStage, 3}, own[2], own[3]};
+        return {kernel[0], kernel[1], own[2], own[3]};
     default: return {own[0], own[1], own[2], own[3]};
     }
 }

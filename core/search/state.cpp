@@ -170,10 +170,12 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
             continue;
         if ((y->location == ComputeLocation::BlockLevel || y->location == ComputeLocation::ThreadLevel) &&
             y->consumer == consumerNode && y->consumerStage == consumerStage &&
-            (level <= 1 || (level == 2 && y->location == ComputeLocation::ThreadLevel))) {
+            (level <= 1 || (level == 2 && y->location == ComputeLocation::ThreadLevel) ||
+             (level == 3 && y->location == ComputeLocation::ThreadLevel && y->insideSerialLoop))) {
             // A Func nested in this loop nest reads the producer over all its realizations in one
             // iteration of the level: a thread-level Func over every thread of the block at level 1,
-            // over every point of the thread at level 2 when computed inside the serial loop.
+            // over every point of the thread at level 2 when computed inside the serial loop (and at
+            // level 3, one point of that loop, over its one realization there).
             const Region nested = level == 2 ? regionPerThread(edge.consumerNode)
                                   : level == 1 && y->location == ComputeLocation::ThreadLevel
                                       ? regionPerBlock(edge.consumerNode)
