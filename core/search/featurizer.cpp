@@ -95,6 +95,11 @@ struct StageCtx {
     int64_t instances = 1;
     int64_t perProduction = 1;
     int64_t serialTotal = 1;
+    // The serial iterations of a thread around this stage's realization: the consumer's serial loop
+    // for a Func computed inside it, else 1 (Halide's total_inner_serial_extents_outside_realization).
+    int64_t serialAroundRealization = 1;
+    // Points one GPU thread computes of this stage (Halide's total_serial_extents).
+    int64_t threadSerialTotal = 1;
     int64_t blocks = 1;
     int kernelNode = 0, kernelStage = 0;
     ThreadInfo thread;
@@ -193,7 +198,8 @@ Site Featurizer::siteOf(int producer, int consumerNode) const
 
 // The path from the root to a scheduled stage's innermost loop, as Halide nests it: a root Func's
 // block, thread and serial loops; a block-level Func's thread and serial loops inside its kernel's
-// block loop; a thread-level Func's serial loop inside its kernel's thread loop.
+// block loop; a thread-level Func's serial loop inside its kernel's thread loop (and inside the
+// kernel's serial loop for one computed there).
 LoopPath Featurizer::innermostPath(int node, int stage) const
 {
     const FuncSchedule &f = *st.scheduleOf(node);
@@ -201,7 +207,10 @@ LoopPath Featurizer::innermostPath(int node, int stage) const
     const LoopLevel kernel[2] = {{f.consumer, f.consumerStage, 1}, {f.consumer, f.consumerStage, 2}};
     switch (f.location) {
     case ComputeLocation::BlockLevel: return {kernel[0], own[1], own[2], own[3]};
-    case ComputeLocation::ThreadLevel: return {kernel[0], kernel[1], own[2], own[3]};
+    case ComputeLocation::ThreadLevel:
+        if (f.insideSerialLoop)
+            return {kernel[0], kernel[1], {f.consumer, f.consumerStage, 3}, own[2], own[3]};
+        return {kernel[0], kernel[1], own[2], own[3]};
     default: return {own[0], own[1], own[2], own[3]};
     }
 }
@@ -425,6 +434,7 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
                                std::to_string(c.t->serial.size()) + " serial extents");
     for (int64_t s : c.t->serial)
         c.serialTotal *= s;
+    c.threadSerialTotal = c.serialTotal;
     int64_t tiled = 1;
     for (size_t j = 0; j < c.t->threads.size(); j++)
         tiled *= c.t->threads[j] * c.t->serial[j];
@@ -445,7 +455,9 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
             // Computed in the consumer's serial loop: once per point of each thread.
             if (f.insideSerialLoop)
                 for (int64_t s : st.scheduleOf(f.consumer)->stages[static_cast<size_t>(f.consumerStage)].serial)
-                    c.instances *= s;
+                    c.serialAroundRealization *= s;
+            c.instances *= c.serialAroundRealization;
+            c.threadSerialTotal *= c.serialAroundRealization;
             threadSizes = st.scheduleOf(f.consumer)->stages[static_cast<size_t>(f.consumerStage)].threads;
         }
         c.perProduction = tiled;
@@ -641,7 +653,7 @@ void Featurizer::pointFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     }
     feat[Feature::PointsComputedPerRealization] = perRealization;
     feat[Feature::PointsComputedPerProduction] = double(c.perProduction);
-    feat[Feature::PointsComputedPerThread] = double(c.serialTotal);
+    feat[Feature::PointsComputedPerThread] = double(c.threadSerialTotal);
     feat[Feature::PointsComputedTotal] = perRealization * double(c.instances);
     feat[Feature::NumScalars] = scalars;
 
@@ -1067,7 +1079,7 @@ int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFea
     const int64_t byRegion = points * nonInvariantRolled;
     const int64_t byLoops = thread.count * nonInvariant;
     if (byLoops > byRegion)
-        return byRegion;
+        return byRegion * c.serialAroundRealization;
     int64_t result = byLoops;
     if (memory == MemoryType::Shared) {
         int vector = 1;
@@ -1079,7 +1091,8 @@ int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFea
         if (result % vector == 0)
             result /= vector;
     }
-    return result;
+    // The loads of a Func realized inside a serial loop cannot be hoisted out of that loop.
+    return result * c.serialAroundRealization;
 }
 
 // num_{global,shared}_mem_{loads,stores}_per_block and their efficiencies, as
@@ -1109,9 +1122,10 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     }
     // Extents of this stage's loops inside one thread (the strides of the thread loops).
     std::vector<int64_t> innerSerial(loops, 1);
+    const Region perThreadLoops = st.stageLoopsAt(c.node, c.stage, 2);
     for (size_t j = 0; j < loops; j++)
-        innerSerial[j] =
-            f.location == ComputeLocation::ThreadLevel ? c.loops[j].extent() : (j < t.serial.size() ? t.serial[j] : 1);
+        innerSerial[j] = f.location == ComputeLocation::ThreadLevel ? perThreadLoops[j].extent()
+                                                                    : (j < t.serial.size() ? t.serial[j] : 1);
     MemTotals globalLoads, sharedLoads;
 
     // Stores (register Funcs have none); an update's stores also count as loads.
@@ -1128,7 +1142,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
                     actualDim = static_cast<int>(i);
                     break;
                 }
-        double requests = double(c.serialTotal);
+        double requests = double(c.threadSerialTotal);
         int vector = 1;
         for (size_t j = 0; j < loops && j < t.serial.size(); j++) {
             if (jac.columnIsZero(j))
@@ -1308,64 +1322,87 @@ void Featurizer::inlinedFeatures()
                 (*in)[Feature::OuterParallelism] = double(c.blocks);
                 (*in)[Feature::NumBlocks] = double(c.blocks);
                 (*in)[Feature::NumWarpsPerBlock] +=
-                    double(calls) * double(c.serialTotal) * c.thread.numWarpsPerBlock * double(c.blocks);
+                    double(calls) * double(c.threadSerialTotal) * c.thread.numWarpsPerBlock * double(c.blocks);
                 (*in)[Feature::NumThreadsPerBlock] += double(c.thread.numThreads);
-                (*in)[Feature::PointsComputedPerThread] += double(calls) * double(c.serialTotal);
+                (*in)[Feature::PointsComputedPerThread] += double(calls) * double(c.threadSerialTotal);
             }
         }
     }
 }
 
+namespace {
+
+// How many store_at sets of Halide's loop nest hold a Func computed inside a kernel, each adding
+// its production size to the working set of that loop and of every loop around it. Stored at
+// root, a block-level Func is also in its block's set; a thread-level one in its block's and its
+// thread's, and inside the serial loop in that loop's set as well.
+int storeSitesBelowRoot(const FuncSchedule &g)
+{
+    if (g.location == ComputeLocation::BlockLevel)
+        return 1;
+    if (g.location != ComputeLocation::ThreadLevel)
+        return 0;
+    if (!g.storedAtRoot)
+        return 1;
+    return g.insideSerialLoop ? 3 : 2;
+}
+
+} // namespace
+
 void Featurizer::workingSets()
 {
-    // Per kernel (root stage): bytes realized per thread and per block.
+    auto productionBytes = [&](const FuncSchedule &f) {
+        double b = double(d.node(f.node).bytesPerPoint);
+        for (const Span &s : st.computedRegion(f.node))
+            b *= double(s.extent());
+        return b;
+    };
+    // Root: Halide's tree walk adds each Func's production size once for every store_at set it is in.
     double rootSet = 0;
     for (const FuncSchedule &f : st.funcs())
-        if (f.location != ComputeLocation::Inlined) {
-            double b = double(d.node(f.node).bytesPerPoint);
-            for (const Span &s : st.computedRegion(f.node))
-                b *= double(s.extent());
-            rootSet += b; // every realization counts once in the tree walk's sum
-            // A block-level Func stored at root is also in the root's store_at set (with its
-            // per-block production size): Halide counts it a second time there.
-            if (f.storedAtRoot)
-                rootSet += b;
-        }
+        if (f.location != ComputeLocation::Inlined)
+            rootSet += productionBytes(f) * double(std::max(1, storeSitesBelowRoot(f) + (f.storedAtRoot ? 1 : 0)));
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location != ComputeLocation::Root)
             continue;
         for (size_t s = 0; s < f.stages.size(); s++) {
-            double threadSet = 0, blockSet = 0;
+            auto nestedHere = [&](const FuncSchedule &g) {
+                return g.location != ComputeLocation::Root && g.location != ComputeLocation::Inlined &&
+                       g.consumer == f.node && g.consumerStage == static_cast<int>(s);
+            };
+            // The sums of the serial loop, the thread loop and the block loop of this stage.
+            double serialSet = 0, threadSet = 0, blockSet = 0;
             for (const FuncSchedule &g : st.funcs()) {
-                if (g.location == ComputeLocation::Root || g.location == ComputeLocation::Inlined ||
-                    g.consumer != f.node || g.consumerStage != static_cast<int>(s))
+                if (!nestedHere(g))
                     continue;
-                double b = double(d.node(g.node).bytesPerPoint);
-                for (const Span &sp : st.computedRegion(g.node))
-                    b *= double(sp.extent());
-                (g.location == ComputeLocation::ThreadLevel ? threadSet : blockSet) += b;
+                const double b = productionBytes(g);
+                const int sites = storeSitesBelowRoot(g);
+                if (g.location == ComputeLocation::ThreadLevel && g.insideSerialLoop && g.storedAtRoot)
+                    serialSet += b;
+                if (g.location == ComputeLocation::ThreadLevel)
+                    threadSet += b * double(sites - (g.storedAtRoot ? 1 : 0));
+                blockSet += b * double(sites);
             }
-            blockSet += threadSet;
             if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s))) {
                 (*ft)[Feature::WorkingSet] = blockSet;
                 (*ft)[Feature::WorkingSetAtThread] = threadSet;
                 (*ft)[Feature::WorkingSetAtTask] = blockSet;
             }
             for (const FuncSchedule &g : st.funcs()) {
-                if (g.location == ComputeLocation::Root || g.location == ComputeLocation::Inlined ||
-                    g.consumer != f.node || g.consumerStage != static_cast<int>(s))
+                if (!nestedHere(g))
                     continue;
+                const double production = g.location != ComputeLocation::ThreadLevel ? blockSet
+                                          : g.insideSerialLoop && g.storedAtRoot     ? serialSet
+                                                                                     : threadSet;
                 for (size_t gs = 0; gs < g.stages.size(); gs++)
                     if (ScheduleFeatures *fg = featOf(g.node, static_cast<int>(gs))) {
-                        const double here = g.location == ComputeLocation::ThreadLevel ? threadSet : blockSet;
-                        (*fg)[Feature::WorkingSetAtRealization] = here;
-                        (*fg)[Feature::WorkingSetAtProduction] = here;
+                        (*fg)[Feature::WorkingSetAtRealization] = production;
+                        (*fg)[Feature::WorkingSetAtProduction] = production;
                         (*fg)[Feature::WorkingSetAtTask] = blockSet;
                     }
             }
         }
     }
-    // Root-level sums: realizations at root plus everything nested (counted once).
     for (ScheduleFeatures &ft : feats)
         ft[Feature::WorkingSetAtRoot] = rootSet;
     for (const FuncSchedule &f : st.funcs())

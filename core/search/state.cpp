@@ -130,6 +130,10 @@ Region State::stageLoopsAt(int node, int stage, int level) const
     const FuncSchedule *f = scheduleOf(node);
     if (level == 0 || !f || f->stages.empty())
         return loops;
+    // Computed inside its consumer's serial loop, the Func runs once per point of the thread: one
+    // thread covers all of those realizations (what Halide's thread loop bounds hold).
+    if (level == 2 && f->location == ComputeLocation::ThreadLevel && f->insideSerialLoop)
+        return m_dag->loopBounds(node, stage, regionPerThread(node));
     const StageTiling &t = f->stages[static_cast<size_t>(stage)];
     // Halide's representative iteration of a split loop (LoopNest::parallelize_in_tiles): the
     // middle one of the `outer` iterations (index outer / 2), as long as the inner loop and its
@@ -166,10 +170,17 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
             continue;
         if ((y->location == ComputeLocation::BlockLevel || y->location == ComputeLocation::ThreadLevel) &&
             y->consumer == consumerNode && y->consumerStage == consumerStage &&
-            (level <= 1 || (level == 2 && y->location == ComputeLocation::ThreadLevel))) {
-            // A Func nested in this loop nest reads the producer over its whole realization.
-            unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage,
-                                                                      computedRegion(edge.consumerNode))));
+            (level <= 1 || (level == 2 && y->location == ComputeLocation::ThreadLevel) ||
+             (level == 3 && y->location == ComputeLocation::ThreadLevel && y->insideSerialLoop))) {
+            // A Func nested in this loop nest reads the producer over all its realizations in one
+            // iteration of the level: a thread-level Func over every thread of the block at level 1,
+            // over every point of the thread at level 2 when computed inside the serial loop (and at
+            // level 3, one point of that loop, over its one realization there).
+            const Region nested = level == 2 ? regionPerThread(edge.consumerNode)
+                                  : level == 1 && y->location == ComputeLocation::ThreadLevel
+                                      ? regionPerBlock(edge.consumerNode)
+                                      : computedRegion(edge.consumerNode);
+            unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage, nested)));
             continue;
         }
         if (y->location != ComputeLocation::Inlined)

@@ -61,8 +61,8 @@ struct FuncSchedule {
     // root, block and thread). Halide still counts a block-level Func's per-block tile in the
     // block's shared-memory total (its shared_mem_occupancy and shared-memory limit), so
     // sharedBytesPerBlock() does too. The loop-nest parser sets it from the dump's root realize
-    // lines; Beamscope's search sets it for its block-level children, as Halide's does, and leaves
-    // its thread-level children in registers.
+    // lines; Beamscope's search sets it for its block-level and thread-level children, as Halide's
+    // does (halide_placements.h).
     //
     // So a Func has two memories, and they differ exactly when storedAtRoot is set:
     bool storedAtRoot = false;
