@@ -170,6 +170,8 @@ std::unique_ptr<SearchSession> SearchSession::open(const SearchRequest &request,
     p.randomDropoutSeed = request.seed;
     p.disableSubtiling = request.disableSubtiling;
     p.randomizeTilings = request.randomizeTilings;
+    p.halideSteps = !request.perFuncSteps;
+    p.threads = request.threads;
     p.freezeInlineComputeRoot = request.freezeInlineComputeRoot;
     p.traceCap = request.traceCap;
     p.startDecisions = request.startDecisions;

@@ -55,6 +55,8 @@ struct SearchRequest {
     bool disableSubtiling = false;
     bool randomizeTilings = false;
     bool freezeInlineComputeRoot = false;
+    bool perFuncSteps = false; // Beamscope's one decision per Func instead of Halide's two steps
+    int threads = 0;           // 0: one per core (the result does not depend on it)
     bool recordTrace = true;
     size_t traceCap = 200000;
     // Continue from a state: the "detail" decisions on its path in a trace

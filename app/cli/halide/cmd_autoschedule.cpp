@@ -31,7 +31,7 @@ const char *const kSynopsis =
     "(--app NAME | --generator LIB.so --name GEN [--param k=v]...) [--weights W | --weights-dir DIR] [--beam N] "
     "[--passes P] [--seed S] [--dropout PCT] [--options 1111] [--profile v100|local|NAME] [--trace FILE] "
     "[--schedule-out FILE] [--continue-from TRACE --state ID | --partial-schedule LOOPNEST] "
-    "[--freeze-inline-compute-root] [--no-subtiling] "
+    "[--freeze-inline-compute-root] [--no-subtiling] [--per-func-steps] [--threads N] "
     "[--randomize-tilings] [--force] [--json]";
 
 int fail(const std::string &message)
@@ -219,6 +219,9 @@ CommandRun defineAutoschedule(CLI::App &app)
     addFlag(app, "--no-subtiling", p.disableSubtiling, "serial tiles of 1 only");
     addFlag(app, "--randomize-tilings", p.randomizeTilings,
             "sample the tiling candidates instead of taking them in order");
+    addFlag(app, "--per-func-steps", p.perFuncSteps,
+            "Beamscope's own search, one decision per Func, instead of Halide's two steps per Func");
+    addInteger(app, "--threads", p.threads, "threads that featurize and cost children (0: one per core)", 0, 1024);
     addFlag(app, "--force", o->force, "replace --trace and --schedule-out files that exist");
     addFlag(app, "--quiet", o->quiet, "no progress on stderr");
     addJsonFlag(app, o->json);
