@@ -11,14 +11,10 @@
 // stencil_chain_u16 at beam 32 are then skipped).
 //
 // Each child of an exact parent is also costed (baseline weights) against the cost Halide recorded
-// for it, and counted per placement; asserted for inlined and untiled root children (all as
-// Halide). Not yet as Halide, so reported only: Funcs computed at a thread loop (none as Halide:
-// the recorded beams hold no such state, so their featurization was never checked; box_blur's
-// blur_x 31.31 against Halide's 31.20, where no Func is left undecided, but select_cast's tone
-// 95962 against 0.44, where curve and widen are still undecided), inside a serial loop
-// (featurized approximately, as a thread-level Func once per point: far off), and 70 of
-// stencil_chain_u16 beam 32's 2789 block-level children; the cost-step rejections of those
-// children rest on the same features, yet every recorded parent's children came out exact.
+// for it, per placement, and asserted: inlined, root, block-level, thread-level and serial-loop
+// children all cost as Halide, except 70 of stencil_chain_u16 beam 32's 2789 block-level children
+// (2.5e-5 to 3e-5 relative off, stage_1 at the block loop of 49x161 or 25x321 blocks; none is in
+// a beam), whose cause is not found yet.
 //
 // Not covered, because no recorded parent needs it (halidePlacements names the case in
 // Phase0Children::unsupported, and the test counts such parents apart): a Func read only inside
@@ -260,11 +256,15 @@ private Q_SLOTS:
             qInfo().noquote() << QString::fromStdString("first cost mismatch: " + r.firstCostMismatch);
         if (!r.firstMismatch.empty())
             qInfo().noquote() << QString::fromStdString("first mismatch: " + r.firstMismatch);
-        // Inlined and untiled root children cost as Halide costed them, everywhere; in-kernel ones are
-        // reported only (see the comment at the top).
-        for (const char *placement : {"inline", "root"})
-            if (const auto it = r.costsByPlacement.find(placement); it != r.costsByPlacement.end())
-                QVERIFY2(it->second.first == it->second.second, placement);
+        // Every child costs as Halide costed it, at every placement, except 70 block-level children
+        // of stencil_chain_u16 at beam 32 (full recorded set only; see the comment at the top).
+        for (const auto &[placement, counts] : r.costsByPlacement) {
+            if (run == "stencil_chain_u16/beam32" && placement == "block") {
+                QVERIFY2(counts.first >= counts.second - 70, placement.c_str());
+                continue;
+            }
+            QVERIFY2(counts.first == counts.second, (run + ": " + placement).c_str());
+        }
         if (expectedChecked >= 0)
             QCOMPARE(r.checked, expectedChecked);
         if (expectedExact >= 0)
