@@ -3,6 +3,7 @@
 
 #include "core/pipelines/pipeline.h"
 #include "core/util/halide_names.h"
+#include "core/weights/weights.h"
 
 #include <cstdlib>
 #include <random>
@@ -90,6 +91,17 @@ std::optional<search::GoldenTree> readTree(const std::string &run)
     if (!g)
         throw std::runtime_error(error);
     return g;
+}
+
+model::CostModel baselineModel()
+{
+    const auto path = projectData("weights/anderson2021/baseline.weights");
+    if (!path)
+        throw std::runtime_error("weights/anderson2021/baseline.weights: not found (BEAMSCOPE_SOURCE_DIR)");
+    auto loaded = weights::loadWeights(*path);
+    if (!loaded.ok())
+        throw std::runtime_error(path->string() + ": does not load");
+    return model::CostModel(*loaded.weights);
 }
 
 } // namespace beamscope::test

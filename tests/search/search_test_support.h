@@ -43,4 +43,8 @@ search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> se
 // but does not read throws, so a broken fixture fails the test instead of skipping it.
 std::optional<search::GoldenTree> readTree(const std::string &run);
 
+// The shipped baseline.weights as a cost model (the weights Halide's recorded trees were searched
+// with); throws std::runtime_error naming the file when it is missing or does not load.
+model::CostModel baselineModel();
+
 } // namespace beamscope::test

@@ -177,17 +177,8 @@ int compareFeatures(const std::string &schedule, const State &state, const std::
 
 const model::CostModel *baselineModel()
 {
-    static std::unique_ptr<model::CostModel> model;
-    if (!model) {
-        const auto path = test::projectData("weights/anderson2021/baseline.weights");
-        if (!path)
-            throw std::runtime_error("weights/anderson2021/baseline.weights is missing from the project");
-        auto loaded = weights::loadWeights(*path);
-        if (!loaded.ok())
-            throw std::runtime_error("weights/anderson2021/baseline.weights does not load");
-        model = std::make_unique<model::CostModel>(*loaded.weights);
-    }
-    return model.get();
+    static const model::CostModel model = test::baselineModel(); // loaded once, on first use
+    return &model;
 }
 
 // Cost of Beamscope's features with the baseline weights at num_cores 80 (the golden runs'

@@ -224,11 +224,7 @@ private Q_SLOTS:
         if (!g)
             QSKIP("recorded tree not in the fixtures; set BEAMSCOPE_SEARCH_TREES to shared/golden/search_trees");
         const test::BuiltPipeline p = test::buildRegistered(pipeline.toStdString());
-        const auto weightsPath = test::projectData("weights/anderson2021/baseline.weights");
-        QVERIFY(weightsPath);
-        auto loaded = weights::loadWeights(*weightsPath);
-        QVERIFY(loaded.ok());
-        const model::CostModel model(*loaded.weights);
+        const model::CostModel model = test::baselineModel();
         RunResult r;
         try {
             r = checkRun(p, *g, model);
