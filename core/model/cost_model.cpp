@@ -3,11 +3,11 @@
 #include "core/model/cost_formula.h"
 #include "core/model/fast_math.h"
 #include "core/model/network_kernel.h"
+#include "core/util/parallel_for.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <thread>
 
 namespace beamscope::model {
 
@@ -209,17 +209,11 @@ void CostModel::evaluate(const PipelineEmbedding &pipeline, std::span<const floa
         evaluateRange(ctx, 0, batchSize);
         return;
     }
-    std::vector<std::thread> workers;
-    workers.reserve(static_cast<size_t>(useful) - 1);
     const int chunk = (batchSize + useful - 1) / useful;
-    for (int t = 1; t < useful; ++t) {
-        const int begin = std::min(batchSize, t * chunk);
-        const int end = std::min(batchSize, begin + chunk);
-        workers.emplace_back([&ctx, begin, end] { evaluateRange(ctx, begin, end); });
-    }
-    evaluateRange(ctx, 0, std::min(batchSize, chunk));
-    for (auto &worker : workers)
-        worker.join();
+    parallelFor(static_cast<size_t>(useful), useful, [&](size_t t) {
+        const int begin = std::min(batchSize, static_cast<int>(t) * chunk);
+        evaluateRange(ctx, begin, std::min(batchSize, begin + chunk));
+    });
 }
 
 Evaluation CostModel::evaluate(std::span<const float> pipelineFeatures, std::span<const float> scheduleFeatures,

@@ -209,13 +209,13 @@ struct StepRules {
 // blessingHash: the structural hash each beam state's children remember it by.
 template <typename BlessingHash>
 Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &params, const StepRules &rules,
-                      std::mt19937_64 &rng, const BlessingHash &blessingHash)
+                      int threads, std::mt19937_64 &rng, const BlessingHash &blessingHash)
 {
     // Halide's steps draw no random numbers, so the beam states expand in parallel; their
     // children are then taken in beam order, as if one after the other.
     std::vector<std::vector<StepChild>> halideChildren(rules.halideSteps ? beam.size() : 0);
     if (rules.halideSteps)
-        parallelFor(beam.size(), params.threads > 0 ? params.threads : defaultThreadCount(), [&](size_t i) {
+        parallelFor(beam.size(), threads, [&](size_t i) {
             halideChildren[i] = halideStepChildren(beam[i].state, beam[i].decisions, params, rules.halide);
         });
     Generation kept, rejected;
@@ -409,22 +409,22 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             const bool strictHere = strict[static_cast<size_t>(node)];
             rules.perFunc.maxTilings = static_cast<size_t>(std::max(1, m_params.maxChildrenPerDecision));
             rules.perFunc.maxRootTilings = static_cast<size_t>(std::max(0, m_params.maxRootTilings));
-            rules.perFunc.pass =
-                pass; // the pre-pass (-1) groups randomized tilings by the decision count only, as Halide
+            // The pre-pass (-1) groups randomized tilings by the decision count only, as Halide.
+            rules.perFunc.pass = pass;
             rules.perFunc.prePass = pass < 0;
             rules.perFunc.fixed = fixedHere;
             rules.perFunc.fixedIsStrict = strictHere;
             rules.halide.prePass = pass < 0;
             rules.halide.maxRootTilings = rules.perFunc.maxRootTilings;
             // A fixed decision is taken at the Func's first step; its second has nothing left to decide.
-            rules.halide.fixed = !halideSteps || halideStepPhase(depth) == 0 ? fixedHere : nullptr;
+            rules.halide.fixed = halideStepPhase(depth) == 0 ? fixedHere : nullptr;
             rules.halide.fixedIsStrict = strictHere;
             rules.fixedChildren = fixedHere && strictHere;
 
             // Halide blesses the ancestors of a pass's good states by their hash at the pass's
             // granularity; only coarse-to-fine passes before the last one need it.
             const bool blessing = coarseToFine && pass >= 0 && pass + 1 < mainPasses;
-            Generation g = expandBeam(beam, m_params, rules, rng,
+            Generation g = expandBeam(beam, m_params, rules, threads, rng,
                                       [&](Candidate &b) { return blessing ? hash(b, pass) : uint64_t{0}; });
             std::vector<Candidate> &children = g.children;
             if (children.empty()) {

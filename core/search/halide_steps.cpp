@@ -39,10 +39,8 @@ std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams 
     // A fixed decision is costed even where Halide's search would have rejected it before the
     // model (the user's start state; a Func the pre-pass froze in another context): only an
     // illegal one falls back to the Func's normal children.
-    std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params);
-    if (!features)
-        features = computeFeatures(s, params.device);
-    out.push_back(StepChild{std::move(s), std::move(*features), decisionFor(parent.dag(), *options.fixed), false});
+    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device);
+    out.push_back(StepChild{std::move(s), std::move(features), decisionFor(parent.dag(), *options.fixed), false});
     return out;
 }
 

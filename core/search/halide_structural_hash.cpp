@@ -82,11 +82,4 @@ uint64_t halideStructuralHash(const LoopNestText &nest, int decisionsMade, int d
     return h;
 }
 
-uint64_t halideStructuralHash(const State &state, int decisionsMade, int depth)
-{
-    if (depth < 0)
-        return static_cast<uint64_t>(decisionsMade);
-    return halideStructuralHash(parseLoopNestText(state.halideLoopNest()), decisionsMade, depth);
-}
-
 } // namespace beamscope::search

@@ -12,16 +12,13 @@
 // Funcs are identified by name and stages by their index, not by Halide's numeric ids.
 
 #include "core/search/loop_nest_text.h"
-#include "core/search/state.h"
 
 #include <cstdint>
 
 namespace beamscope::search {
 
-// The hash of a state that has made `decisionsMade` of Halide's decisions (two per DAG node).
-uint64_t halideStructuralHash(const State &state, int decisionsMade, int depth);
-
-// The same on a dump already read (parseLoopNestText of State::halideLoopNest).
+// The hash of a state that has made `decisionsMade` of Halide's decisions (two per DAG node), from
+// its dump as parseLoopNestText reads State::halideLoopNest (read once, hashed at any depth).
 uint64_t halideStructuralHash(const LoopNestText &nest, int decisionsMade, int depth);
 
 } // namespace beamscope::search
