@@ -214,10 +214,14 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
     // Halide's steps draw no random numbers, so the beam states expand in parallel; their
     // children are then taken in beam order, as if one after the other.
     std::vector<std::vector<StepChild>> halideChildren(rules.halideSteps ? beam.size() : 0);
-    if (rules.halideSteps)
+    if (rules.halideSteps) {
+        // Threads the beam leaves idle judge each state's tilings.
+        StepOptions options = rules.halide;
+        options.threads = std::max<int>(1, threads / static_cast<int>(std::max<size_t>(1, beam.size())));
         parallelFor(beam.size(), threads, [&](size_t i) {
-            halideChildren[i] = halideStepChildren(beam[i].state, beam[i].decisions, params, rules.halide);
+            halideChildren[i] = halideStepChildren(beam[i].state, beam[i].decisions, params, options);
         });
+    }
     Generation kept, rejected;
     for (size_t i = 0; i < beam.size(); i++) {
         Candidate &b = beam[i];
@@ -368,7 +372,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
         if (!halideSteps)
             return coarseToFineHash(c.state, granularity);
         if (granularity >= 0 && !c.nest)
-            c.nest = std::make_shared<const LoopNestText>(parseLoopNestText(c.state.halideLoopNest()));
+            c.nest = std::make_shared<const LoopNestText>(c.state.halideLoopNestTree());
         return granularity < 0 ? static_cast<uint64_t>(c.decisions)
                                : halideStructuralHash(*c.nest, c.decisions, granularity);
     };
@@ -416,6 +420,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             rules.perFunc.fixedIsStrict = strictHere;
             rules.halide.prePass = pass < 0;
             rules.halide.maxRootTilings = rules.perFunc.maxRootTilings;
+            rules.halide.describeDecisions = trace != nullptr;
             // A fixed decision is taken at the Func's first step; its second has nothing left to decide.
             rules.halide.fixed = halideStepPhase(depth) == 0 ? fixedHere : nullptr;
             rules.halide.fixedIsStrict = strictHere;

@@ -196,10 +196,11 @@ FuncTiling toStageTilings(const SerialSplit &split, const Extents &threads,
 
 } // namespace
 
-std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vector<Region> &stageLoops, int vectorDim,
-                                          int64_t parallelism, const AcceptTiling &accept)
+std::vector<RootTilingCandidate> halideRootTilingCandidates(const dag::Node &node,
+                                                            const std::vector<Region> &stageLoops, int vectorDim,
+                                                            int64_t parallelism)
 {
-    std::vector<FuncTiling> out;
+    std::vector<RootTilingCandidate> out;
     if (node.func.dimensions() == 0 || stageLoops.empty() || stageLoops[0].empty())
         return out;
     std::vector<std::vector<int>> pureDims;
@@ -212,26 +213,51 @@ std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vect
     for (const Span &s : stageLoops[0])
         pureExtents.push_back(s.extent());
 
-    int accepted = 0;
     for (const Extents &parallelPerDim : parallelExtentsAfterSerialTiles(pureExtents, vectorLoops[0])) {
         const SerialSplit split = splitSerial(stageLoops, pureDims, parallelPerDim);
         const std::vector<Extents> threads = threadTilingsOver(split, pureDims, vectorLoops);
-        double previousWastage = 0;
+        bool first = true;
         for (const ParallelOption &o : parallelOptions(threads, split.parallel[0], stageLoops, pureDims, parallelism)) {
-            // Once something was accepted, the rest of this list leaves too many cores idle
-            // (equal wastages are one group: Halide does not break inside it).
-            if (accepted >= 1 && o.idleCoreWastage > kMaxIdleCoreWastage && o.idleCoreWastage != previousWastage)
-                break;
-            previousWastage = o.idleCoreWastage;
-            FuncTiling candidate = toStageTilings(split, o.threads, pureDims, vectorLoops);
+            RootTilingCandidate c;
+            c.tiling = toStageTilings(split, o.threads, pureDims, vectorLoops);
+            c.idleCoreWastage = o.idleCoreWastage;
+            c.startsSplit = first;
             // Halide's calculate_cost drops a pure stage with more serial points per thread than it
             // unrolls (exceeds_serial_extents_limit); update stages are exempt.
-            if (pureSerialPoints(node.stages[0], candidate[0]) <= kGpuUnrollLimit && accept(candidate)) {
-                out.push_back(std::move(candidate));
-                accepted++;
-            }
+            c.exceedsSerialLimit = pureSerialPoints(node.stages[0], c.tiling[0]) > kGpuUnrollLimit;
+            out.push_back(std::move(c));
+            first = false;
         }
     }
+    return out;
+}
+
+bool RootTilingRule::tries(const RootTilingCandidate &c, bool anyAccepted)
+{
+    if (c.startsSplit) {
+        m_stopped = false;
+        m_previousWastage = 0;
+    }
+    if (m_stopped)
+        return false;
+    // Once something was accepted, the rest of this split's list leaves too many cores idle
+    // (equal wastages are one group: Halide does not break inside it).
+    if (anyAccepted && c.idleCoreWastage > kMaxIdleCoreWastage && c.idleCoreWastage != m_previousWastage) {
+        m_stopped = true;
+        return false;
+    }
+    m_previousWastage = c.idleCoreWastage;
+    return !c.exceedsSerialLimit;
+}
+
+std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vector<Region> &stageLoops, int vectorDim,
+                                          int64_t parallelism, const AcceptTiling &accept)
+{
+    std::vector<FuncTiling> out;
+    RootTilingRule rule;
+    for (RootTilingCandidate &c : halideRootTilingCandidates(node, stageLoops, vectorDim, parallelism))
+        if (rule.tries(c, !out.empty()) && accept(c.tiling))
+            out.push_back(std::move(c.tiling));
     return out;
 }
 

@@ -32,4 +32,29 @@ using AcceptTiling = std::function<bool(const FuncTiling &)>;
 std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vector<Region> &stageLoops, int vectorDim,
                                           int64_t parallelism, const AcceptTiling &accept);
 
+// The same list before Halide's stopping rule: every option of every serial split, in order,
+// with what the rule reads. halideRootTilings is RootTilingRule over these; a caller that judges
+// candidates on several threads applies the rule itself (the rule reads only whether anything
+// was accepted yet, so once one is, the candidates it tries are known without judging them).
+struct RootTilingCandidate {
+    FuncTiling tiling;
+    double idleCoreWastage = 1;      // whole waves of blocks over the waves needed, worst stage
+    bool startsSplit = false;        // the first option of a serial split: the rule starts over
+    bool exceedsSerialLimit = false; // a pure stage's serial tile over kGpuUnrollLimit points: never offered
+};
+std::vector<RootTilingCandidate> halideRootTilingCandidates(const dag::Node &node,
+                                                            const std::vector<Region> &stageLoops, int vectorDim,
+                                                            int64_t parallelism);
+
+// Halide's stopping rule (SearchSpace::generate_children), fed the candidates in order: whether
+// a candidate is judged at all, given whether any candidate before it was accepted.
+class RootTilingRule {
+public:
+    bool tries(const RootTilingCandidate &c, bool anyAccepted);
+
+private:
+    bool m_stopped = false;
+    double m_previousWastage = 0;
+};
+
 } // namespace beamscope::search

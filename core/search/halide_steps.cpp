@@ -4,18 +4,22 @@
 #include "core/search/halide_root_tilings.h"
 #include "core/search/thread_info.h"
 #include "core/search/tiling.h"
+#include "core/util/parallel_for.h"
+
+#include <optional>
 
 namespace beamscope::search {
 
 namespace {
 
-Decision decisionFor(const SearchDag &dag, const FuncSchedule &f)
+Decision decisionFor(const SearchDag &dag, const FuncSchedule &f, const StepOptions &options)
 {
     Decision d;
     d.node = f.node;
     d.location = f.location;
     d.consumer = f.consumer;
-    d.text = describe(dag, f);
+    if (options.describeDecisions)
+        d.text = describe(dag, f);
     return d;
 }
 
@@ -40,7 +44,8 @@ std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams 
     // model (the user's start state; a Func the pre-pass froze in another context): only an
     // illegal one falls back to the Func's normal children.
     std::vector<ScheduleFeatures> features = computeFeatures(s, params.device);
-    out.push_back(StepChild{std::move(s), std::move(features), decisionFor(parent.dag(), *options.fixed), false});
+    out.push_back(
+        StepChild{std::move(s), std::move(features), decisionFor(parent.dag(), *options.fixed, options), false});
     return out;
 }
 
@@ -58,7 +63,7 @@ std::vector<StepChild> placements(const State &parent, const AutoscheduleParams 
         // The pre-pass decides only between inlining and computing at root.
         if (options.prePass && f.location != ComputeLocation::Inlined && f.location != ComputeLocation::Root)
             continue;
-        Decision d = decisionFor(parent.dag(), f);
+        Decision d = decisionFor(parent.dag(), f, options);
         out.push_back(StepChild{std::move(p.children[i]), std::move(p.features[i]), std::move(d), false});
     }
     return out;
@@ -72,20 +77,38 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
     std::vector<Region> loops;
     for (size_t s = 0; s < n.stages.size(); s++)
         loops.push_back(d.rootLoops(placed.node, static_cast<int>(s)));
-    std::vector<StepChild> out;
-    const auto accept = [&](const FuncTiling &t) {
+    const std::vector<RootTilingCandidate> candidates =
+        halideRootTilingCandidates(n, loops, halideRootVectorDim(n, loops[0]), params.device.parallelism);
+    // Only this candidate's slot is written, so candidates may be judged on several threads.
+    std::vector<std::optional<StepChild>> made(candidates.size());
+    const auto judge = [&](size_t i) {
         FuncSchedule f = placed;
         f.awaitingGpuTiling = false;
-        f.stages = t;
+        f.stages = candidates[i].tiling;
         State s = parent;
         s.replaceLast(f);
-        std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params);
-        if (!features)
-            return false;
-        out.push_back(StepChild{std::move(s), std::move(*features), decisionFor(d, f), false});
-        return true;
+        if (std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params))
+            made[i] = StepChild{std::move(s), std::move(*features), decisionFor(d, f, options), false};
     };
-    halideRootTilings(n, loops, halideRootVectorDim(n, loops[0]), params.device.parallelism, accept);
+    // Halide's stopping rule reads only whether anything was accepted yet: judge in order until
+    // one is, then the rest it tries are known and are judged together.
+    RootTilingRule rule;
+    size_t next = 0;
+    bool anyAccepted = false;
+    for (; next < candidates.size() && !anyAccepted; next++)
+        if (rule.tries(candidates[next], false)) {
+            judge(next);
+            anyAccepted = made[next].has_value();
+        }
+    std::vector<size_t> tried;
+    for (; next < candidates.size(); next++)
+        if (rule.tries(candidates[next], true))
+            tried.push_back(next);
+    parallelFor(tried.size(), options.threads, [&](size_t k) { judge(tried[k]); });
+    std::vector<StepChild> out;
+    for (std::optional<StepChild> &c : made)
+        if (c)
+            out.push_back(std::move(*c));
     if (options.maxRootTilings > 0)
         out = subsample(std::move(out), options.maxRootTilings);
     return out;

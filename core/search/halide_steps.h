@@ -31,6 +31,11 @@ struct StepOptions {
     // the only child at phase 0 while it is legal; phase 1 then has nothing left to decide.
     const FuncSchedule *fixed = nullptr;
     bool fixedIsStrict = true; // an illegal fixed decision leaves no child (else: generate normally)
+    // Decision::text for each child; only a trace shows it, and it costs a string per child.
+    bool describeDecisions = true;
+    // Threads to judge one state's root tilings on (the search gives them when its beam is
+    // narrower than its thread count, e.g. a pass's first tiling, from the one initial state).
+    int threads = 1;
 };
 
 // The number of decisions Halide's search makes on this pipeline (2 per DAG node).

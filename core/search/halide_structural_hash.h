@@ -1,8 +1,9 @@
 #pragma once
 // Anderson2021's coarse-to-fine hash (State::structural_hash, LoopNest::structural_hash) on
 // Halide's own loop-nest tree, for the search that takes Halide's steps (beam_search.h). The
-// tree is read from the state's dump in Halide's form (State::halideLoopNest), which is Halide's
-// dump byte for byte, so two states collide exactly when Halide's would: the hash starts from the
+// tree is the state's dump in Halide's form (State::halideLoopNestTree: the entries
+// parseLoopNestText reads from State::halideLoopNest), which is Halide's dump byte for byte, so
+// two states collide exactly when Halide's would: the hash starts from the
 // number of decisions made, and each level of the tree spends two units of depth:
 //   depth >= 0  the Funcs realized at this level, the stages computed here, the Funcs inlined here
 //   depth >= 1  per child loop which sizes are > 1 (exact sizes from depth 2), and this level's
@@ -18,7 +19,7 @@
 namespace beamscope::search {
 
 // The hash of a state that has made `decisionsMade` of Halide's decisions (two per DAG node), from
-// its dump as parseLoopNestText reads State::halideLoopNest (read once, hashed at any depth).
+// its dump's tree (State::halideLoopNestTree, built once, hashed at any depth).
 uint64_t halideStructuralHash(const LoopNestText &nest, int decisionsMade, int depth);
 
 } // namespace beamscope::search

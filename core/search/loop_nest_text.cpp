@@ -161,7 +161,11 @@ NestEntry parseLine(int number, std::string_view text)
     e.vectorLoop = *v;
     e.vectorDim = *d;
     for (i += 2; i < tok.size(); i++) {
-        if (tok[i] == "t" || tok[i] == "p")
+        if (tok[i] == "t") {
+            e.tileable = true;
+            continue;
+        }
+        if (tok[i] == "p")
             continue;
         if (tok[i] == "*") {
             e.innermost = true;
@@ -232,7 +236,63 @@ void buildTree(std::vector<NestEntry> &entries)
     }
 }
 
+void printSize(std::string &out, const LoopSize &s)
+{
+    out += std::to_string(s.value);
+    if (s.vectorized)
+        out += 'v';
+    if (s.constant)
+        out += 'c';
+}
+
 } // namespace
+
+std::string linkLoopNestEntries(std::vector<NestEntry> &entries)
+{
+    try {
+        buildTree(entries);
+    } catch (const ParseError &e) {
+        return e.message;
+    }
+    return {};
+}
+
+std::string printLoopNestText(const LoopNestText &nest)
+{
+    std::string out;
+    for (const NestEntry &e : nest.entries) {
+        out.append(static_cast<size_t>(e.indent), ' ');
+        switch (e.kind) {
+        case NestLineKind::Root: out += "gpu_none"; break;
+        case NestLineKind::Realize:
+            out += "realize: " + e.func + " [";
+            for (size_t d = 0; d < e.extents.size(); d++) {
+                if (d)
+                    out += ", ";
+                printSize(out, e.extents[d]);
+            }
+            out += "] with " + std::to_string(e.stages) + " stages";
+            break;
+        case NestLineKind::Inlined: out += "inlined: " + e.func + " " + std::to_string(e.calls); break;
+        case NestLineKind::Loop:
+            out += e.func;
+            for (const LoopSize &s : e.sizes) {
+                out += ' ';
+                printSize(out, s);
+            }
+            out += " (" + std::to_string(e.vectorLoop) + ", " + std::to_string(e.vectorDim) + ")";
+            if (e.tileable)
+                out += " t";
+            if (e.innermost)
+                out += " *";
+            if (!e.label.empty())
+                out += " " + e.label;
+            break;
+        }
+        out += '\n';
+    }
+    return out;
+}
 
 std::string_view findLoopNest(std::string_view text, int *firstLine)
 {
@@ -275,8 +335,9 @@ LoopNestText parseLoopNestText(std::string_view text)
             std::string_view line = nest.substr(pos, eol - pos);
             if (!line.empty() && line.back() == '\r')
                 line.remove_suffix(1);
-            const bool blank = line.find_first_not_of(" \t") == std::string_view::npos;
-            if (!blank && line[0] != '#')
+            // A comment is a line whose first character past any indentation is '#'.
+            const size_t first = line.find_first_not_of(" \t");
+            if (first != std::string_view::npos && line[first] != '#')
                 result.entries.push_back(parseLine(number, line));
             pos = eol + 1;
             number++;

@@ -30,7 +30,8 @@ struct NestEntry {
     std::vector<LoopSize> sizes; // at least 1 each
     int vectorLoop = -1, vectorDim = -1;
     bool innermost = false;
-    std::string label; // "" for an innermost loop printed without one
+    bool tileable = false; // printed " t"
+    std::string label;     // "" for an innermost loop printed without one
     // Realize
     std::vector<LoopSize> extents;
     int stages = 0;
@@ -57,5 +58,13 @@ std::string_view findLoopNest(std::string_view text, int *firstLine = nullptr);
 // Reads the dump in text (or in a whole log, see findLoopNest): comment ('#') and
 // blank lines skipped, one entry per other line, nested by indentation.
 LoopNestText parseLoopNestText(std::string_view text);
+
+// Nests entries given in print order with their indents set (parent, children), as
+// parseLoopNestText does; returns "" or what is wrong, naming the entry's line.
+std::string linkLoopNestEntries(std::vector<NestEntry> &entries);
+
+// The text parseLoopNestText reads back into the same entries: Halide's dump form, one line per
+// entry ("p", which the reader skips, is not printed).
+std::string printLoopNestText(const LoopNestText &nest);
 
 } // namespace beamscope::search

@@ -393,9 +393,73 @@ std::string State::dump() const
     return os.str();
 }
 
-std::string State::halideLoopNest() const
+namespace {
+
+// Appends the entries of a loop nest in print order; the tree is linked from the indents at the
+// end, as when the dump is read back (loop_nest_text.h), so the text and the tree are one thing.
+class NestBuilder {
+public:
+    void root()
+    {
+        NestEntry e = entry(NestLineKind::Root, 1, {});
+        m_nest.entries.push_back(std::move(e));
+    }
+    void realize(int indent, std::string func, const Region &r, bool constant, int stages)
+    {
+        NestEntry e = entry(NestLineKind::Realize, indent, std::move(func));
+        for (const dag::Span &s : r)
+            e.extents.push_back(LoopSize{s.extent(), false, constant});
+        e.stages = stages;
+        m_nest.entries.push_back(std::move(e));
+    }
+    // sizes[vectorizedSize] is marked 'v' (-1: none); vectorLoop and vectorDim are the "(v, d)" pair.
+    void loop(int indent, std::string func, const std::vector<int64_t> &sizes, int vectorizedSize,
+              const std::vector<bool> &constant, std::pair<int, int> vector, bool innermost, const char *label)
+    {
+        NestEntry e = entry(NestLineKind::Loop, indent, std::move(func));
+        for (size_t j = 0; j < sizes.size(); j++)
+            e.sizes.push_back(LoopSize{sizes[j], static_cast<int>(j) == vectorizedSize, constant[j]});
+        e.vectorLoop = vector.first;
+        e.vectorDim = vector.second;
+        e.innermost = innermost;
+        e.tileable = !innermost;
+        e.label = label;
+        m_nest.entries.push_back(std::move(e));
+    }
+    void inlined(int indent, std::string func, int64_t calls)
+    {
+        NestEntry e = entry(NestLineKind::Inlined, indent, std::move(func));
+        e.calls = calls;
+        m_nest.entries.push_back(std::move(e));
+    }
+    LoopNestText take()
+    {
+        m_nest.error = linkLoopNestEntries(m_nest.entries);
+        if (!m_nest.error.empty())
+            throw std::logic_error("State::halideLoopNestTree: " + m_nest.error);
+        return std::move(m_nest);
+    }
+
+private:
+    NestEntry entry(NestLineKind kind, int indent, std::string func) const
+    {
+        NestEntry e;
+        e.kind = kind;
+        e.line = static_cast<int>(m_nest.entries.size()) + 1;
+        e.indent = indent;
+        e.func = std::move(func);
+        return e;
+    }
+    LoopNestText m_nest;
+};
+
+} // namespace
+
+std::string State::halideLoopNest() const { return printLoopNestText(halideLoopNestTree()); }
+
+LoopNestText State::halideLoopNestTree() const
 {
-    std::ostringstream os;
+    NestBuilder out;
     // Names as a fresh Halide process prints them: without the "$N" Halide adds to names repeated
     // in this process, unless two Funcs of this pipeline share the base name.
     std::map<std::string, int> baseCount;
@@ -403,31 +467,18 @@ std::string State::halideLoopNest() const
         baseCount[baseFuncName(m_dag->node(n).name)]++;
     auto funcName = [&](int node) {
         const std::string &n = m_dag->node(node).name;
-        const std::string base = baseFuncName(n);
+        std::string base = baseFuncName(n);
         return baseCount[base] == 1 ? base : n;
-    };
-    // Halide marks a loop size 'c' when its extent is a compile-time constant: always inside a
-    // kernel, and at the block level only for reduction loops (pure root loops follow the estimates).
-    auto sizes = [&](const std::vector<int64_t> &v, int vectorLoop, const std::vector<bool> &constant) {
-        std::string out;
-        for (size_t j = 0; j < v.size(); j++)
-            out +=
-                " " + std::to_string(v[j]) + (static_cast<int>(j) == vectorLoop ? "v" : "") + (constant[j] ? "c" : "");
-        return out;
     };
     auto vectorPair = [&](const FuncSchedule &f, int s) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
         // A stage without loops vectorizes nothing, whatever its tiling says: Halide prints (-1, 0).
         const bool vectorized = t.hasVectorLoop && m_dag->loopCount(f.node, s) > 0;
-        const int v = vectorized ? t.vectorLoop : -1;
-        const int dim = vectorized ? m_dag->vectorDim(f.node, s, t.vectorLoop) : 0;
-        return " (" + std::to_string(v) + ", " + std::to_string(dim) + ")";
+        return std::pair<int, int>(vectorized ? t.vectorLoop : -1,
+                                   vectorized ? m_dag->vectorDim(f.node, s, t.vectorLoop) : 0);
     };
-    auto realize = [&](int node, const Region &r, bool constant, const std::string &pad) {
-        os << pad << "realize: " << funcName(node) << " [";
-        for (size_t d = 0; d < r.size(); d++)
-            os << (d ? ", " : "") << r[d].extent() << (constant ? "c" : "");
-        os << "] with " << m_dag->node(node).stages.size() << " stages\n";
+    auto realize = [&](int node, const Region &r, bool constant, int indent) {
+        out.realize(indent, funcName(node), r, constant, static_cast<int>(m_dag->node(node).stages.size()));
     };
     // Calls of an inlined Func per point of a stage, through other inlined Funcs (Halide's count).
     std::function<int64_t(int, int, int)> inlinedCalls = [&](int producer, int node, int stage) -> int64_t {
@@ -446,16 +497,26 @@ std::string State::halideLoopNest() const
     for (int n = 0; n < m_dag->nodeCount(); n++)
         if (const FuncSchedule *f = scheduleOf(n); f && f->location == ComputeLocation::Inlined)
             inlined.push_back(n);
-    // Thread (unless thread level) / serial / innermost lines of one stage below `pad`.
-    std::function<void(const FuncSchedule &, int, std::string)> innerLevels;
-    innerLevels = [&](const FuncSchedule &f, int s, std::string pad) {
+    auto innermost = [&](const FuncSchedule &f, int s, int indent) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
-        const std::string name = funcName(f.node);
+        // Halide marks a loop size 'c' when its extent is a compile-time constant: always inside a
+        // kernel, and at the block level only for reduction loops (pure root loops follow the estimates).
         const std::vector<int64_t> one(t.serial.size(), 1);
         const std::vector<bool> constant(t.serial.size(), true);
+        out.loop(indent, funcName(f.node), one, t.hasVectorLoop ? t.vectorLoop : -1, constant, vectorPair(f, s), true,
+                 "gpu_simd");
+        for (int n : inlined)
+            if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
+                out.inlined(indent + 1, funcName(n), calls);
+    };
+    // Thread (unless thread level) / serial / innermost lines of one stage at `indent`.
+    std::function<void(const FuncSchedule &, int, int)> innerLevels;
+    innerLevels = [&](const FuncSchedule &f, int s, int indent) {
+        const StageTiling &t = f.stages[static_cast<size_t>(s)];
+        const std::vector<bool> constant(t.serial.size(), true);
         if (f.location != ComputeLocation::ThreadLevel) {
-            os << pad << name << sizes(t.threads, -1, constant) << vectorPair(f, s) << " t gpu_thread\n";
-            pad += " ";
+            out.loop(indent, funcName(f.node), t.threads, -1, constant, vectorPair(f, s), false, "gpu_thread");
+            indent++;
             if (f.location == ComputeLocation::Root) {
                 auto inThisThread = [&](const FuncSchedule &g) {
                     return g.location == ComputeLocation::ThreadLevel && g.consumer == f.node && g.consumerStage == s;
@@ -464,17 +525,17 @@ std::string State::halideLoopNest() const
                 // thread needs of it), among the thread's other realizations.
                 for (const FuncSchedule &g : m_funcs)
                     if (inThisThread(g) && g.insideSerialLoop)
-                        realize(g.node, regionPerThread(g.node), true, pad);
+                        realize(g.node, regionPerThread(g.node), true, indent);
                 for (const FuncSchedule &g : m_funcs)
                     if (inThisThread(g) && !g.insideSerialLoop) {
-                        realize(g.node, computedRegion(g.node), true, pad);
+                        realize(g.node, computedRegion(g.node), true, indent);
                         for (size_t gs = 0; gs < g.stages.size(); gs++)
-                            innerLevels(g, static_cast<int>(gs), pad);
+                            innerLevels(g, static_cast<int>(gs), indent);
                     }
             }
         }
-        os << pad << name << sizes(t.serial, -1, constant) << vectorPair(f, s) << " t gpu_serial\n";
-        pad += " ";
+        out.loop(indent, funcName(f.node), t.serial, -1, constant, vectorPair(f, s), false, "gpu_serial");
+        indent++;
         if (f.location == ComputeLocation::Root) {
             // Funcs computed in this serial loop: their realizations, then their loops, last
             // computed first (Halide prints a loop's children in reverse), before the stage's innermost.
@@ -484,36 +545,18 @@ std::string State::halideLoopNest() const
             };
             for (const FuncSchedule &g : m_funcs)
                 if (inThisSerial(g))
-                    realize(g.node, computedRegion(g.node), true, pad);
+                    realize(g.node, computedRegion(g.node), true, indent);
             for (size_t k = m_funcs.size(); k-- > 0;)
                 if (inThisSerial(m_funcs[k]))
                     for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)
-                        innerLevels(m_funcs[k], static_cast<int>(gs), pad);
+                        innerLevels(m_funcs[k], static_cast<int>(gs), indent);
         }
-        os << pad << name << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, constant) << vectorPair(f, s)
-           << " * gpu_simd\n";
-        for (int n : inlined)
-            if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
-                os << pad << " inlined: " << funcName(n) << " " << calls << "\n";
+        innermost(f, s, indent);
     };
-    // Halide's phase 0 of a root Func (awaitingGpuTiling): one gpu_none loop over the stage's
-    // extents (its blocks, threads and serial being 1) around the innermost point.
-    auto untiledRootStage = [&](const FuncSchedule &f, int s, const std::vector<int64_t> &extents,
-                                const std::vector<bool> &constant) {
-        const StageTiling &t = f.stages[static_cast<size_t>(s)];
-        const std::vector<int64_t> one(extents.size(), 1);
-        const std::vector<bool> allConstant(extents.size(), true);
-        os << funcName(f.node) << sizes(extents, -1, constant) << vectorPair(f, s) << " t gpu_none\n";
-        os << " " << funcName(f.node) << sizes(one, t.hasVectorLoop ? t.vectorLoop : -1, allConstant)
-           << vectorPair(f, s) << " * gpu_simd\n";
-        for (int n : inlined)
-            if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
-                os << "  inlined: " << funcName(n) << " " << calls << "\n";
-    };
-    os << " gpu_none\n";
+    out.root();
     for (const FuncSchedule &f : m_funcs)
         if (f.location == ComputeLocation::Root || (f.location != ComputeLocation::Inlined && f.storedAtRoot))
-            realize(f.node, m_dag->rootComputed(f.node), false, "");
+            realize(f.node, m_dag->rootComputed(f.node), false, 0);
     // Halide prints the root's children last-scheduled first.
     for (size_t i = m_funcs.size(); i-- > 0;) {
         const FuncSchedule &f = m_funcs[i];
@@ -529,17 +572,19 @@ std::string State::halideLoopNest() const
                 blocks.push_back(ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]));
                 constant.push_back(stage.loop[j].rvar);
             }
+            // Halide's phase 0 of a root Func (awaitingGpuTiling): one gpu_none loop over the
+            // stage's extents (its blocks, threads and serial being 1) around the innermost point.
+            out.loop(0, funcName(f.node), blocks, -1, constant, vectorPair(f, static_cast<int>(s)), false,
+                     f.awaitingGpuTiling ? "gpu_none" : "gpu_block");
             if (f.awaitingGpuTiling) {
-                untiledRootStage(f, static_cast<int>(s), blocks, constant);
+                innermost(f, static_cast<int>(s), 1);
                 continue;
             }
-            os << funcName(f.node) << sizes(blocks, -1, constant) << vectorPair(f, static_cast<int>(s))
-               << " t gpu_block\n";
             // A thread-level Func Halide also stores at root is in the block's store_at set too.
             for (const FuncSchedule &g : m_funcs)
                 if (g.location == ComputeLocation::ThreadLevel && g.storedAtRoot && g.consumer == f.node &&
                     g.consumerStage == static_cast<int>(s))
-                    realize(g.node, regionPerBlock(g.node), true, " ");
+                    realize(g.node, regionPerBlock(g.node), true, 1);
             // The block's store_at set prints in node order, its loops last-scheduled first (as at root).
             auto inThisBlock = [&](const FuncSchedule &g) {
                 return g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
@@ -547,15 +592,15 @@ std::string State::halideLoopNest() const
             };
             for (const FuncSchedule &g : m_funcs)
                 if (inThisBlock(g))
-                    realize(g.node, computedRegion(g.node), true, " ");
+                    realize(g.node, computedRegion(g.node), true, 1);
             for (size_t k = m_funcs.size(); k-- > 0;)
                 if (inThisBlock(m_funcs[k]))
                     for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)
-                        innerLevels(m_funcs[k], static_cast<int>(gs), " ");
-            innerLevels(f, static_cast<int>(s), " ");
+                        innerLevels(m_funcs[k], static_cast<int>(gs), 1);
+            innerLevels(f, static_cast<int>(s), 1);
         }
     }
-    return os.str();
+    return out.take();
 }
 
 } // namespace beamscope::search

@@ -16,6 +16,7 @@
 //               (FuncSchedule::storageMemory and featureMemory)
 //   ThreadLevel computed per GPU thread of its consumer, stored in registers; loops = serial
 
+#include "core/search/loop_nest_text.h"
 #include "core/search/search_dag.h"
 
 #include <cstdint>
@@ -169,6 +170,9 @@ public:
     // which parseLoopNest reads back into this state; for Halide's own schedules it is Halide's
     // dump line for line (tests/search/test_golden_states).
     std::string halideLoopNest() const;
+    // The same dump as parseLoopNestText would read it, built without the text (the search's
+    // structural hashes read it for every state they rank).
+    LoopNestText halideLoopNestTree() const;
 
 private:
     const SearchDag *m_dag;

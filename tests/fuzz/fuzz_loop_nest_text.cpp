@@ -2,7 +2,7 @@
 // (core/search/loop_nest_text.cpp). Mapping the entries onto a pipeline's
 // Funcs (loop_nest_parser.cpp) needs Halide and is not reached here. Any text
 // gives a tree of entries rooted at the first, or a "line N: ..." / "expected
-// ..." error.
+// ..." error; a tree printed (printLoopNestText) reads back into the same tree.
 
 #include "core/search/loop_nest_text.h"
 #include "tests/fuzz/fuzz_support.h"
@@ -39,5 +39,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (s.value < 1)
                     fuzz::fail(target, "a loop size below 1");
     }
+    const std::string printed = search::printLoopNestText(r);
+    const search::LoopNestText back = search::parseLoopNestText(printed);
+    if (!back.ok() || back.entries.size() != r.entries.size())
+        fuzz::fail(target, "a printed tree that does not read back");
+    for (size_t k = 0; k < r.entries.size(); k++) {
+        const auto &a = r.entries[k], &b = back.entries[k];
+        const auto sameSizes = [](const std::vector<search::LoopSize> &x, const std::vector<search::LoopSize> &y) {
+            return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto &p, const auto &q) {
+                return p.value == q.value && p.vectorized == q.vectorized && p.constant == q.constant;
+            });
+        };
+        if (a.kind != b.kind || a.indent != b.indent || a.func != b.func || !sameSizes(a.sizes, b.sizes) ||
+            !sameSizes(a.extents, b.extents) || a.vectorLoop != b.vectorLoop || a.vectorDim != b.vectorDim ||
+            a.innermost != b.innermost || a.tileable != b.tileable || a.label != b.label || a.stages != b.stages ||
+            a.calls != b.calls || a.parent != b.parent || a.children != b.children)
+            fuzz::fail(target, "a printed tree that reads back as another tree");
+    }
+    if (search::printLoopNestText(back) != printed)
+        fuzz::fail(target, "printing is not stable");
     return 0;
 }
