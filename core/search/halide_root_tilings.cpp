@@ -2,6 +2,7 @@
 
 #include "core/search/halide_gpu_tilings.h"
 #include "core/search/integer_math.h"
+#include "core/util/parallel_for.h"
 
 #include <algorithm>
 #include <cmath>
@@ -232,32 +233,68 @@ std::vector<RootTilingCandidate> halideRootTilingCandidates(const dag::Node &nod
     return out;
 }
 
-bool RootTilingRule::tries(const RootTilingCandidate &c, bool anyAccepted)
+namespace {
+
+// Fed the candidates in order: whether one is judged at all, given whether any before it was accepted.
+class RootTilingRule {
+public:
+    bool tries(const RootTilingCandidate &c, bool anyAccepted)
+    {
+        if (c.startsSplit) {
+            m_stopped = false;
+            m_previousWastage = 0;
+        }
+        if (m_stopped)
+            return false;
+        // Once something was accepted, the rest of this split's list leaves too many cores idle
+        // (equal wastages are one group: Halide does not break inside it).
+        if (anyAccepted && c.idleCoreWastage > kMaxIdleCoreWastage && c.idleCoreWastage != m_previousWastage) {
+            m_stopped = true;
+            return false;
+        }
+        m_previousWastage = c.idleCoreWastage;
+        return !c.exceedsSerialLimit;
+    }
+
+private:
+    bool m_stopped = false;
+    double m_previousWastage = 0;
+};
+
+} // namespace
+
+std::vector<bool> acceptRootTilings(const std::vector<RootTilingCandidate> &candidates, int threads,
+                                    const std::function<bool(size_t)> &accept)
 {
-    if (c.startsSplit) {
-        m_stopped = false;
-        m_previousWastage = 0;
-    }
-    if (m_stopped)
-        return false;
-    // Once something was accepted, the rest of this split's list leaves too many cores idle
-    // (equal wastages are one group: Halide does not break inside it).
-    if (anyAccepted && c.idleCoreWastage > kMaxIdleCoreWastage && c.idleCoreWastage != m_previousWastage) {
-        m_stopped = true;
-        return false;
-    }
-    m_previousWastage = c.idleCoreWastage;
-    return !c.exceedsSerialLimit;
+    std::vector<bool> accepted(candidates.size(), false);
+    RootTilingRule rule;
+    size_t next = 0;
+    bool anyAccepted = false;
+    for (; next < candidates.size() && !anyAccepted; next++)
+        if (rule.tries(candidates[next], false))
+            anyAccepted = accepted[next] = accept(next);
+    std::vector<size_t> tried;
+    for (; next < candidates.size(); next++)
+        if (rule.tries(candidates[next], true))
+            tried.push_back(next);
+    // One byte per index, not vector<bool>'s shared words, so that threads write apart.
+    std::vector<char> takes(tried.size(), 0);
+    parallelFor(tried.size(), threads, [&](size_t k) { takes[k] = accept(tried[k]) ? 1 : 0; });
+    for (size_t k = 0; k < tried.size(); k++)
+        accepted[tried[k]] = takes[k] != 0;
+    return accepted;
 }
 
 std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vector<Region> &stageLoops, int vectorDim,
                                           int64_t parallelism, const AcceptTiling &accept)
 {
+    std::vector<RootTilingCandidate> candidates = halideRootTilingCandidates(node, stageLoops, vectorDim, parallelism);
+    const std::vector<bool> accepted =
+        acceptRootTilings(candidates, 1, [&](size_t i) { return accept(candidates[i].tiling); });
     std::vector<FuncTiling> out;
-    RootTilingRule rule;
-    for (RootTilingCandidate &c : halideRootTilingCandidates(node, stageLoops, vectorDim, parallelism))
-        if (rule.tries(c, !out.empty()) && accept(c.tiling))
-            out.push_back(std::move(c.tiling));
+    for (size_t i = 0; i < candidates.size(); i++)
+        if (accepted[i])
+            out.push_back(std::move(candidates[i].tiling));
     return out;
 }
 

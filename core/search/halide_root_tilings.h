@@ -33,9 +33,7 @@ std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vect
                                           int64_t parallelism, const AcceptTiling &accept);
 
 // The same list before Halide's stopping rule: every option of every serial split, in order,
-// with what the rule reads. halideRootTilings is RootTilingRule over these; a caller that judges
-// candidates on several threads applies the rule itself (the rule reads only whether anything
-// was accepted yet, so once one is, the candidates it tries are known without judging them).
+// with what the rule reads.
 struct RootTilingCandidate {
     FuncTiling tiling;
     double idleCoreWastage = 1;      // whole waves of blocks over the waves needed, worst stage
@@ -46,15 +44,11 @@ std::vector<RootTilingCandidate> halideRootTilingCandidates(const dag::Node &nod
                                                             const std::vector<Region> &stageLoops, int vectorDim,
                                                             int64_t parallelism);
 
-// Halide's stopping rule (SearchSpace::generate_children), fed the candidates in order: whether
-// a candidate is judged at all, given whether any candidate before it was accepted.
-class RootTilingRule {
-public:
-    bool tries(const RootTilingCandidate &c, bool anyAccepted);
-
-private:
-    bool m_stopped = false;
-    double m_previousWastage = 0;
-};
+// Halide's stopping rule (SearchSpace::generate_children) over `candidates`: which are judged,
+// and which of those `accept(i)` takes; true at the accepted indices. The rule reads only whether
+// anything was accepted yet, so once one is, the candidates it tries are known and are judged
+// on up to `threads` threads: accept(i) must then touch nothing shared but what belongs to i.
+std::vector<bool> acceptRootTilings(const std::vector<RootTilingCandidate> &candidates, int threads,
+                                    const std::function<bool(size_t)> &accept);
 
 } // namespace beamscope::search

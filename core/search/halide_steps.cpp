@@ -4,7 +4,6 @@
 #include "core/search/halide_root_tilings.h"
 #include "core/search/thread_info.h"
 #include "core/search/tiling.h"
-#include "core/util/parallel_for.h"
 
 #include <optional>
 
@@ -81,7 +80,7 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
         halideRootTilingCandidates(n, loops, halideRootVectorDim(n, loops[0]), params.device.parallelism);
     // Only this candidate's slot is written, so candidates may be judged on several threads.
     std::vector<std::optional<StepChild>> made(candidates.size());
-    const auto judge = [&](size_t i) {
+    acceptRootTilings(candidates, options.threads, [&](size_t i) {
         FuncSchedule f = placed;
         f.awaitingGpuTiling = false;
         f.stages = candidates[i].tiling;
@@ -89,22 +88,8 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
         s.replaceLast(f);
         if (std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params))
             made[i] = StepChild{std::move(s), std::move(*features), decisionFor(d, f, options), false};
-    };
-    // Halide's stopping rule reads only whether anything was accepted yet: judge in order until
-    // one is, then the rest it tries are known and are judged together.
-    RootTilingRule rule;
-    size_t next = 0;
-    bool anyAccepted = false;
-    for (; next < candidates.size() && !anyAccepted; next++)
-        if (rule.tries(candidates[next], false)) {
-            judge(next);
-            anyAccepted = made[next].has_value();
-        }
-    std::vector<size_t> tried;
-    for (; next < candidates.size(); next++)
-        if (rule.tries(candidates[next], true))
-            tried.push_back(next);
-    parallelFor(tried.size(), options.threads, [&](size_t k) { judge(tried[k]); });
+        return made[i].has_value();
+    });
     std::vector<StepChild> out;
     for (std::optional<StepChild> &c : made)
         if (c)
