@@ -500,7 +500,9 @@ LoopNestText State::halideLoopNestTree() const
     auto innermost = [&](const FuncSchedule &f, int s, int indent) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
         // Halide marks a loop size 'c' when its extent is a compile-time constant: always inside a
-        // kernel, and at the block level only for reduction loops (pure root loops follow the estimates).
+        // kernel; at the block level reduction loops, and pure loops whose root region is reached
+        // through constant indices only (unsharp's kernel [4c]), which Beamscope's spans do not
+        // track yet. Only the dump shows that mark: no feature of a root Func reads it.
         const std::vector<int64_t> one(t.serial.size(), 1);
         const std::vector<bool> constant(t.serial.size(), true);
         out.loop(indent, funcName(f.node), one, t.hasVectorLoop ? t.vectorLoop : -1, constant, vectorPair(f, s), true,
