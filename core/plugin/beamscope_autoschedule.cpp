@@ -11,11 +11,13 @@
 #include "core/schedule/apply_schedule.h"
 #include "core/schedule/emit_source.h"
 #include "core/search/autoschedule.h"
+#include "core/search/featurization.h"
 #include "core/search/schedule_features.h"
 #include "core/weights/weights.h"
 
 #include <Halide.h>
 
+#include <cstdint>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -139,6 +141,11 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
         results->target = target;
         results->machine_params_string = machine.to_string();
         results->schedule_source = source;
+        // What Halide's autoschedulers hand back for `-e featurization` (the generator writes
+        // <name>.featurization; Halide's featurization_to_sample turns it into a .sample).
+        const std::vector<float> features = search::featurization(*out.searchDag, r.features);
+        const auto *bytes = reinterpret_cast<const uint8_t *>(features.data());
+        results->featurization.assign(bytes, bytes + features.size() * sizeof(float));
     }
 }
 

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace beamscope::samples {
@@ -61,21 +62,59 @@ SampleReadResult parseSample(std::span<const char> bytes, const std::string &sou
     return result;
 }
 
-SampleReadResult readSample(const std::filesystem::path &path)
+SampleReadResult parseFeatures(std::span<const char> bytes, const std::string &sourceName)
+{
+    const size_t size = bytes.size();
+    if (size % kStageBytes == kTrailerBytes && size > kTrailerBytes)
+        return parseSample(bytes, sourceName);
+    if (size == 0 || size % kStageBytes != 0) {
+        SampleReadResult result;
+        result.error = sourceName + ": size " + std::to_string(size) +
+                       " bytes: expected 1440·S (a .featurization) or " +
+                       "1440·S + 12 (a .sample), S >= 1 stage records; found " + std::to_string(size / kStageBytes) +
+                       " whole stage records and " + std::to_string(size % kStageBytes) + " extra bytes";
+        return result;
+    }
+    Sample sample;
+    sample.stages.resize(size / 4);
+    std::memcpy(sample.stages.data(), bytes.data(), size);
+    SampleReadResult result;
+    result.sample = std::move(sample);
+    return result;
+}
+
+namespace {
+
+// The file's bytes, or the reason (in result.error) it cannot be read.
+std::optional<std::vector<char>> readBytes(const std::filesystem::path &path, SampleReadResult &result)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        SampleReadResult result;
         result.error = path.string() + ": cannot open for reading";
-        return result;
+        return std::nullopt;
     }
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) {
-        SampleReadResult result;
         result.error = path.string() + ": read error";
-        return result;
+        return std::nullopt;
     }
-    return parseSample(bytes, path.string());
+    return bytes;
+}
+
+} // namespace
+
+SampleReadResult readSample(const std::filesystem::path &path)
+{
+    SampleReadResult result;
+    const auto bytes = readBytes(path, result);
+    return bytes ? parseSample(*bytes, path.string()) : result;
+}
+
+SampleReadResult readFeatures(const std::filesystem::path &path)
+{
+    SampleReadResult result;
+    const auto bytes = readBytes(path, result);
+    return bytes ? parseFeatures(*bytes, path.string()) : result;
 }
 
 std::vector<char> serializeSample(const Sample &sample)

@@ -50,6 +50,13 @@ struct SampleReadResult {
 SampleReadResult parseSample(std::span<const char> bytes, const std::string &sourceName);
 SampleReadResult readSample(const std::filesystem::path &path);
 
+// A generator's `.featurization` (what `-e featurization` writes: the S stage
+// records alone, 1440·S bytes, no trailer) or a `.sample`, told apart by size
+// (1440·S + 12 is never a multiple of 1440). A featurization reads as a sample
+// with a zero trailer.
+SampleReadResult parseFeatures(std::span<const char> bytes, const std::string &sourceName);
+SampleReadResult readFeatures(const std::filesystem::path &path);
+
 // The exact bytes of a sample (bit-for-bit what Halide's featurization_to_sample writes).
 std::vector<char> serializeSample(const Sample &sample);
 WriteResult writeSample(const Sample &sample, const std::filesystem::path &path, Overwrite overwrite);

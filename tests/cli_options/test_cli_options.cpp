@@ -4,10 +4,13 @@
 // value, an unknown option are each exit 2 with a message naming the option,
 // what it takes and what it was given; --help is exit 0.
 
+#include "core/util/json.h"
 #include "tests/support/test_data.h"
 
 #include <QTest>
 
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace beamscope;
@@ -131,6 +134,55 @@ private Q_SLOTS:
         QVERIFY2(!contains(group.out, "retrain"), group.out.c_str());
 #endif
         QCOMPARE(cli({}).exitCode, 2);
+    }
+
+    // cost-gap: its targets and feature files checked before any work, and a run whose targets are the
+    // model's own totals (the cost of the features as they are) reporting no gap.
+    void costGapChecksItsInputs()
+    {
+#ifdef BEAMSCOPE_CLI_HAS_SEARCH
+        const auto convRelu = test::projectData("tests/fixtures/halide/samples/from_pipelines/conv_relu_beam32.sample");
+        const auto matmul = test::projectData("tests/fixtures/halide/samples/from_pipelines/matmul_beam32.sample");
+        QVERIFY(convRelu && matmul);
+        expectUsageError({"cost-gap", convRelu->string(), "--target", "baseline=-1"},
+                         "--target: expected WEIGHTS=COST with a positive cost, found \"baseline=-1\"", "cost-gap ");
+        expectUsageError({"cost-gap", convRelu->string(), matmul->string(), convRelu->string(), "--target",
+                          "baseline=1", "--target", "unsharp=1"},
+                         "expected one FEATURES file for all targets or one per target (2), found 3", "cost-gap ");
+        const test::ProcessResult other =
+            cli({"cost-gap", convRelu->string(), matmul->string(), "--target", "baseline=1", "--target", "unsharp=1"});
+        QVERIFY2(other.exitCode == 1 && contains(other.err, matmul->string()), explain(other).c_str());
+
+        const test::ProcessResult first =
+            cli({"cost-gap", convRelu->string(), "--target", "baseline=1", "--target", "unsharp=1", "--json"});
+        QVERIFY2(first.exitCode == 0, explain(first).c_str());
+        const auto doc = parseJson(first.out);
+        QVERIFY2(doc.value, doc.error.c_str());
+        const auto &targets = doc.value->find("targets")->items();
+        QCOMPARE(targets.size(), size_t(2));
+        std::vector<std::string> again{"cost-gap", convRelu->string(), "--top", "3", "--json"};
+        for (const Json &t : targets) {
+            char total[64];
+            std::snprintf(total, sizeof total, "%.9g", t.find("total")->toNumber());
+            again.insert(again.end(), {"--target", t.find("weights")->toString() + "=" + total});
+        }
+        const test::ProcessResult second = cli(again);
+        QVERIFY2(second.exitCode == 0, explain(second).c_str());
+        const auto doc2 = parseJson(second.out);
+        QVERIFY2(doc2.value, doc2.error.c_str());
+        for (const Json &t : doc2.value->find("targets")->items()) {
+            const double target = t.find("target")->toNumber(), total = t.find("total")->toNumber();
+            QVERIFY2(std::abs(total - target) <= 1e-7 * target, second.out.c_str());
+        }
+        const auto &candidates = doc2.value->find("candidates")->items();
+        QCOMPARE(candidates.size(), size_t(3));
+        for (const Json &c : candidates) // a change, never the value the features already hold
+            QVERIFY(c.find("to")->toNumber() != c.find("from")->toNumber());
+        for (const Json &scanned : doc2.value->find("schedule_scanned")->items())
+            QVERIFY(scanned.toBool()); // one schedule for both targets: every stage scanned
+#else
+        QSKIP("beamscope-cli was built without Halide: no cost-gap");
+#endif
     }
 
     // core/bench writes the worker's command line; a value it cannot read is refused, not read as 0.

@@ -8,7 +8,9 @@
 #include "core/bench/benchmark.h"
 #include "core/util/child_process.h"
 #include "core/bench/targets.h"
+#include "core/model/cost_model.h"
 #include "core/plugin/plugin_settings.h"
+#include "core/samples/sample.h"
 #include "core/util/atomic_file.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
@@ -75,7 +77,8 @@ private:
 
     ChildResult runGenerator(const std::string &outDir, const std::vector<std::string> &extra,
                              const std::string &generator = "tiny_blur",
-                             bench::TargetKind target = bench::TargetKind::OpenCL)
+                             bench::TargetKind target = bench::TargetKind::OpenCL,
+                             const std::string &emit = "static_library,c_header,schedule")
     {
         std::vector<std::string> argv = {env("BEAMSCOPE_TINY_GENERATOR"),
                                          "-g",
@@ -85,7 +88,7 @@ private:
                                          "-o",
                                          outDir,
                                          "-e",
-                                         "static_library,c_header,schedule",
+                                         emit,
                                          "-p",
                                          env("BEAMSCOPE_PLUGIN"),
                                          "-s",
@@ -286,6 +289,50 @@ private Q_SLOTS:
         QVERIFY2(complete.err.find("(complete, 2 Funcs): ") != std::string::npos, complete.err.c_str());
         QVERIFY2(complete.err.find("stage output_s0 cost ") != std::string::npos, complete.err.c_str());
         QVERIFY2(complete.err.find("    num_realizations ") != std::string::npos, complete.err.c_str());
+    }
+
+    // `-e featurization`: the generator writes the features the plugin hands back, Halide's
+    // layout (1440 bytes a stage, no trailer), and the model costs them as the plugin did.
+    void featurizationIsHandedBack()
+    {
+        const std::filesystem::path dir = m_dir.path().toStdString();
+        writeText(dir / "featurized.txt", " gpu_none\n"
+                                          "realize: output [256, 256] with 1 stages\n"
+                                          "output 8 8 (0, 0) t gpu_block\n"
+                                          " output 32c 8c (0, 0) t gpu_thread\n"
+                                          "  output 1c 4c (0, 0) t gpu_serial\n"
+                                          "   output 1vc 1c (0, 0) * gpu_simd\n"
+                                          "    inlined: blur_x 3\n");
+        qputenv("BEAMSCOPE_COST_ONLY", "1");
+        qputenv("HL_PARTIAL_SCHEDULE", QByteArray::fromStdString((dir / "featurized.txt").string()));
+        const std::filesystem::path out = dir / "featurized";
+        const ChildResult r = runGenerator(out.string(), {"machine_params=80,16777216,40"}, "tiny_blur",
+                                           bench::TargetKind::OpenCL, "schedule,featurization");
+        qunsetenv("HL_PARTIAL_SCHEDULE");
+        qunsetenv("BEAMSCOPE_COST_ONLY");
+        QVERIFY2(r.started && !r.signaled && r.exitCode == 0, (r.startError + r.err).c_str());
+        const size_t at = r.err.find("(complete, 2 Funcs): ");
+        QVERIFY2(at != std::string::npos, r.err.c_str());
+        const double printed = std::stod(r.err.substr(at + std::string("(complete, 2 Funcs): ").size()));
+
+        const samples::SampleReadResult read = samples::readFeatures(out / "tiny_blur.featurization");
+        QVERIFY2(read.ok(), read.error.c_str());
+        const samples::Sample &f = *read.sample;
+        QCOMPARE(f.stageCount(), 2); // output and blur_x: an inlined Func is a stage of the cost model too
+        std::vector<float> pipeline, schedule;
+        int inlined = 0;
+        for (int s = 0; s < f.stageCount(); s++) {
+            const auto sched = f.scheduleFeatures(s);
+            schedule.insert(schedule.end(), sched.begin(), sched.end());
+            const auto record = f.stageRecord(s);
+            pipeline.insert(pipeline.end(), record.end() - samples::kPipelineFeatureCount, record.end());
+            inlined += sched[18] > 0; // inlined_calls: blur_x is inlined into output
+        }
+        QCOMPARE(inlined, 1);
+        const model::CostModel model(test::syntheticWeights(3));
+        const float cost = model.evaluate(pipeline, schedule, 2, 1, 80).predictions[0];
+        QVERIFY2(std::abs(cost - printed) <= 1e-6 * std::abs(printed),
+                 qPrintable(QString("features cost %1, the plugin printed %2").arg(cost).arg(printed)));
     }
 
     void badPartialScheduleEndsInAHalideError()

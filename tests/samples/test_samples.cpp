@@ -219,6 +219,34 @@ private Q_SLOTS:
         QVERIFY(missing.error.find("/nonexistent/x.sample") != std::string::npos);
     }
 
+    // A generator's .featurization is a sample without its trailer; readFeatures takes either.
+    void featurizationOrSampleByItsSize()
+    {
+        std::mt19937 rng(8);
+        const Sample s = syntheticSample(3, 9, rng, 2.5f, 4, 17);
+        const std::vector<char> sampleBytes = serializeSample(s);
+        const std::vector<char> featureBytes(sampleBytes.begin(), sampleBytes.end() - kTrailerBytes);
+        const auto asSample = parseFeatures(sampleBytes, "a.sample");
+        QVERIFY2(asSample.ok(), asSample.error.c_str());
+        QCOMPARE(asSample.sample->runtimeMs, 2.5f);
+        QCOMPARE(asSample.sample->scheduleId, 17);
+        const auto asFeatures = parseFeatures(featureBytes, "a.featurization");
+        QVERIFY2(asFeatures.ok(), asFeatures.error.c_str());
+        QCOMPARE(asFeatures.sample->stageCount(), 3);
+        QVERIFY(asFeatures.sample->stages == s.stages);
+        QCOMPARE(asFeatures.sample->scheduleId, 0);
+        for (size_t size : {size_t{0}, size_t{12}, size_t{1441}, featureBytes.size() - 4}) {
+            const std::vector<char> bytes(featureBytes.begin(), featureBytes.begin() + static_cast<ptrdiff_t>(size));
+            const auto r = parseFeatures(bytes, "dir/bad.featurization");
+            QVERIFY2(!r.ok(), qPrintable(QString::number(size)));
+            QVERIFY2(r.error.find("dir/bad.featurization: size " + std::to_string(size) + " bytes") !=
+                         std::string::npos,
+                     r.error.c_str());
+            QVERIFY2(r.error.find("1440·S (a .featurization)") != std::string::npos, r.error.c_str());
+        }
+        QVERIFY(!readFeatures("/nonexistent/x.featurization").ok());
+    }
+
     void datasetDedupesAndSkipsWithReasons()
     {
         QTemporaryDir tmp;
