@@ -185,6 +185,31 @@ private Q_SLOTS:
 #endif
     }
 
+    void samplesDiffExitsOneWhenFeaturizationsDiffer()
+    {
+#ifdef BEAMSCOPE_CLI_HAS_SEARCH
+        const auto beam32 = test::projectData("tests/fixtures/halide/samples/from_pipelines/conv_relu_beam32.sample");
+        const auto beam1 = test::projectData("tests/fixtures/halide/samples/from_pipelines/conv_relu_beam1.sample");
+        const auto selectCast =
+            test::projectData("tests/fixtures/halide/samples/from_pipelines/select_cast_beam32.sample");
+        QVERIFY(beam32 && beam1 && selectCast);
+        const test::ProcessResult same = cli({"samples", "diff", beam32->string(), beam32->string()});
+        QVERIFY2(same.exitCode == 0 && contains(same.out, " stages, 0 values differ\n"), explain(same).c_str());
+        const test::ProcessResult other = cli({"samples", "diff", beam32->string(), beam1->string(), "--json"});
+        QVERIFY2(other.exitCode == 1, explain(other).c_str());
+        const auto doc = parseJson(other.out);
+        QVERIFY2(doc.value, doc.error.c_str());
+        const auto &differences = doc.value->find("differences")->items();
+        QVERIFY(!differences.empty());
+        for (const Json &d : differences) // one algorithm: only schedule features differ
+            QVERIFY2(!contains(d.find("feature")->toString(), "pipeline "), other.out.c_str());
+        const test::ProcessResult mismatch = cli({"samples", "diff", beam32->string(), selectCast->string()});
+        QVERIFY2(mismatch.exitCode == 1 && contains(mismatch.err, "stage counts differ"), explain(mismatch).c_str());
+#else
+        QSKIP("beamscope-cli was built without Halide: no samples diff");
+#endif
+    }
+
     // core/bench writes the worker's command line; a value it cannot read is refused, not read as 0.
     void workerRefusesMalformedNumbers()
     {

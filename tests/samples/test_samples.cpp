@@ -4,6 +4,7 @@
 // against the project's fixtures and generated samples always.
 
 #include "core/samples/dataset.h"
+#include "core/samples/feature_diff.h"
 #include "core/samples/sample.h"
 #include "tests/samples/synthetic_samples.h"
 #include "tests/support/test_data.h"
@@ -245,6 +246,35 @@ private Q_SLOTS:
             QVERIFY2(r.error.find("1440·S (a .featurization)") != std::string::npos, r.error.c_str());
         }
         QVERIFY(!readFeatures("/nonexistent/x.featurization").ok());
+    }
+
+    void featureDiffNamesStagePartAndIndex()
+    {
+        std::mt19937 rng(11);
+        const Sample a = syntheticSample(3, 5, rng, 1.0f, 1, 1);
+        QVERIFY(diffFeatures(a, a, 0).differences.empty());
+        Sample b = a;
+        b.stages[1 * kStageFloats + 50] *= 1.5f;                                                // stage 1: num_blocks
+        b.stages[2 * kStageFloats + kScheduleFeatureCount + 3] += 1;                            // stage 2: types_in_use
+        b.stages[2 * kStageFloats + kScheduleFeatureCount + kTypesInUseCount + 7 * 4 + 2] += 2; // pipeline row 4
+        b.stages[0 * kStageFloats + 10] *= 1.0f + 1e-7f; // within a tolerance of 1e-6, not of 0
+        const FeatureDiff exact = diffFeatures(a, b, 0);
+        QVERIFY(exact.ok());
+        QCOMPARE(exact.differences.size(), size_t(4));
+        const FeatureDiff diff = diffFeatures(a, b, 1e-6);
+        QCOMPARE(diff.differences.size(), size_t(3));
+        QCOMPARE(diff.differences[0].stage, 1);
+        QCOMPARE(diff.differences[0].part, RecordPart::Schedule);
+        QCOMPARE(diff.differences[0].index, 50);
+        QCOMPARE(diff.differences[0].b, b.stages[1 * kStageFloats + 50]);
+        QCOMPARE(diff.differences[1].part, RecordPart::TypesInUse);
+        QCOMPARE(diff.differences[1].index, 3);
+        QCOMPARE(diff.differences[2].stage, 2);
+        QCOMPARE(diff.differences[2].part, RecordPart::Pipeline);
+        QCOMPARE(diff.differences[2].index, 7 * 4 + 2);
+        const FeatureDiff mismatch = diffFeatures(a, syntheticSample(2, 5, rng, 1.0f, 1, 1), 0);
+        QVERIFY(!mismatch.ok());
+        QVERIFY2(mismatch.error.find("3 against 2") != std::string::npos, mismatch.error.c_str());
     }
 
     void datasetDedupesAndSkipsWithReasons()

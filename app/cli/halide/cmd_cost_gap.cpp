@@ -6,8 +6,8 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
+#include "app/cli/halide/stage_labels.h"
 #include "app/cli/text_table.h"
-#include "core/dag/pipeline_features.h"
 #include "core/model/cost_gap.h"
 #include "core/model/cost_model_file.h"
 #include "core/model/schedule_feature_names.h"
@@ -20,7 +20,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace beamscope::cli {
 
@@ -47,19 +46,7 @@ struct LoadedTarget {
 
 std::string featureName(const model::FeatureChange &c)
 {
-    if (c.kind == model::FeatureKind::Schedule)
-        return model::scheduleFeatureName(c.index);
-    return "pipeline " + dag::featureRowName(c.index / model::kPipelineFeatureTypes) + "." +
-           dag::scalarTypeName(c.index % model::kPipelineFeatureTypes);
-}
-
-std::vector<std::string> splitNames(const std::string &text)
-{
-    std::vector<std::string> names;
-    std::stringstream in(text);
-    for (std::string name; std::getline(in, name, ',');)
-        names.push_back(name);
-    return names;
+    return c.kind == model::FeatureKind::Schedule ? model::scheduleFeatureName(c.index) : pipelineFeatureLabel(c.index);
 }
 
 int runCostGap(const CostGapOptions &options)
@@ -124,14 +111,12 @@ int runCostGap(const CostGapOptions &options)
             return kFailure;
         }
     }
-    std::vector<std::string> names = options.stageNames ? splitNames(*options.stageNames) : std::vector<std::string>{};
-    if (options.stageNames && static_cast<int>(names.size()) != stages) {
-        std::cerr << "beamscope-cli: --stage-names: " << options.features.front() << " has " << stages
-                  << " stages, found " << names.size() << " names\n";
+    std::string error;
+    const std::vector<std::string> names = stageLabels(options.stageNames, stages, error);
+    if (names.empty()) {
+        std::cerr << "beamscope-cli: " << error << "\n";
         return kFailure;
     }
-    for (int s = static_cast<int>(names.size()); s < stages; s++)
-        names.push_back("stage " + std::to_string(s));
 
     std::vector<model::CostTarget> targets;
     for (size_t t = 0; t < loaded.size(); t++)
