@@ -153,28 +153,6 @@ struct PipelineBuilder {
     std::map<uint64_t, ScheduleEntry> schedules; // Halide keys schedules by hash in a std::map
 };
 
-std::vector<float> pipelineFeaturesOf(const Sample &sample)
-{
-    std::vector<float> out;
-    out.reserve(static_cast<size_t>(sample.stageCount()) * kPipelineFeatureCount);
-    for (int stage = 0; stage < sample.stageCount(); ++stage) {
-        const auto record = sample.stageRecord(stage);
-        out.insert(out.end(), record.begin() + kScheduleFeatureCount + kTypesInUseCount, record.end());
-    }
-    return out;
-}
-
-std::vector<float> scheduleFeaturesOf(const Sample &sample)
-{
-    std::vector<float> out;
-    out.reserve(static_cast<size_t>(sample.stageCount()) * kScheduleFeatureCount);
-    for (int stage = 0; stage < sample.stageCount(); ++stage) {
-        const auto features = sample.scheduleFeatures(stage);
-        out.insert(out.end(), features.begin(), features.end());
-    }
-    return out;
-}
-
 std::string appFor(const SampleSource &source, int32_t pipelineId)
 {
     if (source.appsById) {

@@ -31,6 +31,28 @@ float Sample::pipelineFeature(int stage, int row, int type) const
     return stageRecord(stage)[kScheduleFeatureCount + kTypesInUseCount + row * kPipelineFeatureTypes + type];
 }
 
+std::vector<float> pipelineFeaturesOf(const Sample &sample)
+{
+    std::vector<float> out;
+    out.reserve(static_cast<size_t>(sample.stageCount()) * kPipelineFeatureCount);
+    for (int stage = 0; stage < sample.stageCount(); ++stage) {
+        const auto record = sample.stageRecord(stage);
+        out.insert(out.end(), record.begin() + kScheduleFeatureCount + kTypesInUseCount, record.end());
+    }
+    return out;
+}
+
+std::vector<float> scheduleFeaturesOf(const Sample &sample)
+{
+    std::vector<float> out;
+    out.reserve(static_cast<size_t>(sample.stageCount()) * kScheduleFeatureCount);
+    for (int stage = 0; stage < sample.stageCount(); ++stage) {
+        const auto features = sample.scheduleFeatures(stage);
+        out.insert(out.end(), features.begin(), features.end());
+    }
+    return out;
+}
+
 SampleReadResult parseSample(std::span<const char> bytes, const std::string &sourceName)
 {
     SampleReadResult result;

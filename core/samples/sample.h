@@ -46,6 +46,11 @@ struct SampleReadResult {
     bool ok() const { return sample.has_value(); }
 };
 
+// The cost model's layouts of a sample's features: [S][40][7] pipeline
+// features and [S][73] schedule features, stage after stage.
+std::vector<float> pipelineFeaturesOf(const Sample &sample);
+std::vector<float> scheduleFeaturesOf(const Sample &sample);
+
 // Parses a sample image; sourceName names the file in errors.
 SampleReadResult parseSample(std::span<const char> bytes, const std::string &sourceName);
 SampleReadResult readSample(const std::filesystem::path &path);

@@ -29,15 +29,8 @@ Features goldenFeatures(const std::filesystem::path &path)
     const samples::SampleReadResult read = samples::readFeatures(path);
     if (!read.ok())
         throw std::runtime_error(read.error);
-    Features f;
-    f.stages = read.sample->stageCount();
-    for (int s = 0; s < f.stages; s++) {
-        const auto sched = read.sample->scheduleFeatures(s);
-        f.schedule.insert(f.schedule.end(), sched.begin(), sched.end());
-        const auto record = read.sample->stageRecord(s);
-        f.pipeline.insert(f.pipeline.end(), record.end() - samples::kPipelineFeatureCount, record.end());
-    }
-    return f;
+    return {read.sample->stageCount(), samples::pipelineFeaturesOf(*read.sample),
+            samples::scheduleFeaturesOf(*read.sample)};
 }
 
 float total(const CostModel &m, const Features &f)

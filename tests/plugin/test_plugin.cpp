@@ -319,15 +319,10 @@ private Q_SLOTS:
         QVERIFY2(read.ok(), read.error.c_str());
         const samples::Sample &f = *read.sample;
         QCOMPARE(f.stageCount(), 2); // output and blur_x: an inlined Func is a stage of the cost model too
-        std::vector<float> pipeline, schedule;
+        const std::vector<float> pipeline = samples::pipelineFeaturesOf(f), schedule = samples::scheduleFeaturesOf(f);
         int inlined = 0;
-        for (int s = 0; s < f.stageCount(); s++) {
-            const auto sched = f.scheduleFeatures(s);
-            schedule.insert(schedule.end(), sched.begin(), sched.end());
-            const auto record = f.stageRecord(s);
-            pipeline.insert(pipeline.end(), record.end() - samples::kPipelineFeatureCount, record.end());
-            inlined += sched[18] > 0; // inlined_calls: blur_x is inlined into output
-        }
+        for (int s = 0; s < f.stageCount(); s++)
+            inlined += f.scheduleFeatures(s)[18] > 0; // inlined_calls: blur_x is inlined into output
         QCOMPARE(inlined, 1);
         const model::CostModel model(test::syntheticWeights(3));
         const float cost = model.evaluate(pipeline, schedule, 2, 1, 80).predictions[0];

@@ -94,13 +94,8 @@ int runCostGap(const CostGapOptions &options)
                       << " stages, expected " << stages << " (as " << options.features.front() << ")\n";
             return kFailure;
         }
-        std::vector<float> p;
-        for (int s = 0; s < stages; s++) {
-            const auto sched = read[f].scheduleFeatures(s);
-            schedules[f].insert(schedules[f].end(), sched.begin(), sched.end());
-            const auto record = read[f].stageRecord(s);
-            p.insert(p.end(), record.end() - samples::kPipelineFeatureCount, record.end());
-        }
+        schedules[f] = samples::scheduleFeaturesOf(read[f]);
+        std::vector<float> p = samples::pipelineFeaturesOf(read[f]);
         if (f == 0) {
             pipeline = std::move(p);
         } else if (p != pipeline) {
