@@ -154,8 +154,11 @@ int inspect(const InspectOptions &options)
                    {"form:", std::string(formName(result.form)) +
                                  (result.form == Form::File ? " (hwf1)" : " (six legacy .data files)")},
                    {"network:", std::string(networkName(w.network)) + " (head2_filter " + formatShape(head2) + ")"},
-                   {"versions:", "pipeline features " + std::to_string(w.pipelineFeaturesVersion) +
-                                     ", schedule features " + std::to_string(w.scheduleFeaturesVersion)},
+                   {"versions:", result.form == Form::Directory
+                                     ? std::string("none stored (directory form; read as pipeline features 3, "
+                                                   "schedule features 3)")
+                                     : "pipeline features " + std::to_string(w.pipelineFeaturesVersion) +
+                                           ", schedule features " + std::to_string(w.scheduleFeaturesVersion)},
                    {"size:", std::to_string(result.sizeBytes) + " bytes"},
                    {"sha256:", digest.value_or("?") +
                                    (result.form == Form::Directory ? " (of the equivalent .weights file)" : "")},

@@ -203,7 +203,7 @@ std::string formatFloat(float v)
 }
 } // namespace
 
-void addValueWarnings(LoadResult &result, const std::string &path)
+void addValueErrors(LoadResult &result, const std::string &path)
 {
     if (!result.weights)
         return;
@@ -226,7 +226,7 @@ void addValueWarnings(LoadResult &result, const std::string &path)
         if (!first)
             continue;
         Diagnostic d;
-        d.severity = Severity::Warning;
+        d.severity = Severity::Error;
         d.kind = DiagnosticKind::NonFinite;
         // The offset points at the first bad value, in the file that holds it.
         if (result.form == Form::File) {
@@ -244,6 +244,9 @@ void addValueWarnings(LoadResult &result, const std::string &path)
                     ") = " + formatFloat(t.data[*first]);
         result.diagnostics.push_back(std::move(d));
     }
+    if (result.firstError()) {
+        result.rejected = std::move(result.weights);
+        result.weights.reset();
+    }
 }
-
 } // namespace beamscope::weights

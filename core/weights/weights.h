@@ -104,7 +104,7 @@ enum class DiagnosticKind {
     Extent,         // a buffer's extent differs from the network's
     Truncated,      // the file ends inside a field
     TrailingBytes,  // bytes after the last buffer
-    NonFinite,      // NaN or Inf values (a warning: the weights still load)
+    NonFinite,      // NaN or Inf values (an error: a cost model with them predicts nothing)
     MissingFile,    // legacy directory lacks one of the six files
     FileSize,       // legacy directory member of the wrong size
 };
@@ -137,6 +137,10 @@ struct LoadResult {
     uint64_t sizeBytes = 0; // file size, or the sum of the six member files
     std::vector<Diagnostic> diagnostics;
 
+    // The weights as read when only their values were refused (NonFinite):
+    // for views that show where the NaN is. Never for computing with.
+    std::optional<Weights> rejected;
+
     bool ok() const { return weights.has_value(); }
     bool hasWarnings() const;
     const Diagnostic *firstError() const;
@@ -148,6 +152,11 @@ LoadResult parseWeightsFile(std::span<const char> bytes, const std::string &sour
 LoadResult loadWeights(const std::filesystem::path &path);
 LoadResult loadWeightsFile(const std::filesystem::path &path);
 LoadResult loadWeightsDirectory(const std::filesystem::path &path);
+// True for a directory holding any of the six legacy member files: such a
+// folder is meant as weights, so a missing or short member is an error to
+// show (loadWeightsDirectory says which), never a reason to treat it as an
+// ordinary folder.
+bool holdsLegacyWeightsFiles(const std::filesystem::path &dir);
 
 // The exact hwf1 bytes of w (round-trips bit for bit with Halide's files).
 std::vector<char> serializeWeightsFile(const Weights &w);
@@ -159,7 +168,10 @@ WriteResult saveWeightsDirectory(const Weights &w, const std::filesystem::path &
 // Form chosen by a destination path: "*.weights" is a file, anything else a directory.
 Form formForDestination(const std::filesystem::path &path);
 
-// Non-finite values across all tensors become warnings here (count and first index).
-void addValueWarnings(LoadResult &result, const std::string &path);
+// Non-finite values across all tensors become errors here (count and first
+// index), and the weights are dropped: a NaN weight is corruption, and every
+// prediction made with it would be NaN. `rejected` keeps what was read, so an
+// inspector can still show where the bad values are.
+void addValueErrors(LoadResult &result, const std::string &path);
 
 } // namespace beamscope::weights

@@ -41,6 +41,17 @@ std::string expectedSizeText(int index)
 
 } // namespace
 
+bool holdsLegacyWeightsFiles(const std::filesystem::path &dir)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        return false;
+    for (const auto &spec : tensorSpecs(Network::Anderson2021))
+        if (std::filesystem::exists(dir / spec.legacyFile, ec))
+            return true;
+    return false;
+}
+
 LoadResult loadWeightsDirectory(const std::filesystem::path &dir)
 {
     LoadResult result;
@@ -108,7 +119,7 @@ LoadResult loadWeightsDirectory(const std::filesystem::path &dir)
         }
     }
     result.weights = std::move(w);
-    addValueWarnings(result, dir.string());
+    addValueErrors(result, dir.string());
     return result;
 }
 

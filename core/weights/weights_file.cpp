@@ -56,7 +56,7 @@ public:
         m_result.sizeBytes = m_bytes.size();
         if (parse() && !hasError()) {
             m_result.weights = std::move(m_weights);
-            addValueWarnings(m_result, m_source);
+            addValueErrors(m_result, m_source);
         }
         return std::move(m_result);
     }

@@ -446,8 +446,10 @@ private Q_SLOTS:
         QTRY_COMPARE(shown.count(), 3);
         QVERIFY(
             workspace.summary()->field(QStringLiteral("versions")).contains(QStringLiteral("pipeline 3, schedule 3")));
-        // conv1_bias holds a NaN and an infinity: core warns, the header says so.
-        QVERIFY(!workspace.summary()->field(QStringLiteral("problems")).isEmpty());
+        // conv1_bias holds a NaN and an infinity: an error in core (review, Weights 5), said in the header,
+        // while the tensors stay in view to show where.
+        QVERIFY(workspace.summary()->field(QStringLiteral("problems")).contains(QStringLiteral("Cannot be used")));
+        QVERIFY(workspace.summary()->field(QStringLiteral("problems")).contains(QStringLiteral("1 NaN and 1 Inf")));
 
         QVERIFY(workspace.selectTensor(QStringLiteral("head1_filter")));
         HeatmapPanel *panel = workspace.heatmapPanel();
@@ -598,6 +600,66 @@ private Q_SLOTS:
         QVERIFY(!dialog.convert());
         QVERIFY(dialog.errorText().contains(QStringLiteral("broken.weights")));
         QVERIFY(!QFileInfo::exists(path(dir, QStringLiteral("never.weights"))));
+    }
+
+    // Review, Weights 1 and Conversion 1-4: a legacy directory with one member
+    // missing and one short opens as weights with both errors (the CLI's), is
+    // never taken for a library folder, and the conversion dialog lists both
+    // before Convert and writes nothing.
+    void brokenLegacyDirectoryIsRefusedEverywhere()
+    {
+        QTemporaryDir dir;
+        const QString bad = path(dir, QStringLiteral("legacy_bad"));
+        const WriteResult written = wt::saveWeightsDirectory(syntheticWeights(5), bad.toStdString(), Overwrite::Refuse);
+        QVERIFY2(written.ok, written.error.c_str());
+        QVERIFY(QFile::remove(QDir(bad).filePath(QStringLiteral("trunk_conv1_bias.data"))));
+        QVERIFY(QFile::resize(QDir(bad).filePath(QStringLiteral("head2_conv1_weight.data")), 100));
+        QVERIFY(isLegacyWeightsDirectory(bad));
+        const wt::LoadResult core = wt::loadWeights(bad.toStdString());
+        QVERIFY(!core.ok());
+        QStringList coreErrors;
+        for (const wt::Diagnostic &d : core.diagnostics)
+            if (d.severity == wt::Severity::Error)
+                coreErrors.append(QString::fromStdString(d.format()));
+        QVERIFY(coreErrors.size() >= 2);
+
+        AppSettings settings;
+        settings.setSessionFolders({m_empty.path()});
+        WeightsWorkspace workspace(settings);
+        workspace.show();
+        QSignalSpy shown(&workspace, &WeightsWorkspace::weightsDisplayed);
+        workspace.open(bad);
+        QTRY_COMPARE(shown.count(), 1);
+        QVERIFY(!settings.libraryFolders().contains(canonicalPath(bad)));
+        QVERIFY(workspace.currentWeights());
+        QVERIFY(!workspace.currentWeights()->ok());
+        for (const QString &e : coreErrors)
+            QVERIFY2(workspace.currentWeights()->errorText().contains(e), qPrintable(e));
+
+        // A library folder that holds it lists it as invalid weights.
+        LibraryScanRequest request;
+        request.folders = {dir.path()};
+        const LibraryScanResult scan = scanLibrary(request);
+        QCOMPARE(scan.entries.size(), size_t(1));
+        QVERIFY(!scan.entries.front().valid);
+
+        ConversionDialog dialog;
+        dialog.show();
+        dialog.setSource(bad);
+        for (const QString &e : coreErrors)
+            QVERIFY2(dialog.sourceInfoText().contains(e.toHtmlEscaped()), qPrintable(dialog.sourceInfoText()));
+        const QString out = path(dir, QStringLiteral("out.weights"));
+        dialog.setDestination(out);
+        QVERIFY(!dialog.convert());
+        for (const QString &e : coreErrors)
+            QVERIFY2(dialog.errorText().contains(e), qPrintable(dialog.errorText()));
+        QVERIFY(!QFileInfo::exists(out));
+        // A new source clears the old error; a member file stands for its directory.
+        dialog.setSource(path(m_library, QStringLiteral("harris.weights")));
+        QVERIFY(dialog.errorText().isEmpty());
+        QVERIFY(!dialog.messageLabel()->isVisible());
+        QVERIFY(dialog.sourceInfoText().contains(QStringLiteral("anderson2021 .weights file")));
+        QCOMPARE(sourceForChosenPath(QDir(bad).filePath(QStringLiteral("head1_conv1_bias.data"))), bad);
     }
 
     void emptyLibraryShowsTheStartPage()

@@ -332,7 +332,9 @@ private Q_SLOTS:
         QCOMPARE(d->found, std::string("5 more bytes"));
     }
 
-    void nonFiniteValuesWarnButLoad()
+    // A NaN or infinite weight is corruption: an error (review, Weights 5),
+    // with the weights as read kept apart for views that point at the values.
+    void nonFiniteValuesAreErrors()
     {
         auto synthetic = makeSyntheticWeights(73);
         // head2_filter is 24 x 73: flat 100 is (100 % 24, 100 / 24) = (4, 4).
@@ -349,11 +351,12 @@ private Q_SLOTS:
                 conv1BiasData = f.offset;
         }
         const LoadResult r = parse(hwf1Bytes(synthetic));
-        QVERIFY(r.ok());
-        QVERIFY(r.hasWarnings());
+        QVERIFY(!r.ok());
+        QVERIFY(r.rejected.has_value());
         QCOMPARE(r.diagnostics.size(), size_t(2));
+        QCOMPARE(r.firstError(), &r.diagnostics[0]);
         const Diagnostic &head2 = r.diagnostics[0];
-        QCOMPARE(head2.severity, Severity::Warning);
+        QCOMPARE(head2.severity, Severity::Error);
         QCOMPARE(head2.kind, DiagnosticKind::NonFinite);
         QCOMPARE(head2.field, std::string("buffer 2 (head2_filter) values"));
         QCOMPARE(head2.offset, std::optional<uint64_t>(head2Data + 4 * 100));
@@ -363,8 +366,8 @@ private Q_SLOTS:
         QCOMPARE(bias.offset, std::optional<uint64_t>(conv1BiasData + 4 * 3));
         QCOMPARE(bias.found, std::string("0 NaN and 1 Inf"));
         QVERIFY2(bias.message.find("= -inf") != std::string::npos, bias.message.c_str());
-        // The bits survive: a NaN payload is written back unchanged.
-        QVERIFY(serialized(*r.weights) == hwf1Bytes(synthetic));
+        // The bits survive: a NaN payload is read unchanged.
+        QVERIFY(serialized(*r.rejected) == hwf1Bytes(synthetic));
     }
 
     void directoryProblems()

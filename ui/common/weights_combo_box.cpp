@@ -56,8 +56,14 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
         for (const auto &entry : result.entries) {
             if (!entry.valid || entry.network != QLatin1String("anderson2021"))
                 continue; // the GPU model cannot use it
-            addItem(QStringLiteral("%1 — %2").arg(entry.displayName, libraryGroupTitle(entry.group)), entry.path);
-            setItemData(count() - 1, entry.path, Qt::ToolTipRole);
+            // Untrained files say so in the list itself, where the choice is made.
+            QString text = QStringLiteral("%1 — %2").arg(entry.displayName, libraryGroupTitle(entry.group));
+            if (entry.untrained())
+                text += tr(" · untrained");
+            addItem(text, entry.path);
+            setItemData(count() - 1,
+                        entry.provenance.isEmpty() ? entry.path : entry.path + QLatin1Char('\n') + entry.provenance,
+                        Qt::ToolTipRole);
             listed.append(entry.path);
             const bool preferred =
                 m_preferTrained ? entry.group == LibraryGroup::TrainedHere : entry.group == LibraryGroup::Baseline;

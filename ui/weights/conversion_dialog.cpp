@@ -6,7 +6,11 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QCursor>
 #include <QFileDialog>
+#include <QMenu>
+#include <QShowEvent>
+#include <QStringList>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -33,6 +37,16 @@ QWidget *withBrowse(QLineEdit *edit, QWidget *parent, const std::function<void()
     QObject::connect(button, &QToolButton::clicked, parent, browse);
     layout->addWidget(button);
     return row;
+}
+
+// Every error diagnostic, one per line.
+QString errorLines(const wt::LoadResult &loaded)
+{
+    QStringList lines;
+    for (const wt::Diagnostic &d : loaded.diagnostics)
+        if (d.severity == wt::Severity::Error)
+            lines.append(QString::fromStdString(d.format()));
+    return lines.isEmpty() ? ConversionDialog::tr("unknown error") : lines.join(QLatin1Char('\n'));
 }
 
 // Which of the destination's parts already exist (for the overwrite question).
@@ -75,6 +89,10 @@ ConversionDialog::ConversionDialog(QWidget *parent) : QDialog(parent)
     m_destination = new QLineEdit(this);
     m_destination->setPlaceholderText(tr("name.weights for a file, any other name for a directory"));
     form->addRow(tr("&Source:"), withBrowse(m_source, this, [this] { browseSource(); }));
+    m_sourceInfo = new QLabel(this);
+    m_sourceInfo->setWordWrap(true);
+    m_sourceInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), m_sourceInfo);
     form->addRow(tr("&Destination:"), withBrowse(m_destination, this, [this] { browseDestination(); }));
     m_form = new QComboBox(this);
     m_form->addItem(tr("Automatic (from the destination name)"));
@@ -82,7 +100,6 @@ ConversionDialog::ConversionDialog(QWidget *parent) : QDialog(parent)
     m_form->addItem(tr("Legacy six-file directory"));
     form->addRow(tr("&Form:"), m_form);
     m_formHint = new QLabel(this);
-    m_formHint->setEnabled(false);
     form->addRow(QString(), m_formHint);
     m_replace = new QCheckBox(tr("&Replace existing destination"), this);
     m_replace->setToolTip(tr("Without this, an existing destination is left untouched"));
@@ -94,7 +111,6 @@ ConversionDialog::ConversionDialog(QWidget *parent) : QDialog(parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setVisible(false);
     layout->addWidget(m_message);
-    layout->addStretch(1);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto *convertButton = m_buttons->addButton(tr("&Convert"), QDialogButtonBox::AcceptRole);
@@ -104,10 +120,25 @@ ConversionDialog::ConversionDialog(QWidget *parent) : QDialog(parent)
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(m_buttons);
 
-    connect(m_destination, &QLineEdit::textChanged, this, [this] { updateFormHint(); });
+    connect(m_destination, &QLineEdit::textChanged, this, [this] {
+        clearMessage(); // a result or refusal is about the paths it was given
+        updateFormHint();
+    });
+    connect(m_source, &QLineEdit::textChanged, this, [this] {
+        clearMessage();
+        previewSource();
+    });
     connect(m_form, &QComboBox::currentIndexChanged, this, [this] { updateFormHint(); });
-    resize(620, 300);
+    resize(660, 0);
     updateFormHint();
+    previewSource();
+}
+
+void ConversionDialog::showEvent(QShowEvent *event)
+{
+    clearMessage(); // a dialog opened again starts without the last run's message
+    previewSource();
+    QDialog::showEvent(event);
 }
 
 void ConversionDialog::setSource(const QString &path) { m_source->setText(path); }
@@ -126,12 +157,69 @@ QString ConversionDialog::errorText() const { return m_error; }
 
 QString ConversionDialog::statusText() const { return m_status; }
 
+QString ConversionDialog::sourceInfoText() const { return m_sourceInfo->text(); }
+
 void ConversionDialog::browseSource()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Weights to convert"), source(),
-                                                      tr("Weights (*.weights);;All files (*)"));
+    // A file picker cannot choose a folder: the legacy form gets its own.
+    QMenu menu(this);
+    QAction *file = menu.addAction(tr("A .weights file…"));
+    QAction *folder = menu.addAction(tr("A legacy six-file directory…"));
+    const QAction *chosen = menu.exec(QCursor::pos());
+    QString path;
+    if (chosen == file)
+        path = QFileDialog::getOpenFileName(this, tr("Weights to convert"), source(),
+                                            tr("Weights (*.weights);;Legacy member files (*.data);;All files (*)"));
+    else if (chosen == folder)
+        path = QFileDialog::getExistingDirectory(this, tr("Legacy weights directory to convert"), source());
     if (!path.isEmpty())
-        setSource(path);
+        setSource(sourceForChosenPath(path));
+}
+
+QString sourceForChosenPath(const QString &path)
+{
+    // One member of a legacy directory stands for the directory.
+    const QFileInfo info(path);
+    if (info.isFile() && info.suffix() == QLatin1String("data") &&
+        wt::holdsLegacyWeightsFiles(info.absolutePath().toStdString()))
+        return info.absolutePath();
+    return path;
+}
+
+void ConversionDialog::previewSource()
+{
+    const QString src = source();
+    if (src.isEmpty()) {
+        m_sourceInfo->clear();
+        return;
+    }
+    // Weights are small (under 100 KB); reading them here is quicker than a worker round trip.
+    const wt::LoadResult loaded = wt::loadWeights(sourceForChosenPath(src).toStdString());
+    if (!loaded.ok()) {
+        m_sourceInfo->setText(
+            QStringLiteral("<span style='color:#b00020'>%1</span>")
+                .arg(tr("Not valid weights, it cannot be converted:<br>%1")
+                         .arg(errorLines(loaded).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")))));
+        return;
+    }
+    const wt::Weights &w = *loaded.weights;
+    const QString network = QString::fromUtf8(wt::networkName(w.network));
+    const QString versions = QStringLiteral("%1/%2").arg(w.pipelineFeaturesVersion).arg(w.scheduleFeaturesVersion);
+    m_sourceInfo->setText(loaded.form == wt::Form::Directory
+                              ? tr("Source: %1 legacy directory; feature versions are not stored there (read as %2, "
+                                   "which a .weights file written from it stores).")
+                                    .arg(network, versions)
+                              : tr("Source: %1 .weights file, feature versions %2 (a legacy directory written from "
+                                   "it cannot store them).")
+                                    .arg(network, versions));
+}
+
+void ConversionDialog::clearMessage()
+{
+    m_error.clear();
+    m_status.clear();
+    m_message->clear();
+    m_message->setVisible(false);
 }
 
 void ConversionDialog::browseDestination()
@@ -196,11 +284,13 @@ bool ConversionDialog::convert()
         return false;
     }
 
-    const wt::LoadResult loaded = wt::loadWeights(src.toStdString());
+    const wt::LoadResult loaded = wt::loadWeights(sourceForChosenPath(src).toStdString());
     if (!loaded.ok()) {
-        const wt::Diagnostic *error = loaded.firstError();
-        showError(tr("Cannot read the source: %1")
-                      .arg(error ? QString::fromStdString(error->format()) : tr("unknown error")));
+        // Every problem at once, as `beamscope-cli weights validate` lists them.
+        QString text = tr("Cannot read the source:\n%1").arg(errorLines(loaded));
+        if (QFileInfo(src).isFile() && QFileInfo(src).suffix() == QLatin1String("data"))
+            text += QLatin1Char('\n') + tr("Did you mean the directory %1?").arg(QFileInfo(src).absolutePath());
+        showError(text);
         return false;
     }
     const QStringList existing = existingOutputs(dst, form);

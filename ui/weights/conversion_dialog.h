@@ -14,6 +14,10 @@ class QLineEdit;
 
 namespace beamscope::ui {
 
+// A path the user picked as the source: one member file of a legacy directory
+// stands for its directory.
+QString sourceForChosenPath(const QString &path);
+
 class ConversionDialog : public QDialog {
     Q_OBJECT
 public:
@@ -34,6 +38,11 @@ public:
     QString errorText() const;
     QString statusText() const;
     QLabel *messageLabel() const { return m_message; }
+    // What the source is (network, form, versions) or every reason it is not weights.
+    QString sourceInfoText() const;
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 Q_SIGNALS:
     void converted(const QString &destination);
@@ -42,6 +51,8 @@ private:
     void browseSource();
     void browseDestination();
     void updateFormHint();
+    void previewSource();
+    void clearMessage();
     void showError(const QString &text);
     void showSuccess(const QString &text);
 
@@ -49,6 +60,7 @@ private:
     QLineEdit *m_destination = nullptr;
     QComboBox *m_form = nullptr;
     QLabel *m_formHint = nullptr;
+    QLabel *m_sourceInfo = nullptr;
     QCheckBox *m_replace = nullptr;
     QLabel *m_message = nullptr;
     QDialogButtonBox *m_buttons = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/weights/library_model.h"
 
 #include <QApplication>
+#include <QColor>
 #include <QStyle>
 
 namespace beamscope::ui {
@@ -106,7 +107,7 @@ QVariant LibraryModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == NameColumn)
-            return e.displayName;
+            return e.untrained() ? tr("%1 (untrained)").arg(e.displayName) : e.displayName;
         return e.valid ? e.network : tr("invalid");
     case Qt::DecorationRole:
         if (index.column() != NameColumn)
@@ -118,6 +119,8 @@ QVariant LibraryModel::data(const QModelIndex &index, int role) const
         QString tip = QStringLiteral("<b>%1</b><br>%2")
                           .arg(e.path.toHtmlEscaped(),
                                e.isDirectory ? tr("legacy six-file directory") : tr("%1 bytes").arg(e.sizeBytes));
+        if (!e.provenance.isEmpty())
+            tip += QStringLiteral("<br>%1").arg(e.provenance.toHtmlEscaped());
         if (!e.problem.isEmpty())
             tip += QStringLiteral("<br><span style='color:%1'>%2</span>")
                        .arg(e.valid ? QStringLiteral("#a06000") : QStringLiteral("#b00020"),
@@ -126,7 +129,7 @@ QVariant LibraryModel::data(const QModelIndex &index, int role) const
     }
     case Qt::ForegroundRole:
         if (!e.valid)
-            return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
+            return QColor(0xb0, 0x00, 0x20); // an error to look at, not a disabled entry
         return {};
     case PathRole: return e.path;
     case ValidRole: return e.valid;

@@ -1,5 +1,6 @@
 #include "ui/weights/loaded_weights.h"
 
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights_digest.h"
 
 #include <QStringList>
@@ -33,6 +34,7 @@ LoadedWeightsPtr loadForDisplay(const QString &path)
     // The same digest `beamscope-cli weights inspect` prints.
     loaded->sha256 =
         QString::fromStdString(wt::weightsDigest(path.toStdString(), loaded->result).value_or(std::string()));
+    loaded->provenance = QString::fromStdString(wt::describeShippedWeightsFor(path.toStdString(), {}));
     if (loaded->ok())
         for (const auto &tensor : loaded->weights().tensors)
             loaded->stats.push_back(wt::computeStats(tensor));

@@ -20,10 +20,16 @@ struct LoadedWeights {
     // concatenated in file order (the bytes a converted .weights would hold
     // after its header).
     QString sha256;
-    std::vector<weights::TensorStats> stats; // one per tensor when result.ok()
+    std::vector<weights::TensorStats> stats; // one per tensor when ok()
+    // What a shipped file is ("untrained: a uniform random initialisation",
+    // "trained on a V100 without harris (hold-one-out)"); empty for other files.
+    QString provenance;
 
-    bool ok() const { return result.ok(); }
-    const weights::Weights &weights() const { return *result.weights; }
+    // There are tensors to show: the weights loaded, or they were read whole
+    // and refused for their values only (NaN, Inf), which the views then
+    // point at. Computing with them is refused elsewhere (core's loader).
+    bool ok() const { return result.ok() || result.rejected.has_value(); }
+    const weights::Weights &weights() const { return result.weights ? *result.weights : *result.rejected; }
     QString errorText() const;   // every Error diagnostic, one per line
     QString warningText() const; // every Warning diagnostic, one per line
 };

@@ -24,15 +24,24 @@ SummaryWidget::SummaryWidget(QWidget *parent) : QWidget(parent)
     addField(QStringLiteral("form"), tr("Form"), 2, 0);
     addField(QStringLiteral("size"), tr("Size"), 2, 2);
     addField(QStringLiteral("sha256"), tr("SHA-256"), 3, 0);
+    addField(QStringLiteral("provenance"), tr("Trained"), 4, 0);
     // Fields were created parentless; place them now (title, value) by their recorded cells.
-    for (const QString &name : {QStringLiteral("path"), QStringLiteral("network"), QStringLiteral("versions"),
-                                QStringLiteral("form"), QStringLiteral("size"), QStringLiteral("sha256")}) {
+    for (const QString &name :
+         {QStringLiteral("path"), QStringLiteral("network"), QStringLiteral("versions"), QStringLiteral("form"),
+          QStringLiteral("size"), QStringLiteral("sha256"), QStringLiteral("provenance")}) {
         QLabel *value = m_fields.value(name);
         const int row = value->property("row").toInt(), column = value->property("column").toInt();
         auto *title = new QLabel(value->property("title").toString() + QLatin1Char(':'), this);
-        title->setEnabled(false);
+        // Secondary, yet readable: the text colour halfway to the background, not the disabled grey.
+        QPalette muted = title->palette();
+        const QColor text = muted.color(QPalette::WindowText), window = muted.color(QPalette::Window);
+        muted.setColor(QPalette::WindowText,
+                       QColor((2 * text.red() + window.red()) / 3, (2 * text.green() + window.green()) / 3,
+                              (2 * text.blue() + window.blue()) / 3));
+        title->setPalette(muted);
         grid->addWidget(title, row, column, Qt::AlignRight | Qt::AlignTop);
-        const bool wide = name == QLatin1String("path") || name == QLatin1String("sha256");
+        const bool wide =
+            name == QLatin1String("path") || name == QLatin1String("sha256") || name == QLatin1String("provenance");
         grid->addWidget(value, row, column + 1, 1, wide ? 3 : 1);
     }
     grid->setColumnStretch(1, 1);
@@ -93,9 +102,17 @@ void SummaryWidget::setWeights(const LoadedWeightsPtr &weights)
     m_fields[QStringLiteral("sha256")]->setText(weights->sha256);
     m_fields[QStringLiteral("sha256")]->setToolTip(
         r.form == wt::Form::File ? tr("SHA-256 of the file")
-                                 : tr("SHA-256 of the six member files concatenated in file order"));
-    if (r.ok()) {
-        const wt::Weights &w = *r.weights;
+                                 : tr("SHA-256 of the equivalent .weights file (what `beamscope-cli weights "
+                                      "inspect` prints)"));
+    // Untrained files are the trap: a flat histogram looks like any other model's.
+    const QString provenance =
+        weights->provenance.isEmpty() ? tr("not a shipped file: its training is not known") : weights->provenance;
+    const bool untrained = weights->provenance.startsWith(QLatin1String("untrained"));
+    m_fields[QStringLiteral("provenance")]->setText(
+        untrained ? QStringLiteral("<b style='color:#a04000'>%1</b>").arg(provenance.toHtmlEscaped())
+                  : provenance.toHtmlEscaped());
+    if (weights->ok()) { // read whole: refused values (NaN) still show what the file is
+        const wt::Weights &w = weights->weights();
         m_fields[QStringLiteral("network")]->setText(w.network == wt::Network::Anderson2021
                                                          ? tr("anderson2021 (GPU, head2 24 × 73)")
                                                          : tr("adams2019 (CPU, head2 24 × 39)"));

@@ -60,16 +60,7 @@ LibraryGroup classifyWeights(const QString &path, const QString &trainedFolder)
     return LibraryGroup::Other;
 }
 
-bool isLegacyWeightsDirectory(const QString &path)
-{
-    const QDir dir(path);
-    if (!QFileInfo(path).isDir())
-        return false;
-    for (const auto &spec : wt::tensorSpecs(wt::Network::Anderson2021))
-        if (!dir.exists(QString::fromUtf8(spec.legacyFile)))
-            return false;
-    return true;
-}
+bool isLegacyWeightsDirectory(const QString &path) { return wt::holdsLegacyWeightsFiles(path.toStdString()); }
 
 LibraryEntry describeWeights(const QString &path, LibraryGroup group)
 {
@@ -84,6 +75,7 @@ LibraryEntry describeWeights(const QString &path, LibraryGroup group)
     entry.sizeBytes = static_cast<qint64>(result.sizeBytes);
     entry.valid = result.ok();
     entry.hasWarnings = result.hasWarnings();
+    entry.provenance = QString::fromStdString(wt::describeShippedWeightsFor(entry.path.toStdString(), {}));
     if (result.ok())
         entry.network = QString::fromUtf8(wt::networkName(result.weights->network));
     if (const wt::Diagnostic *error = result.firstError()) {

@@ -32,6 +32,10 @@ struct LibraryEntry {
     bool hasWarnings = false;
     QString network; // "anderson2021" / "adams2019" when valid
     QString problem; // first error (or warnings) in words
+    // What a shipped file is ("untrained: ...", "trained on a V100 without harris
+    // (hold-one-out)"); empty for any other file.
+    QString provenance;
+    bool untrained() const { return provenance.startsWith(QLatin1String("untrained")); }
     qint64 sizeBytes = 0;
 };
 
@@ -48,7 +52,9 @@ struct LibraryScanResult {
     QStringList notes;                 // folders that could not be read, truncation
 };
 
-// True for a folder holding the six legacy member files (head1_conv1_weight.data ...).
+// True for a folder holding any of the six legacy member files
+// (head1_conv1_weight.data ...): it opens as weights, so a missing or short
+// member is shown as an error rather than the folder taken for a library folder.
 bool isLegacyWeightsDirectory(const QString &path);
 
 // Loads one path to learn its network and validity.
