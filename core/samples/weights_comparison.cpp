@@ -15,7 +15,34 @@ namespace beamscope::samples {
 
 namespace {
 
-const char *const kNoApp = "(no app)";
+// What one row of the comparison covers: an app's pipelines, or one pipeline
+// that nothing names (its schedules are never ranked against another's).
+struct Group {
+    std::string label;
+    std::string app; // "" for an unnamed pipeline
+    std::vector<const PipelineSet *> pipelines;
+};
+
+std::vector<Group> groupPipelines(const Dataset &dataset)
+{
+    std::map<std::string, Group> named;
+    std::vector<Group> unnamed;
+    for (const PipelineSet &p : dataset.pipelines) {
+        if (p.app.empty()) {
+            unnamed.push_back({"pipeline " + std::to_string(p.pipelineId) + " (no app)", "", {&p}});
+            continue;
+        }
+        Group &g = named[p.app];
+        g.label = g.app = p.app;
+        g.pipelines.push_back(&p);
+    }
+    std::vector<Group> out;
+    for (auto &[app, g] : named)
+        out.push_back(std::move(g));
+    for (Group &g : unnamed)
+        out.push_back(std::move(g));
+    return out;
+}
 
 // The mean of the finite values, NaN when there are none.
 double finiteMean(const std::vector<double> &values)
@@ -73,9 +100,7 @@ double topKScore(const PipelineSet &pipeline, const std::vector<float> &predicti
 
 std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices, int numCores)
 {
-    std::map<std::string, std::vector<const PipelineSet *>> byApp;
-    for (const PipelineSet &p : dataset.pipelines)
-        byApp[p.app.empty() ? kNoApp : p.app].push_back(&p);
+    const std::vector<Group> groups = groupPipelines(dataset);
 
     std::vector<ChoiceScore> out;
     for (const WeightsChoice &choice : choices) {
@@ -83,15 +108,17 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
         score.label = choice.label;
         std::map<std::filesystem::path, std::shared_ptr<model::CostModel>> models;
         std::vector<double> sp, kt, pa, t1, t5;
-        for (const auto &[app, pipelines] : byApp) {
+        for (const Group &group : groups) {
             AppScore a;
-            a.app = app;
-            a.pipelines = pipelines.size();
-            for (const PipelineSet *p : pipelines)
+            a.app = group.label;
+            a.unnamed = group.app.empty();
+            a.pipelines = group.pipelines.size();
+            for (const PipelineSet *p : group.pipelines)
                 a.schedules += p->schedules.size();
-            const std::optional<std::filesystem::path> path = choice.weightsFor(app);
+            const std::optional<std::filesystem::path> path = choice.weightsFor(group.app);
             if (!path) {
-                a.error = "no weights for this app in '" + choice.label + "'";
+                a.error = group.app.empty() ? "no app names this pipeline, so '" + choice.label + "' has no file for it"
+                                            : "no weights for this app in '" + choice.label + "'";
                 score.apps.push_back(a);
                 continue;
             }
@@ -113,21 +140,27 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
                     continue;
                 }
             }
-            // Rank metrics over the app's schedules taken together; with one
-            // pipeline per app (the usual case) that is the pipeline's figure.
-            std::vector<double> predicted, actual, top1, top5;
-            for (const PipelineSet *p : pipelines) {
+            // Rank metrics within each pipeline, then their mean: schedules of
+            // two pipelines are never ranked against each other (a model that
+            // only tells the pipelines apart would score well otherwise).
+            std::vector<double> spearmans, kendalls, pairwise, top1, top5;
+            for (const PipelineSet *p : group.pipelines) {
                 const PipelinePredictions pred = predictPipeline(*model, *p, numCores);
                 for (size_t i = 0; i < p->schedules.size(); i++) {
-                    predicted.push_back(pred.predictions[i]);
-                    actual.push_back(p->schedules[i].bestRuntimeMs());
+                    a.predicted.push_back(pred.predictions[i]);
+                    a.measuredMs.push_back(p->schedules[i].bestRuntimeMs());
                 }
+                const RankMetrics r = pipelineRankMetrics(*p, pred.predictions);
+                spearmans.push_back(r.spearman);
+                kendalls.push_back(r.kendall);
+                pairwise.push_back(r.pairwiseAccuracy);
+                a.rank.count += r.count;
                 top1.push_back(topKScore(*p, pred.predictions, 1));
                 top5.push_back(topKScore(*p, pred.predictions, 5));
             }
-            a.rank = rankMetrics(predicted, actual);
-            a.predicted = predicted;
-            a.measuredMs = actual;
+            a.rank.spearman = finiteMean(spearmans);
+            a.rank.kendall = finiteMean(kendalls);
+            a.rank.pairwiseAccuracy = finiteMean(pairwise);
             a.top1 = finiteMean(top1);
             a.top5 = finiteMean(top5);
             sp.push_back(a.rank.spearman);
@@ -147,14 +180,14 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
     }
 
     std::vector<std::string> common;
-    for (const auto &[app, pipelines] : byApp) {
+    for (const Group &group : groups) {
         bool everywhere = true;
         for (const ChoiceScore &c : out)
             for (const AppScore &a : c.apps)
-                if (a.app == app && !a.error.empty())
+                if (a.app == group.label && !a.error.empty())
                     everywhere = false;
         if (everywhere)
-            common.push_back(app);
+            common.push_back(group.label);
     }
     for (ChoiceScore &c : out) {
         std::vector<double> sp, kt, pa, t1, t5;

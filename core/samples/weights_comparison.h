@@ -28,10 +28,13 @@ struct WeightsChoice {
 };
 
 struct AppScore {
-    std::string app;
+    std::string app;               // the app, or "pipeline <id> (no app)" for a pipeline nothing names
+    bool unnamed = false;          // no apps.tsv, sample pipeline id or folder names this pipeline
     std::filesystem::path weights; // the file used
     size_t pipelines = 0, schedules = 0;
-    RankMetrics rank;                          // schedules of all the app's pipelines; NaN where undefined
+    // Means over the app's pipelines of each pipeline's figures (count: pairs
+    // over all of them); NaN where undefined. Never pooled across pipelines.
+    RankMetrics rank;
     double top1 = 0, top5 = 0;                 // mean over the app's pipelines
     std::vector<double> predicted, measuredMs; // per schedule (best runtime), for scatter plots
     std::string error;                         // the weights did not load, or the app has no weights here
@@ -61,8 +64,10 @@ WeightsChoice weightsChoiceFor(const std::string &argument, std::string &error);
 // Top-k score of one pipeline: predictions in the set's schedule order.
 double topKScore(const PipelineSet &pipeline, const std::vector<float> &predictions, size_t k);
 
-// Pipelines without an app are grouped under "(no app)". numCores: the
-// model's parallelism input (80 for Halide's V100 files).
+// Schedules are ranked within their pipeline only. A pipeline without an app
+// is a row of its own ("pipeline <id> (no app)", unnamed set), never pooled
+// with other unnamed ones. numCores: the model's parallelism input (80 for
+// Halide's V100 files).
 std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices,
                                         int numCores);
 

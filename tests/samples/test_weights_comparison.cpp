@@ -120,6 +120,50 @@ private Q_SLOTS:
         QCOMPARE(scores[0].common.spearman, scores[0].apps[0].rank.spearman);
     }
 
+    // Review, Device 1: schedules of two pipelines are never ranked against
+    // each other. An app's figures are the mean of its pipelines' own; each
+    // pipeline no app names is a row of its own, said to be unnamed.
+    void pipelinesAreNeverRankedAgainstEachOther()
+    {
+        BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/bilateral_grid.weights");
+        Dataset d;
+        d.pipelines.push_back(syntheticPipeline(1, "", 2, {400, 100, 300, 200, 600}, 21));
+        d.pipelines.push_back(syntheticPipeline(2, "", 3, {2, 1, 3, 5, 4}, 22));
+        d.pipelines.push_back(syntheticPipeline(3, "gamma", 2, {40, 10, 30, 20}, 23));
+        d.pipelines.push_back(syntheticPipeline(4, "gamma", 4, {0.2f, 0.1f, 0.3f, 0.5f}, 24));
+        std::string error;
+        const WeightsChoice single = weightsChoiceFor(baseline.string(), error);
+        const std::vector<ChoiceScore> scores = compareWeights(d, {single}, 80);
+        QCOMPARE(scores.size(), size_t{1});
+        const std::vector<AppScore> &rows = scores[0].apps;
+        QCOMPARE(rows.size(), size_t{3}); // gamma, then each unnamed pipeline
+        QCOMPARE(rows[0].app, std::string("gamma"));
+        QVERIFY(!rows[0].unnamed);
+        QCOMPARE(rows[1].app, std::string("pipeline 1 (no app)"));
+        QCOMPARE(rows[2].app, std::string("pipeline 2 (no app)"));
+        QVERIFY(rows[1].unnamed && rows[2].unnamed);
+        QCOMPARE(scores[0].appsScored, size_t{3});
+
+        weights::LoadResult w = weights::loadWeights(baseline);
+        const model::CostModel model(std::move(*w.weights));
+        auto own = [&](size_t pipeline) {
+            return pipelineRankMetrics(d.pipelines[pipeline],
+                                       predictPipeline(model, d.pipelines[pipeline], 80).predictions);
+        };
+        QCOMPARE(rows[1].rank.spearman, own(0).spearman);
+        QCOMPARE(rows[2].rank.kendall, own(1).kendall);
+        QCOMPARE(rows[1].schedules, size_t{5});
+        // gamma: the mean of its two pipelines' figures, not a ranking of all eight schedules.
+        QCOMPARE(rows[0].rank.spearman, (own(2).spearman + own(3).spearman) / 2);
+        QCOMPARE(rows[0].rank.pairwiseAccuracy, (own(2).pairwiseAccuracy + own(3).pairwiseAccuracy) / 2);
+        QCOMPARE(rows[0].predicted.size(), size_t{8}); // the scatter still shows every schedule
+
+        // A per-app choice has no file for a pipeline no app names, and says why.
+        const WeightsChoice h = weightsChoiceFor("halide-hold-one-out", error);
+        const std::vector<ChoiceScore> held = compareWeights(d, {h}, 80);
+        QVERIFY(held[0].apps[1].error.find("no app names this pipeline") != std::string::npos);
+    }
+
     void shippedHoldOneOutJudgesEachAppWithoutItself()
     {
         std::string error;

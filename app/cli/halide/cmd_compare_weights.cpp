@@ -121,8 +121,8 @@ int runCompareWeights(const CompareOptions &o)
         po.run.timeoutSeconds = 60;
         for (size_t c = 0; c < scores.size(); c++)
             for (const AppScore &app : scores[c].apps) {
-                if (!app.error.empty())
-                    continue;
+                if (!app.error.empty() || app.unnamed)
+                    continue; // a pipeline no app names cannot be built again to search it
                 std::cerr << "compare-weights: " << app.app << " with " << scores[c].label << ": searching (beam "
                           << pickBeam << ") and timing its pick on " << targetName << "\n";
                 picks[{c, app.app}] = autotune::measurePick(app.app, app.weights, po);
@@ -159,6 +159,8 @@ int runCompareWeights(const CompareOptions &o)
             for (const AppScore &app : s.apps) {
                 Json e = Json::object();
                 e["app"] = app.app;
+                if (app.unnamed)
+                    e["unnamed"] = true;
                 e["weights_file"] = app.weights.string();
                 e["schedules"] = static_cast<uint64_t>(app.schedules);
                 if (!app.error.empty()) {
@@ -226,6 +228,16 @@ int runCompareWeights(const CompareOptions &o)
         for (const AppScore &app : s.apps)
             if (!app.error.empty())
                 std::cerr << "note: " << app.app << " with " << s.label << ": " << app.error << "\n";
+    if (!scores.empty()) {
+        size_t unnamed = 0;
+        for (const AppScore &app : scores.front().apps)
+            unnamed += app.unnamed ? 1 : 0;
+        if (unnamed > 0)
+            std::cerr
+                << "note: " << unnamed
+                << " pipeline(s) have no app name (no apps.tsv, sample pipeline id or folder names them): each is "
+                   "scored on its own, never ranked against another\n";
+    }
     for (const auto &[key, p] : picks)
         if (!p.ok)
             std::cerr << "note: the pick for " << key.second << " with " << scores[key.first].label
