@@ -256,6 +256,39 @@ private Q_SLOTS:
         QCOMPARE(workspace.epochModel()->rowCount(), second.epochsCompleted + 1);
     }
 
+    // Review, Retrain 1: while epochs stream in (a few ms each), the window
+    // stays live: a click on Cancel is handled and stops the run, and the
+    // charts and table, drawn a few times a second, end with every epoch.
+    void cancelClickAnswersWhileTraining()
+    {
+        AppSettings settings;
+        settings.setSessionFolders({m_library});
+        RetrainWorkspace workspace(settings);
+        workspace.show();
+        workspace.addSampleFolder(m_samples);
+        settle(workspace);
+        workspace.setRandomInitialWeights();
+        workspace.setSeed(3);
+        workspace.setEpochs(1000000); // never finishes on its own
+        workspace.setOutput(path(QStringLiteral("out/clicked.weights")));
+        QSignalSpy finished(&workspace, &RetrainWorkspace::runFinished);
+        QSignalSpy drawn(&workspace, &RetrainWorkspace::epochFinished);
+        workspace.start();
+        QTRY_VERIFY_WITH_TIMEOUT(workspace.epochModel()->rowCount() >= 40, kTimeoutMs);
+        QVERIFY(workspace.isRunning());
+        // Drawn in batches: fewer redraws than epochs.
+        QVERIFY2(drawn.count() < workspace.epochModel()->rowCount(), qPrintable(QString::number(drawn.count())));
+        QTest::mouseClick(workspace.cancelButton(), Qt::LeftButton);
+        QVERIFY(!workspace.cancelButton()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        const auto outcome = *workspace.lastOutcome();
+        QVERIFY(outcome.cancelled);
+        QCOMPARE(workspace.epochModel()->rowCount(), outcome.epochsCompleted + 1);
+        QCOMPARE(workspace.lossChart()->epochCount(), outcome.epochsCompleted + 1);
+        // A long run is drawn with a bounded number of points, without markers.
+        QVERIFY(workspace.lossChart()->series(0)->count() <= static_cast<int>(EpochChart::kMaxPlottedPoints) + 1);
+    }
+
     void refusesUnusableInput()
     {
         AppSettings settings;

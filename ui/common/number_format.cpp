@@ -30,4 +30,15 @@ QString formatBytes(qint64 bytes) { return QStringLiteral("%1 bytes").arg(QLocal
 
 QFont monospaceFont() { return QFontDatabase::systemFont(QFontDatabase::FixedFont); }
 
+QString formatDuration(qint64 ms)
+{
+    const qint64 s = (ms + 500) / 1000;
+    if (s >= 3600)
+        return QStringLiteral("%1:%2:%3")
+            .arg(s / 3600)
+            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
 } // namespace beamscope::ui

@@ -13,6 +13,7 @@ namespace beamscope::ui {
 QString formatNumber(double value, int significantDigits = 6);
 QString formatShape(const std::vector<uint32_t> &shape); // "24 × 73"
 QString formatBytes(qint64 bytes);                       // "20,400 bytes"
+QString formatDuration(qint64 ms);                       // "1:05", "1:02:03"
 QFont monospaceFont();
 
 } // namespace beamscope::ui

@@ -30,7 +30,7 @@ EpochChart::EpochChart(const QString &title, const QString &yTitle, const QStrin
         QPen pen(kColors[k % 4]);
         pen.setWidthF(2.0);
         series->setPen(pen);
-        series->setPointsVisible(true);
+        series->setPointsVisible(true); // until a run grows past kMaxMarkedPoints
         chart->addSeries(series);
         m_series.push_back(series);
     }
@@ -50,18 +50,33 @@ void EpochChart::clear()
 {
     m_epochs.clear();
     m_values.clear();
+    m_indexOfEpoch.clear();
     rebuild();
+}
+
+void EpochChart::store(int epoch, const std::vector<double> &values)
+{
+    if (const auto at = m_indexOfEpoch.find(epoch); at != m_indexOfEpoch.end()) {
+        m_values[at->second] = values; // a resumed run repeats its history
+        return;
+    }
+    m_indexOfEpoch.emplace(epoch, m_epochs.size());
+    m_epochs.push_back(epoch);
+    m_values.push_back(values);
 }
 
 void EpochChart::addEpoch(int epoch, const std::vector<double> &values)
 {
-    const auto at = std::find(m_epochs.begin(), m_epochs.end(), epoch);
-    if (at != m_epochs.end()) {
-        m_values[static_cast<size_t>(at - m_epochs.begin())] = values; // a resumed run repeats its history
-    } else {
-        m_epochs.push_back(epoch);
-        m_values.push_back(values);
-    }
+    store(epoch, values);
+    rebuild();
+}
+
+void EpochChart::addEpochs(const std::vector<std::pair<int, std::vector<double>>> &epochs)
+{
+    if (epochs.empty())
+        return;
+    for (const auto &[epoch, values] : epochs)
+        store(epoch, values);
     rebuild();
 }
 
@@ -102,13 +117,20 @@ void EpochChart::setLogScale(bool logScale)
 
 void EpochChart::rebuild()
 {
+    // Thousands of epochs are no more readable than 800 points, and cost far more to draw.
+    const size_t n = m_epochs.size();
+    const size_t stride = n > kMaxPlottedPoints ? (n + kMaxPlottedPoints - 1) / kMaxPlottedPoints : 1;
     for (size_t k = 0; k < m_series.size(); ++k) {
         QList<QPointF> points;
-        for (size_t e = 0; e < m_epochs.size(); ++e) {
+        points.reserve(static_cast<qsizetype>(n / stride + 1));
+        for (size_t e = 0; e < n; ++e) {
+            if (e % stride != 0 && e + 1 != n)
+                continue;
             const double v = k < m_values[e].size() ? m_values[e][k] : std::numeric_limits<double>::quiet_NaN();
             if (std::isfinite(v) && (!m_log || v > 0))
                 points.append(QPointF(m_epochs[e], v));
         }
+        m_series[k]->setPointsVisible(points.size() <= static_cast<qsizetype>(kMaxMarkedPoints));
         m_series[k]->replace(points);
     }
     fitAxes();

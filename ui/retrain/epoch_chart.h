@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 class QLineSeries;
@@ -23,6 +25,12 @@ public:
     void clear();
     // values[k] belongs to series k.
     void addEpoch(int epoch, const std::vector<double> &values);
+    // Many epochs at once, drawn once: what a live run hands over a few times a second.
+    void addEpochs(const std::vector<std::pair<int, std::vector<double>>> &epochs);
+    // A long run is drawn with at most this many points per series (evenly
+    // spaced epochs, the last always among them); markers only on short runs.
+    static constexpr size_t kMaxPlottedPoints = 800;
+    static constexpr size_t kMaxMarkedPoints = 60;
     void setLogScale(bool logScale);
     bool logScale() const { return m_log; }
     // Fixes the y range (e.g. [-1, 1] for correlations) instead of fitting the data.
@@ -35,10 +43,12 @@ public:
 private:
     void rebuild();
     void fitAxes();
+    void store(int epoch, const std::vector<double> &values);
 
     std::vector<QLineSeries *> m_series;
     std::vector<int> m_epochs;
     std::vector<std::vector<double>> m_values; // [epoch][series]
+    std::unordered_map<int, size_t> m_indexOfEpoch;
     QValueAxis *m_x = nullptr;
     QAbstractAxis *m_y = nullptr;
     QString m_yTitle;

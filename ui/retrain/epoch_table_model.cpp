@@ -12,21 +12,39 @@ void EpochTableModel::clear()
         return;
     beginResetModel();
     m_records.clear();
+    m_rowOfEpoch.clear();
     endResetModel();
 }
 
-void EpochTableModel::addEpoch(const samples::EpochRecord &record)
+void EpochTableModel::addEpoch(const samples::EpochRecord &record) { addEpochs({record}); }
+
+void EpochTableModel::addEpochs(const std::vector<samples::EpochRecord> &records)
 {
-    for (size_t i = 0; i < m_records.size(); ++i)
-        if (m_records[i].epoch == record.epoch) {
-            m_records[i] = record;
-            const int row = static_cast<int>(i);
+    std::vector<samples::EpochRecord> added;
+    for (const samples::EpochRecord &record : records) {
+        if (const auto at = m_rowOfEpoch.find(record.epoch); at != m_rowOfEpoch.end()) {
+            m_records[at->second] = record; // a resumed run repeats its history
+            const int row = static_cast<int>(at->second);
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-            return;
+            continue;
         }
-    const int row = static_cast<int>(m_records.size());
-    beginInsertRows({}, row, row);
-    m_records.push_back(record);
+        bool repeated = false; // twice in this batch: the later one wins
+        for (samples::EpochRecord &a : added)
+            if (a.epoch == record.epoch) {
+                a = record;
+                repeated = true;
+            }
+        if (!repeated)
+            added.push_back(record);
+    }
+    if (added.empty())
+        return;
+    const int first = static_cast<int>(m_records.size());
+    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+    for (samples::EpochRecord &record : added) {
+        m_rowOfEpoch.emplace(record.epoch, m_records.size());
+        m_records.push_back(std::move(record));
+    }
     endInsertRows();
 }
 

@@ -7,6 +7,7 @@
 
 #include <QAbstractTableModel>
 
+#include <unordered_map>
 #include <vector>
 
 namespace beamscope::ui {
@@ -31,6 +32,8 @@ public:
     void clear();
     // Replaces the record of the same epoch (a resumed run repeats its history) or appends.
     void addEpoch(const samples::EpochRecord &record);
+    // Many records at once (one row insertion for the new ones).
+    void addEpochs(const std::vector<samples::EpochRecord> &records);
     const std::vector<samples::EpochRecord> &records() const { return m_records; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -40,6 +43,7 @@ public:
 
 private:
     std::vector<samples::EpochRecord> m_records;
+    std::unordered_map<int, size_t> m_rowOfEpoch;
 };
 
 } // namespace beamscope::ui

@@ -1,6 +1,7 @@
 #include "ui/retrain/retrain_workspace.h"
 
 #include "ui/common/form_beside_results.h"
+#include "ui/common/number_format.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/relay_progress.h"
 #include "ui/common/sample_folder_list.h"
@@ -33,6 +34,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -43,17 +45,6 @@ namespace beamscope::ui {
 namespace {
 const QString kWorkspaceId = QStringLiteral("retrain");
 const QString kRandomInit = QStringLiteral("\x01random");
-
-QString formatDuration(qint64 ms)
-{
-    const qint64 s = (ms + 500) / 1000;
-    if (s >= 3600)
-        return QStringLiteral("%1:%2:%3")
-            .arg(s / 3600)
-            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
-            .arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-}
 } // namespace
 
 RetrainWorkspace::RetrainWorkspace(AppSettings &settings, QWidget *parent) : Workspace(settings, parent)
@@ -61,6 +52,9 @@ RetrainWorkspace::RetrainWorkspace(AppSettings &settings, QWidget *parent) : Wor
     initResources();
     setObjectName(kWorkspaceId);
     m_splitter = placeFormBesideResults(this, buildForm(), buildResults(), 380);
+    m_drainTimer = new QTimer(this);
+    m_drainTimer->setInterval(kDrawIntervalMs);
+    connect(m_drainTimer, &QTimer::timeout, this, &RetrainWorkspace::drainEpochs);
     setOutput(defaultOutput());
     m_outputEdited = false;
     updateFolders();
@@ -380,13 +374,12 @@ void RetrainWorkspace::launch(RetrainRequest r)
     m_relay = std::make_shared<RelayProgress>(this, isCurrent,
                                               [this](double f, const QString &message) { onReport(f, message); });
     auto relay = m_relay;
-    auto future = QtConcurrent::run([r, relay, guard, generation, this] {
-        auto epochSink = [guard, generation, this](const samples::EpochRecord &record) {
-            postToGui(guard, [this, generation, record] {
-                if (m_generation == generation)
-                    onEpoch(record);
-            });
-        };
+    m_epochInbox = std::make_shared<BatchedInbox<samples::EpochRecord>>();
+    auto inbox = m_epochInbox;
+    m_drainTimer->start();
+    auto future = QtConcurrent::run([r, relay, inbox, guard, generation, this] {
+        // Epochs are collected here and drawn by drainEpochs() a few times a second.
+        auto epochSink = [inbox](const samples::EpochRecord &record) { inbox->push(record); };
         auto loadedSink = [guard, generation, this](const QString &message) {
             postToGui(guard, [this, generation, message] {
                 if (m_generation == generation)
@@ -397,6 +390,8 @@ void RetrainWorkspace::launch(RetrainRequest r)
         postToGui(guard, [this, generation, outcome = std::move(outcome), r] {
             if (m_generation != generation)
                 return;
+            drainEpochs(); // the last epochs before the outcome
+            m_drainTimer->stop();
             if (outcome.cancelled)
                 m_cancelledRequest = r;
             onFinished(outcome);
@@ -429,14 +424,23 @@ void RetrainWorkspace::onReport(double fraction, const QString &message)
     Q_EMIT statusMessage(message, 0);
 }
 
-void RetrainWorkspace::onEpoch(const samples::EpochRecord &record)
+void RetrainWorkspace::drainEpochs()
 {
     Q_ASSERT(QThread::currentThread() == thread()); // results reach views on the GUI thread only
-    m_epochModel->addEpoch(record);
-    m_lossChart->addEpoch(record.epoch, {record.trainingLoss, record.validationLoss});
-    m_rankChart->addEpoch(record.epoch,
-                          {record.validation.spearman, record.validation.kendall, record.validation.pairwiseAccuracy});
-    Q_EMIT epochFinished(record.epoch);
+    if (!m_epochInbox)
+        return;
+    const std::vector<samples::EpochRecord> records = m_epochInbox->take();
+    if (records.empty())
+        return;
+    std::vector<std::pair<int, std::vector<double>>> losses, ranks;
+    for (const samples::EpochRecord &r : records) {
+        losses.push_back({r.epoch, {r.trainingLoss, r.validationLoss}});
+        ranks.push_back({r.epoch, {r.validation.spearman, r.validation.kendall, r.validation.pairwiseAccuracy}});
+    }
+    m_epochModel->addEpochs(records);
+    m_lossChart->addEpochs(losses);
+    m_rankChart->addEpochs(ranks);
+    Q_EMIT epochFinished(records.back().epoch);
 }
 
 void RetrainWorkspace::onFinished(const RetrainOutcome &outcome)

@@ -8,11 +8,13 @@
 // generation counter and a QPointer guard, so a stale run never lands here.
 
 #include "core/samples/epoch_record.h"
+#include "ui/common/batched_inbox.h"
 #include "ui/common/latest_job.h"
 #include "ui/mainwindow/workspace.h"
 #include "ui/retrain/retrain_job.h"
 
 #include <QElapsedTimer>
+#include <QTimer>
 
 #include <memory>
 #include <optional>
@@ -103,7 +105,9 @@ private:
     QWidget *buildResults();
     void launch(RetrainRequest request);
     void onReport(double fraction, const QString &message);
-    void onEpoch(const samples::EpochRecord &record);
+    // Draws the epochs the worker finished since the last call (a timer's, a
+    // few times a second, and once more at the end).
+    void drainEpochs();
     void onFinished(const RetrainOutcome &outcome);
     void updateFolders();
     void updateButtons();
@@ -113,6 +117,9 @@ private:
     LatestJob m_foldersJob;
     quint64 m_generation = 0;
     std::shared_ptr<RelayProgress> m_relay;
+    std::shared_ptr<BatchedInbox<samples::EpochRecord>> m_epochInbox;
+    QTimer *m_drainTimer = nullptr;
+    static constexpr int kDrawIntervalMs = 200; // charts and table follow a run 5 times a second
     bool m_running = false;
     bool m_outputEdited = false;
     QElapsedTimer m_clock;
