@@ -14,6 +14,7 @@
 #include "core/search/autoschedule.h"
 #include "core/search/beam_search.h"
 #include "core/search/device_limits.h"
+#include "core/search/featurizer.h"
 #include "core/search/search_dag.h"
 #include "core/search/state_from_decisions.h"
 
@@ -279,6 +280,32 @@ std::optional<std::string> SearchSession::halideLoopNest(const std::vector<Json>
         return std::nullopt;
     }
     return dump;
+}
+
+std::optional<ReplayedState> SearchSession::replay(const std::vector<Json> &decisions, std::string *error) const
+{
+    ReplayedState out;
+    std::string why;
+    const bool ok = guarded(&why, [&] {
+        const search::State state = search::stateFromDecisions(*m_impl->searchDag, decisions, m_impl->instance.name);
+        out.loopNest = state.dump();
+        const std::vector<search::ScheduleFeatures> features = search::computeFeatures(state, m_impl->params.device);
+        std::vector<float> packed;
+        search::packFeatures(features, packed);
+        for (size_t s = 0; s < features.size(); s++) {
+            std::array<float, 73> row{};
+            std::copy_n(packed.begin() + static_cast<std::ptrdiff_t>(s * row.size()), row.size(), row.begin());
+            out.features.push_back(row);
+        }
+        for (const StageTerms &t : breakdown(out.features, m_impl->params.device.parallelism))
+            out.stageCosts.push_back(t.stageCost);
+    });
+    if (!ok) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    return out;
 }
 
 StateMeasurement SearchSession::measure(const std::vector<Json> &decisions, const std::string &target,

@@ -103,6 +103,14 @@ struct StateMeasurement {
     bool checked = false, matches = false;
 };
 
+// A state rebuilt from its decisions: what the trace keeps only for states
+// that stayed in the beam, recomputed for any state (a pruned one included).
+struct ReplayedState {
+    std::string loopNest;                        // as trace nodes keep it (State::dump)
+    std::vector<std::array<float, 73>> features; // per scheduled stage, cost-model order
+    std::vector<float> stageCosts;               // the model's cost of each of those stages
+};
+
 // The named cost terms of one recorded state's stages.
 struct StageTerms {
     std::string stage;
@@ -140,6 +148,11 @@ public:
     // form of Halide's LoopNest::dump, byte for byte what Halide prints for the
     // same state (so its FNV-1a is comparable with Halide's recorded trees).
     std::optional<std::string> halideLoopNest(const std::vector<Json> &decisions, std::string *error) const;
+    // Loop nest, per-stage features and stage costs of a state given by its
+    // decisions (as for emit; partial states too), from this session's DAG,
+    // device limits and model: what the search itself computed when it
+    // costed the state. nullopt with error when the decisions do not fit.
+    std::optional<ReplayedState> replay(const std::vector<Json> &decisions, std::string *error) const;
     // Compiles a complete state for target "opencl" or "cuda" and times it in
     // the bench worker process (core/bench), its output checked against the
     // compute_root host reference. Cancellable through progress. Compiling

@@ -20,6 +20,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QBarSet>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
@@ -71,6 +72,10 @@ private Q_SLOTS:
     void cancelStopsTheSearch();
     void staleSearchNeverPaints();
     void continueFromSelectedState();
+    void openedTraceRestoresItsWeights();
+    void replayedStatesEqualTheSearchsOwn();
+    void prunedAndCompleteStatesCompared();
+    void missingTraceWeightsAreRefused();
     void paintTimeOf200kStates();
     void shippedWeightsSayWhatTheyAre();
     void cleanupTestCase();
@@ -518,6 +523,170 @@ void TestUiSearch::continueFromSelectedState()
     QVERIFY(w && w->fixed);
     QCOMPARE(decision(w), decision(pick));
     QVERIFY(button->isEnabled() || m_ws->detailPanel()->stateA() < 0);
+}
+
+// SearchSession::replay rebuilds a state from its decisions: for every beam
+// state of a live search it gives the loop nest, features and stage costs the
+// search itself recorded, so what it shows for a pruned state is what the
+// search computed when it costed that state.
+void TestUiSearch::replayedStatesEqualTheSearchsOwn()
+{
+    session::SearchRequest o;
+    o.pipeline.app = "box_blur";
+    o.weightsPath = m_randomWeights.toStdString();
+    o.beamSize = 2;
+    o.passes = 1;
+    std::string error;
+    const auto session = session::SearchSession::open(o, &error);
+    QVERIFY2(session, error.c_str());
+    const session::SearchOutcome outcome = session->run(nullptr, {});
+    QVERIFY2(outcome.ok, outcome.error.c_str());
+    SearchTreeData d;
+    d.load(outcome.trace);
+    int compared = 0;
+    for (const search::TraceNode &n : d.nodes()) {
+        if (n.features.empty() || n.passThrough)
+            continue;
+        const auto replayed = session->replay(d.decisionsTo(n.id), &error);
+        QVERIFY2(replayed, error.c_str());
+        QCOMPARE(replayed->loopNest, n.loopNest);
+        QCOMPARE(replayed->features.size(), n.features.size());
+        for (size_t s = 0; s < n.features.size(); ++s)
+            QVERIFY2(replayed->features[s] == n.features[s],
+                     qPrintable(QStringLiteral("#%1 stage %2").arg(n.id).arg(s)));
+        QCOMPARE(replayed->stageCosts.size(), n.stageCosts.size());
+        for (size_t s = 0; s < n.stageCosts.size();
+             ++s) // the same network on the same rows; summation order may differ
+            QVERIFY(std::abs(replayed->stageCosts[s] - n.stageCosts[s]) <=
+                    1e-5f * std::max(1.0f, std::abs(n.stageCosts[s])));
+        ++compared;
+    }
+    QVERIFY(compared >= 4);
+    // Decisions that do not fit the pipeline are refused with a reason.
+    QVERIFY(!session->replay({Json::object()}, &error));
+    QVERIFY(!error.empty());
+}
+
+// Review, Search 2 and 3: the winner against a state the beam pruned. The
+// pruned state is rebuilt from its decisions, and all three views hold both:
+// the features (sorted by |Δ|, "differing only"), the cost terms of A and B on
+// one axis, and a loop-nest diff. Hovering names a state; rows name their step.
+void TestUiSearch::prunedAndCompleteStatesCompared()
+{
+    QVERIFY(openFixture());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
+    const SearchTreeData &d = m_ws->treeData();
+    const qint64 winner = d.winner();
+    QVERIFY(winner >= 0);
+    const search::TraceNode *w = d.node(winner);
+    const search::TraceNode *pruned = nullptr;
+    for (const auto &n : d.nodes())
+        if (!n.inBeam && n.depth == w->depth && n.features.empty() && n.pass == w->pass)
+            pruned = &n;
+    QVERIFY(pruned);
+    const qint64 prunedId = pruned->id;
+    QVERIFY(!d.hasDetails(prunedId));
+
+    QSignalSpy recomputed(m_ws.get(), &SearchWorkspace::detailsRecomputed);
+    m_ws->selectState(winner);
+    m_ws->compareState(prunedId);
+    QTRY_VERIFY_WITH_TIMEOUT(recomputed.count() >= 1, 60000);
+    QVERIFY(d.hasDetails(prunedId) && d.isRecomputed(prunedId));
+    StateDetailPanel *panel = m_ws->detailPanel();
+    QCOMPARE(panel->stateB(), prunedId);
+    QVERIFY(panel->summaryText().contains(QStringLiteral("rebuilt from its decisions")));
+
+    // Features: B's column filled; sorted by |Δ log| with the differing-only switch.
+    panel->setStage(0);
+    FeatureTableModel *m = panel->featureModel();
+    QCOMPARE(m->columnCount(), 6);
+    QVERIFY(panel->differingOnlyBox()->isEnabled());
+    panel->differingOnlyBox()->setChecked(true);
+    FeatureDiffProxy *proxy = panel->featureProxy();
+    int differing = 0;
+    for (int i = 0; i < 73; ++i)
+        differing += m->index(i, FeatureTableModel::RawA).data(Qt::UserRole).toDouble() !=
+                     m->index(i, FeatureTableModel::RawB).data(Qt::UserRole).toDouble();
+    QVERIFY(differing > 0);
+    QCOMPARE(proxy->rowCount(), differing);
+    for (int r = 1; r < proxy->rowCount(); ++r)
+        QVERIFY(std::abs(proxy->index(r - 1, FeatureTableModel::DeltaLog).data(Qt::UserRole).toDouble()) >=
+                std::abs(proxy->index(r, FeatureTableModel::DeltaLog).data(Qt::UserRole).toDouble()));
+    panel->differingOnlyBox()->setChecked(false);
+    QCOMPARE(proxy->rowCount(), 73);
+
+    // Costs: one bar per stage for A and one for B, on one axis.
+    QHorizontalStackedBarSeries *series = panel->breakdownSeries();
+    QVERIFY(series && !series->barSets().isEmpty());
+    QCOMPARE(series->barSets().front()->count(), 2 * int(d.stageNames().size()));
+    QVERIFY(!panel->stageCostModel()->index(0, StageCostModel::Delta).data(Qt::UserRole).isNull());
+
+    // Loop nest: the diff of A against B.
+    const QString nest = panel->loopNestText();
+    QVERIFY2(nest.contains(QStringLiteral("− ")) || nest.contains(QStringLiteral("+ ")), qPrintable(nest));
+
+    // Hover text and row labels.
+    QVERIFY(d.describe(prunedId).startsWith(QStringLiteral("#%1 · ").arg(prunedId)));
+    QVERIFY(d.describe(prunedId).contains(QStringLiteral("pruned")));
+    QVERIFY(!d.depthLabel(1).isEmpty());
+    m_ws->compareState(-1);
+}
+
+// The fixture recorded again with its weights and profile named, as the CLI writes them.
+static QString traceWithWeights(const QString &dir, const std::string &weights, const QString &name)
+{
+    search::SearchTrace trace = readFixture();
+    trace.params.weights = weights;
+    trace.params.profile = "a100";
+    const std::filesystem::path out = std::filesystem::path(dir.toStdString()) / name.toStdString();
+    std::string error;
+    if (!trace.write(out, true, &error))
+        qFatal("trace: %s", error.c_str());
+    return QString::fromStdString(out.string());
+}
+
+// Review, Search 1: opening a trace made with other weights than the form's
+// must put those weights in the form, so Start and Continue search with them.
+void TestUiSearch::openedTraceRestoresItsWeights()
+{
+    const std::string gpu = (test::sourceDir() / "weights/anderson2021/gpu.weights").string();
+    m_ws->setWeightsPath(m_randomWeights);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->weightsScanPending(), 30000);
+    QCOMPARE(QString::fromStdString(m_ws->optionsFromControls().weightsPath), m_randomWeights);
+
+    QSignalSpy loaded(m_ws.get(), &SearchWorkspace::traceLoaded);
+    m_ws->openTrace(traceWithWeights(m_dir->path(), gpu, QStringLiteral("with_gpu.jsonl")));
+    QVERIFY(loaded.wait(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->weightsScanPending(), 30000);
+    const session::SearchRequest o = m_ws->optionsFromControls();
+    QCOMPARE(o.weightsPath, gpu);
+    QCOMPARE(QString::fromStdString(o.profile).toLower(), QStringLiteral("a100"));
+    QCOMPARE(o.beamSize, 4);
+    QVERIFY(m_ws->missingTraceWeights().isEmpty());
+}
+
+// A trace whose weights file is gone: the form says so, and neither Start nor
+// Continue searches with whatever file the form held before.
+void TestUiSearch::missingTraceWeightsAreRefused()
+{
+    const std::string gone = (std::filesystem::path(m_dir->path().toStdString()) / "gone.weights").string();
+    QSignalSpy loaded(m_ws.get(), &SearchWorkspace::traceLoaded);
+    m_ws->openTrace(traceWithWeights(m_dir->path(), gone, QStringLiteral("with_missing.jsonl")));
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(m_ws->missingTraceWeights(), QString::fromStdString(gone));
+    QVERIFY(m_ws->weightsNote().contains(QStringLiteral("gone.weights")));
+
+    const qint64 winner = m_ws->treeData().winner();
+    QVERIFY(winner >= 0);
+    const size_t nodes = m_ws->treeData().nodes().size();
+    QVERIFY(!m_ws->continueFrom(winner));
+    m_ws->startSearch();
+    QVERIFY(!m_ws->isSearching());
+    QCOMPARE(m_ws->treeData().nodes().size(), nodes); // the trace is still shown
+
+    // Naming a file on purpose is the user's choice, not a fallback.
+    m_ws->setWeightsPath(m_randomWeights);
+    QVERIFY(m_ws->missingTraceWeights().isEmpty());
 }
 
 // The line under the weights: a hold-one-out file on its own app, on another

@@ -88,4 +88,31 @@ QVariant FeatureTableModel::headerData(int section, Qt::Orientation orientation,
     }
 }
 
+FeatureDiffProxy::FeatureDiffProxy(QObject *parent) : QSortFilterProxyModel(parent) { setSortRole(Qt::UserRole); }
+
+void FeatureDiffProxy::setDifferingOnly(bool on)
+{
+    if (on == m_differingOnly)
+        return;
+    m_differingOnly = on;
+    invalidateFilter();
+}
+
+bool FeatureDiffProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    const auto *features = static_cast<const FeatureTableModel *>(sourceModel());
+    if (!m_differingOnly || !features || !features->hasB())
+        return true;
+    const QModelIndex raw = features->index(sourceRow, FeatureTableModel::RawA, sourceParent);
+    const QModelIndex rawB = features->index(sourceRow, FeatureTableModel::RawB, sourceParent);
+    return raw.data(Qt::UserRole).toDouble() != rawB.data(Qt::UserRole).toDouble();
+}
+
+bool FeatureDiffProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    if (left.column() == FeatureTableModel::DeltaLog)
+        return std::abs(left.data(Qt::UserRole).toDouble()) < std::abs(right.data(Qt::UserRole).toDouble());
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 } // namespace beamscope::ui

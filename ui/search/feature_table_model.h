@@ -4,6 +4,7 @@
 // with a second state, its values and the difference of the logs.
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <array>
 #include <optional>
@@ -32,6 +33,24 @@ public:
 
 private:
     std::optional<Row73> m_a, m_b;
+};
+
+// The feature table as compare mode shows it: optionally only the features
+// where A and B differ, and sorted by |Δ log| (largest first) when that column
+// is the sort column; other columns sort by value.
+class FeatureDiffProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit FeatureDiffProxy(QObject *parent = nullptr);
+    void setDifferingOnly(bool on);
+    bool differingOnly() const { return m_differingOnly; }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
+
+private:
+    bool m_differingOnly = false;
 };
 
 } // namespace beamscope::ui

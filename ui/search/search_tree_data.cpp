@@ -1,5 +1,8 @@
 #include "ui/search/search_tree_data.h"
 
+#include <QObject>
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -78,6 +81,31 @@ void SearchTreeData::load(const search::SearchTrace &trace)
     reset(trace);
     append(trace.nodes());
     setSummary(trace.summary);
+}
+
+bool SearchTreeData::fillRecomputed(int64_t id, std::vector<std::array<float, 73>> features,
+                                    std::vector<float> stageCosts, std::string loopNest)
+{
+    if (id < 0 || id >= static_cast<int64_t>(m_nodes.size()) || hasDetails(id))
+        return false;
+    search::TraceNode &n = m_nodes[static_cast<size_t>(id)];
+    n.features = std::move(features);
+    n.stageCosts = std::move(stageCosts);
+    n.loopNest = std::move(loopNest);
+    m_recomputed.resize(m_nodes.size(), false);
+    m_recomputed[static_cast<size_t>(id)] = true;
+    return true;
+}
+
+bool SearchTreeData::isRecomputed(int64_t id) const
+{
+    return id >= 0 && id < static_cast<int64_t>(m_recomputed.size()) && m_recomputed[static_cast<size_t>(id)];
+}
+
+bool SearchTreeData::hasDetails(int64_t id) const
+{
+    const search::TraceNode *n = node(id);
+    return n && !n->loopNest.empty() && (!n->features.empty() || n->depth == 0);
 }
 
 const search::TraceNode *SearchTreeData::node(int64_t id) const
@@ -179,6 +207,51 @@ void SearchTreeData::updateWinnerPath()
     std::fill(m_onWinnerPath.begin(), m_onWinnerPath.end(), false);
     for (int64_t id : pathTo(winner()))
         m_onWinnerPath[static_cast<size_t>(id)] = true;
+}
+
+QString SearchTreeData::depthLabel(int depth) const
+{
+    const Row *r = row(0, depth);
+    const search::TraceNode *first = r && !r->nodes.empty() ? node(r->nodes.front()) : nullptr;
+    if (!first)
+        return {};
+    QString func = decisionFunc(*first);
+    func.remove(QRegularExpression(QStringLiteral("\\$\\d+"))); // the same names in every view
+    if (!m_params.halideSteps)
+        return func;
+    return depth % 2 == 1 ? QObject::tr("%1 · place").arg(func) : QObject::tr("%1 · tile").arg(func);
+}
+
+std::pair<int, int> SearchTreeData::rankInRow(int64_t id) const
+{
+    const search::TraceNode *n = node(id);
+    if (!n)
+        return {0, 0};
+    const Row &r = m_rows[static_cast<size_t>(m_rowOf[static_cast<size_t>(id)])];
+    int cheaper = 0;
+    for (int64_t other : r.nodes)
+        if (node(other)->cost < n->cost)
+            ++cheaper;
+    return {cheaper + 1, static_cast<int>(r.nodes.size())};
+}
+
+QString SearchTreeData::describe(int64_t id) const
+{
+    const search::TraceNode *n = node(id);
+    if (!n)
+        return {};
+    QString decision = QString::fromStdString(n->decision);
+    decision.remove(QRegularExpression(QStringLiteral("\\$\\d+")));
+    const auto [rank, of] = rankInRow(id);
+    return QObject::tr("#%1 · %2\n%3\npredicted cost %4 · %5 of %6 in its row by cost · %7")
+        .arg(id)
+        .arg(depthLabel(n->depth).isEmpty() ? decisionFunc(*n) : depthLabel(n->depth), decision)
+        .arg(QString::number(n->cost, 'g', 6))
+        .arg(rank)
+        .arg(of)
+        .arg(n->id == winner() ? QObject::tr("the winner")
+             : n->inBeam       ? QObject::tr("kept in the beam")
+                               : QObject::tr("pruned"));
 }
 
 QString SearchTreeData::decisionFunc(const search::TraceNode &n)

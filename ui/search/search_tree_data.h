@@ -17,7 +17,10 @@
 #include <QRectF>
 #include <QString>
 
+#include <array>
 #include <cstdint>
+#include <utility>
+#include <string>
 #include <vector>
 
 namespace beamscope::ui {
@@ -87,6 +90,24 @@ public:
     const std::vector<bool> &funcMatches() const { return m_funcMatch; }
     bool hasFuncFilter() const { return !m_funcFilter.isEmpty(); }
 
+    // Fills a node the trace kept no features, stage costs or loop nest for
+    // (a pruned state) with what replaying its decisions gave; such a node is
+    // marked recomputed. False for an unknown id or a node that has them.
+    bool fillRecomputed(int64_t id, std::vector<std::array<float, 73>> features, std::vector<float> stageCosts,
+                        std::string loopNest);
+    bool isRecomputed(int64_t id) const;
+    // A node the panel can show whole (features, stage costs, loop nest).
+    bool hasDetails(int64_t id) const;
+
+    // What a depth decides, for its row label: "blur_x · place" / "blur_x · tile"
+    // on Halide's steps (placement, then a root Func's tiling), the Func alone
+    // on per-Func steps; "" before any node of that depth arrived.
+    QString depthLabel(int depth) const;
+    // A state's place among its row's states by cost (1 = cheapest) and the row's size.
+    std::pair<int, int> rankInRow(int64_t id) const;
+    // The hover text of a state: id, Func, decision, cost, rank, beam.
+    QString describe(int64_t id) const;
+
     // The Func a node's decision scheduled ("" for none).
     static QString decisionFunc(const search::TraceNode &n);
 
@@ -109,6 +130,7 @@ private:
     int m_maxDepth = 0;
     std::vector<bool> m_onWinnerPath;
     std::vector<bool> m_funcMatch;
+    std::vector<bool> m_recomputed; // per node
     QString m_funcFilter;
 };
 

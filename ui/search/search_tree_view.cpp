@@ -2,7 +2,9 @@
 
 #include "ui/search/search_tree_data.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QToolTip>
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
@@ -16,7 +18,7 @@ namespace beamscope::ui {
 
 namespace {
 // kRight leaves room for a marker at the band's right end, its selection ring and "winner" label.
-constexpr int kLeft = 64, kTop = 26, kBottom = 40, kRight = 52;
+constexpr int kLeft = 150, kTop = 26, kBottom = 40, kRight = 52;
 constexpr double kMarkerMinSpacing = 4.0; // screen pixels between states before rows become strips
 const QColor kMatchColor(200, 0, 200);
 const QColor kSelectedColor(0, 90, 255);
@@ -42,7 +44,7 @@ SearchTreeView::SearchTreeView(QWidget *parent) : QWidget(parent)
     setMouseTracking(false);
     setMinimumSize(320, 240);
     setAutoFillBackground(false);
-    setToolTip(tr("Wheel: zoom · drag: pan · click: select · ctrl-click: compare · F: fit"));
+    // The tool tip names the state under the pointer (event()); elsewhere it says how to drive the view.
 }
 
 void SearchTreeView::setData(const SearchTreeData *data)
@@ -111,6 +113,21 @@ QPointF SearchTreeView::screenToWorld(QPointF s) const
     return {m_origin.x() + (s.x() - kLeft) / m_sx, m_origin.y() + (s.y() - kTop) / m_sy};
 }
 
+bool SearchTreeView::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const int64_t id = nodeAt(help->pos());
+        QToolTip::showText(help->globalPos(),
+                           id >= 0 && m_data ? m_data->describe(id)
+                                             : tr("Wheel: zoom · drag: pan · click: select · ctrl-click: compare · F: "
+                                                  "fit"),
+                           this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
 int64_t SearchTreeView::nodeAt(QPointF screen) const
 {
     if (!m_data)
@@ -174,8 +191,12 @@ void SearchTreeView::paintBands(QPainter &p, const QRect &plot, double rowPx) co
     const int labelEvery = std::max(1, int(std::ceil(16.0 / std::max(1e-6, rowPx))));
     for (int depth = 1; depth <= d.maxDepth(); depth += labelEvery) {
         const double y = worldToScreen({0, SearchTreeData::rowTop(depth) + SearchTreeData::kRowHeight / 2}).y();
-        if (y >= plot.top() && y <= plot.bottom())
-            p.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter, tr("depth %1").arg(depth));
+        if (y >= plot.top() && y <= plot.bottom()) {
+            // "7 blur_x · tile": what the row decides, elided to the margin.
+            const QString label = QStringLiteral("%1 %2").arg(depth).arg(d.depthLabel(depth));
+            p.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+                       fontMetrics().elidedText(label, Qt::ElideMiddle, kLeft - 8));
+        }
     }
 }
 

@@ -61,6 +61,7 @@ Q_SIGNALS:
     void compareSelected(qint64 id);
 
 protected:
+    bool event(QEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;

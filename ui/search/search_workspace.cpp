@@ -262,6 +262,16 @@ void SearchWorkspace::buildControls(QWidget *box)
         if (m_treeFromFile && !m_searching)
             openSessionForTrace();
     });
+    // Choosing weights by hand after opening a trace whose file is missing is
+    // the user's decision, not a fallback: from then on that file is used.
+    connect(m_weights, &QComboBox::activated, this, [this] {
+        if (m_missingTraceWeights.isEmpty())
+            return;
+        m_missingTraceWeights.clear();
+        updateWeightsNote();
+        if (m_treeFromFile && !m_searching)
+            openSessionForTrace();
+    });
     connect(m_start, &QPushButton::clicked, this, qOverload<>(&SearchWorkspace::startSearch));
     connect(m_cancel, &QPushButton::clicked, this, &SearchWorkspace::cancelSearch);
 }
@@ -287,6 +297,12 @@ session::SearchRequest SearchWorkspace::optionsFromControls() const
 
 void SearchWorkspace::updateWeightsNote()
 {
+    if (!m_missingTraceWeights.isEmpty()) {
+        m_weightsNote->setText(
+            tr("The trace's weights are missing: %1. Choose a file to search with.").arg(m_missingTraceWeights));
+        m_weightsNote->setVisible(true);
+        return;
+    }
     const std::string note = beamscope::weights::describeShippedWeightsFor(
         m_weights->path().toStdString(), m_app->currentData().toString().toStdString());
     m_weightsNote->setText(QString::fromStdString(note));
@@ -302,13 +318,20 @@ void SearchWorkspace::setApp(const QString &name)
         m_app->setCurrentIndex(i);
 }
 
-void SearchWorkspace::setWeightsPath(const QString &path) { m_weights->setPath(path); }
+void SearchWorkspace::setWeightsPath(const QString &path)
+{
+    m_missingTraceWeights.clear(); // a file named on purpose
+    m_weights->setPath(path);
+    updateWeightsNote();
+}
 void SearchWorkspace::setMeasureTarget(const QString &target) { m_measureTarget->setCurrentText(target); }
 void SearchWorkspace::setBeamSize(int beam) { m_beam->setValue(beam); }
 void SearchWorkspace::setPasses(int passes) { m_passes->setValue(passes); }
 
 void SearchWorkspace::startSearch()
 {
+    if (refusedForMissingWeights())
+        return;
     // The weights list is still being scanned: start once the chosen file is known.
     if (m_weights->scanPending()) {
         connect(
@@ -325,6 +348,8 @@ bool SearchWorkspace::continueFrom(qint64 id)
 {
     const search::TraceNode *n = m_data.node(id);
     if (!n || m_data.pipeline().isEmpty())
+        return false;
+    if (refusedForMissingWeights())
         return false;
     // The path's decisions, root first, taken before the new search resets the tree.
     const std::vector<Json> decisions = m_data.decisionsTo(id);
@@ -356,6 +381,7 @@ void SearchWorkspace::startSearch(const session::SearchRequest &options)
     m_saveAction->setEnabled(false);
     m_tracePath.clear();
     m_treeFromFile = false;
+    m_missingTraceWeights.clear();
     m_sessionJob.cancel();
     setSession(nullptr, tr("The cost terms come with the search's model…"));
     setSearching(true);
@@ -561,14 +587,39 @@ void SearchWorkspace::showTraceParamsInControls()
     m_noSubtiling->setChecked(p.disableSubtiling);
     m_randomTilings->setChecked(p.randomizeTilings);
     m_freeze->setChecked(p.freezeInlineComputeRoot);
+    if (const int i = m_profile->findText(QString::fromStdString(p.profile), Qt::MatchFixedString); i >= 0)
+        m_profile->setCurrentIndex(i);
+    // The trace's own weights, or none at all: Start and Continue must not
+    // quietly search with a file the trace was not searched with.
+    m_missingTraceWeights.clear();
+    const QString weights = QString::fromStdString(p.weights);
+    if (!weights.isEmpty() && QFileInfo(weights).exists())
+        m_weights->setPath(weights);
+    else if (!weights.isEmpty())
+        m_missingTraceWeights = weights;
+    updateWeightsNote();
+}
+
+bool SearchWorkspace::refusedForMissingWeights()
+{
+    if (m_missingTraceWeights.isEmpty())
+        return false;
+    const QString why = tr("This trace was searched with %1, which is not here. Choose weights in the form to "
+                           "search with another file.")
+                            .arg(m_missingTraceWeights);
+    m_status->setText(why);
+    Q_EMIT statusMessage(why, 0);
+    return true;
 }
 
 void SearchWorkspace::setSession(std::shared_ptr<session::SearchSession> session, const QString &why)
 {
     m_session = session;
     m_panel->setSession(std::move(session), why);
-    if (m_session)
+    if (m_session) {
         Q_EMIT breakdownReady();
+        recomputeMissingDetails(m_view->selected(), m_view->compared()); // chosen before the model was there
+    }
 }
 
 // An opened trace gets a session on its own pipeline and, when that file is
@@ -578,8 +629,12 @@ void SearchWorkspace::openSessionForTrace()
     session::SearchRequest request = optionsFromControls();
     request.pipeline.app = m_data.pipeline().toStdString();
     const search::TraceParams &params = m_data.params();
-    if (!params.weights.empty() && QFileInfo::exists(QString::fromStdString(params.weights)))
-        request.weightsPath = params.weights;
+    if (!m_missingTraceWeights.isEmpty()) {
+        setSession(nullptr,
+                   tr("No cost terms: this trace was searched with %1, which is not here.").arg(m_missingTraceWeights));
+        Q_EMIT breakdownReady();
+        return;
+    }
     // The profile only sizes a new run; the trace's may be a device not here.
     if (gpu::findProfile(params.profile))
         request.profile = params.profile;
@@ -615,7 +670,54 @@ void SearchWorkspace::compareState(qint64 id)
     showNode(m_view->selected(), id);
 }
 
-void SearchWorkspace::showNode(qint64 a, qint64 b) { m_panel->showState(a, b); }
+void SearchWorkspace::showNode(qint64 a, qint64 b)
+{
+    m_panel->showState(a, b);
+    recomputeMissingDetails(a, b);
+}
+
+// The trace keeps features, costs and loop nests for beam states only; the
+// states the winner beat are rebuilt from their decisions in the session, off
+// the GUI thread, once each (the data keeps what was recomputed).
+void SearchWorkspace::recomputeMissingDetails(qint64 a, qint64 b)
+{
+    std::vector<std::pair<qint64, std::vector<Json>>> wanted;
+    for (const qint64 id : {a, b})
+        if (const search::TraceNode *n = m_data.node(id); n && n->depth > 0 && !m_data.hasDetails(id))
+            wanted.push_back({id, m_data.decisionsTo(id)});
+    if (wanted.empty() || !m_session)
+        return;
+    m_panel->setRecomputing(true);
+    struct Replayed {
+        std::vector<std::pair<qint64, std::optional<session::ReplayedState>>> states;
+        std::string error;
+    };
+    const quint64 generation = m_generation;
+    m_replayJob.start(
+        this,
+        [session = m_session, wanted] {
+            auto r = std::make_shared<Replayed>();
+            for (const auto &[id, decisions] : wanted)
+                r->states.push_back({id, session->replay(decisions, &r->error)});
+            return r;
+        },
+        [this, generation](std::shared_ptr<Replayed> r) {
+            m_panel->setRecomputing(false);
+            if (generation != m_generation)
+                return; // another tree by now
+            bool filled = false;
+            for (auto &[id, state] : r->states)
+                if (state)
+                    filled |= m_data.fillRecomputed(id, std::move(state->features), std::move(state->stageCosts),
+                                                    std::move(state->loopNest));
+            if (!r->error.empty())
+                m_panel->setMeasurement(tr("Could not rebuild the state: %1").arg(QString::fromStdString(r->error)));
+            if (filled) {
+                m_panel->showState(m_view->selected(), m_view->compared());
+                Q_EMIT detailsRecomputed();
+            }
+        });
+}
 
 void SearchWorkspace::setFuncSearch(const QString &text)
 {

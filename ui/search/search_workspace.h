@@ -88,6 +88,8 @@ public:
     bool weightsScanPending() const;
     // The line under the weights saying what the chosen shipped file is for this app ("" if none).
     QString weightsNote() const;
+    // The opened trace's weights file when it is missing here ("" otherwise).
+    QString missingTraceWeights() const { return m_missingTraceWeights; }
 
 Q_SIGNALS:
     void nodesAdded(int count);
@@ -95,6 +97,8 @@ Q_SIGNALS:
     void traceLoaded();
     void loadFailed(const QString &error);
     void breakdownReady();
+    // A pruned state's features, costs and loop nest were rebuilt from its decisions.
+    void detailsRecomputed();
     void measured(bool ok, double medianMs);
     void scheduleExported(const QString &path, bool written, bool asSource);
 
@@ -111,7 +115,11 @@ private:
     void exportSchedule(qint64 id);
     void saveTrace();
     void showTraceParamsInControls();
+    // True (and says why) while an opened trace's own weights file is missing
+    // and the user has chosen no other: nothing is searched with a stand-in.
+    bool refusedForMissingWeights();
     void showNode(qint64 a, qint64 b);
+    void recomputeMissingDetails(qint64 a, qint64 b);
 
     SearchTreeData m_data;
     std::optional<search::SearchTrace> m_lastTrace; // the last finished search, for "Save trace…"
@@ -126,8 +134,10 @@ private:
     LatestJob m_loadJob;
     LatestJob m_sessionJob;
     LatestJob m_exportJob;
+    LatestJob m_replayJob;
     std::shared_ptr<session::SearchSession> m_session;
-    bool m_treeFromFile = false; // the tree is an opened trace (its session follows the weights chosen)
+    bool m_treeFromFile = false;   // the tree is an opened trace (its session follows the weights chosen)
+    QString m_missingTraceWeights; // the opened trace's weights file, when it is not here
 
     QSplitter *m_splitter = nullptr;
     QComboBox *m_app = nullptr;

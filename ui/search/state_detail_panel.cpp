@@ -2,6 +2,7 @@
 
 #include "core/search/nest_lines.h"
 #include "core/util/halide_names.h"
+#include "core/util/line_diff.h"
 
 #include "ui/common/number_format.h"
 #include "ui/search/feature_table_model.h"
@@ -14,6 +15,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
 #include <QHBoxLayout>
@@ -123,8 +125,8 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     auto *nest = new QWidget(split);
     auto *nl = new QVBoxLayout(nest);
     nl->setContentsMargins(0, 4, 0, 0);
-    auto *nestTitle = new QLabel(tr("<b>Loop nest</b>"), nest);
-    nl->addWidget(nestTitle);
+    m_nestTitle = new QLabel(tr("<b>Loop nest</b>"), nest);
+    nl->addWidget(m_nestTitle);
     m_loopNest = new QTextBrowser(nest);
     m_loopNest->setFont(monospaceFont());
     nl->addWidget(m_loopNest, 1);
@@ -144,13 +146,20 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     fl->addWidget(m_featureNote);
     auto *fsplit = new QSplitter(Qt::Vertical, features);
     m_featureModel = new FeatureTableModel(this);
-    m_featureTable = makeTable(m_featureModel, fsplit);
+    m_featureProxy = new FeatureDiffProxy(this);
+    m_featureProxy->setSourceModel(m_featureModel);
+    m_featureTable = makeTable(m_featureProxy, fsplit);
+    // Names are read whole (a compared state adds three value columns; the
+    // table scrolls sideways before a name is cut to "nu…ns").
     m_featureTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The values must stay readable in a narrow panel: the name column takes what is left
-    // (elided in the middle, the full name in its tooltip).
-    m_featureTable->horizontalHeader()->setSectionResizeMode(FeatureTableModel::Name, QHeaderView::Stretch);
     m_featureTable->horizontalHeader()->setStretchLastSection(false);
-    m_featureTable->setTextElideMode(Qt::ElideMiddle);
+    m_featureTable->setSortingEnabled(true);
+    m_featureTable->sortByColumn(-1, Qt::AscendingOrder); // the model's order until B brings a difference
+    m_differingOnly = new QCheckBox(tr("Differing only"), features);
+    m_differingOnly->setToolTip(tr("With B: only the features where A and B differ, largest |Δ log| first"));
+    m_differingOnly->setEnabled(false);
+    stageRow->addWidget(m_differingOnly);
+    connect(m_differingOnly, &QCheckBox::toggled, m_featureProxy, &FeatureDiffProxy::setDifferingOnly);
     m_featureChart = new QChart;
     m_featureChart->setTitle(tr("log(1 + x) of the 73 features, in table order"));
     m_featureChartView = makeChartView(m_featureChart, fsplit);
@@ -173,6 +182,7 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_costNote->setWordWrap(true);
     cl->addWidget(m_costNote);
     auto *csplit = new QSplitter(Qt::Vertical, costs);
+    m_costSplit = csplit;
     m_breakdownChart = new QChart;
     m_breakdownChart->setTitle(tr("Cost per stage by term (stacked)"));
     m_breakdownView = makeChartView(m_breakdownChart, csplit);
@@ -249,13 +259,14 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     }
     const auto describe = [this](const search::TraceNode &n) {
         const bool winner = n.id == m_data->winner();
-        return tr("#%1 · pass %2 · depth %3 · predicted cost <b>%4</b> · %5%6")
+        return tr("#%1 · pass %2 · depth %3 · predicted cost <b>%4</b> · %5%6%7")
             .arg(n.id)
             .arg(n.pass + 1)
             .arg(n.depth)
             .arg(formatNumber(n.cost, 6))
             .arg(n.inBeam ? tr("kept in the beam") : tr("pruned"))
-            .arg(winner ? tr(" · <b>winner</b>") : QString());
+            .arg(winner ? tr(" · <b>winner</b>") : QString())
+            .arg(m_data->isRecomputed(n.id) ? tr(" · details rebuilt from its decisions") : QString());
     };
     QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), displayDecision(na->decision).toHtmlEscaped());
     if (const search::TraceNode *nb = m_data->node(m_b))
@@ -278,13 +289,21 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
             item->setForeground(QColor(120, 120, 120));
     }
 
-    if (!na->loopNest.empty())
+    const search::TraceNode *nb = m_data->node(m_b);
+    if (!na->loopNest.empty() && nb && !nb->loopNest.empty()) {
+        m_nestTitle->setText(tr("<b>Loop nest</b>: A against B (<span style='color:#b00020'>− A only</span>, "
+                                "<span style='color:#1b7a33'>+ B only</span>)"));
+        m_loopNest->setHtml(loopNestDiffHtml(na->loopNest, nb->loopNest));
+    } else if (!na->loopNest.empty()) {
+        m_nestTitle->setText(tr("<b>Loop nest</b>"));
         m_loopNest->setHtml(loopNestHtml(na->loopNest));
-    else
-        m_loopNest->setHtml(tr("<p>The trace keeps loop nests and features only for states that stayed in the beam "
-                               "(that keeps traces bounded). This state was pruned; its decision path is on the first "
-                               "tab, and its parent #%1 has a loop nest.</p>")
-                                .arg(na->parent));
+    } else {
+        m_nestTitle->setText(tr("<b>Loop nest</b>"));
+        m_loopNest->setHtml(m_recomputing ? tr("<p>Rebuilding this pruned state from its decisions…</p>")
+                                          : tr("<p>The trace keeps loop nests and features only for states that "
+                                               "stayed in the beam. This state was pruned; it is rebuilt from its "
+                                               "decisions once the search's model is ready.</p>"));
+    }
 
     const QSignalBlocker block(m_stageCombo);
     m_stageCombo->clear();
@@ -309,12 +328,20 @@ void StateDetailPanel::refreshFeatures()
         a = na->features[s];
     if (nb && s < nb->features.size())
         b = nb->features[s];
+    const bool hadB = m_featureModel->hasB();
     m_featureModel->setValues(a, b);
+    m_differingOnly->setEnabled(b.has_value());
+    if (b && !hadB)
+        m_featureTable->sortByColumn(FeatureTableModel::DeltaLog, Qt::DescendingOrder); // what differs most, first
+    else if (!b && hadB)
+        m_featureTable->sortByColumn(-1, Qt::AscendingOrder);
     if (!na)
         m_featureNote->setText(QString());
     else if (!a)
         m_featureNote->setText(
-            tr("No features recorded for this state: the trace stores them only for states kept in the beam."));
+            m_recomputing ? tr("Rebuilding this pruned state from its decisions…")
+                          : tr("No features recorded for this state: the trace stores them only for states kept in "
+                               "the beam, and the search's model is not ready to rebuild them."));
     else if (nb && !b)
         m_featureNote->setText(tr("B has no features for this stage (pruned, or fewer stages scheduled)."));
     else
@@ -383,6 +410,8 @@ void StateDetailPanel::refreshCosts()
     if (nb)
         bCosts = nb->stageCosts;
     m_costModel->setCosts(stages, na ? na->stageCosts : std::vector<float>{}, bCosts);
+    // Compared, the per-stage table is where the differing stages are found: give it room.
+    m_costSplit->setSizes(nb ? QList<int>{1000, 1000} : QList<int>{3000, 1000});
 
     m_breakdownChart->removeAllSeries();
     for (QAbstractAxis *axis : m_breakdownChart->axes()) {
@@ -414,19 +443,42 @@ void StateDetailPanel::refreshCosts()
     }
     const int cores = m_data->params().parallelism;
     const std::vector<session::StageTerms> terms = m_session->breakdown(na->features, cores);
+    std::vector<session::StageTerms> termsB;
+    if (nb && !nb->features.empty())
+        termsB = m_session->breakdown(nb->features, cores);
     const std::vector<std::string> termNames = session::SearchSession::termNames();
     if (terms.empty()) {
         m_costNote->setText(note);
         return;
     }
+    // The trace's stage names, as the table shows them: the pipeline rebuilt for the
+    // terms can carry other uniquifying suffixes (lambda_0 where the trace says lambda_1).
+    const std::vector<std::string> &traceStages = m_data->stageNames();
+    const auto stageLabel = [&](size_t i, const session::StageTerms &t) {
+        return displayStageName(i < traceStages.size() ? traceStages[i] : t.stage);
+    };
+    // One bar per stage; compared, A's and B's bars of a stage side by side on
+    // one axis, so the terms that decide between them line up.
+    std::vector<std::pair<QString, const session::StageTerms *>> bars;
+    for (size_t i = 0; i < terms.size(); ++i) {
+        if (termsB.empty()) {
+            bars.push_back({stageLabel(i, terms[i]), &terms[i]});
+            continue;
+        }
+        bars.push_back({tr("%1 · A").arg(stageLabel(i, terms[i])), &terms[i]});
+        if (i < termsB.size())
+            bars.push_back({tr("%1 · B").arg(stageLabel(i, terms[i])), &termsB[i]});
+    }
+    for (size_t i = terms.size(); i < termsB.size(); ++i)
+        bars.push_back({tr("%1 · B").arg(stageLabel(i, termsB[i])), &termsB[i]});
     // A legend of 27 terms does not read; terms that matter (>= 3% of the
-    // state's cost) get their own colour, the rest share "other terms".
+    // costs shown) get their own colour, the rest share "other terms".
     std::vector<double> perTerm(termNames.size(), 0.0);
     double total = 0;
-    for (const session::StageTerms &s : terms)
-        for (size_t t = 0; t < s.terms.size(); ++t) {
-            perTerm[t] += s.terms[t];
-            total += s.terms[t];
+    for (const auto &bar : bars)
+        for (size_t t = 0; t < bar.second->terms.size(); ++t) {
+            perTerm[t] += bar.second->terms[t];
+            total += bar.second->terms[t];
         }
     std::vector<size_t> shown;
     for (size_t t = 0; t < perTerm.size(); ++t)
@@ -439,24 +491,24 @@ void StateDetailPanel::refreshCosts()
                                         QColor(227, 119, 194), QColor(188, 189, 34),  QColor(23, 190, 207)};
     std::vector<bool> isShown(termNames.size(), false);
     int colour = 0;
-    // Horizontal bar charts put the first category at the bottom: stages go in
+    // Horizontal bar charts put the first category at the bottom: bars go in
     // reversed, so the chart reads top-down like the table.
-    const std::vector<session::StageTerms> reversed(terms.rbegin(), terms.rend());
+    const std::vector<std::pair<QString, const session::StageTerms *>> reversed(bars.rbegin(), bars.rend());
     for (size_t t : shown) {
         auto *set = new QBarSet(QString::fromStdString(termNames[t]));
-        for (const session::StageTerms &s : reversed)
-            set->append(s.terms[t]);
+        for (const auto &bar : reversed)
+            set->append(bar.second->terms[t]);
         set->setColor(termColors[colour++ % 9]);
         m_breakdownSeries->append(set);
         isShown[t] = true;
     }
     auto *other = new QBarSet(tr("other terms"));
     bool anyOther = false;
-    for (const session::StageTerms &s : reversed) {
+    for (const auto &bar : reversed) {
         double v = 0;
-        for (size_t t = 0; t < s.terms.size(); ++t)
+        for (size_t t = 0; t < bar.second->terms.size(); ++t)
             if (!isShown[t])
-                v += s.terms[t];
+                v += bar.second->terms[t];
         anyOther = anyOther || v > 0;
         other->append(v);
     }
@@ -470,15 +522,10 @@ void StateDetailPanel::refreshCosts()
     auto *y = new QBarCategoryAxis;
     QStringList categories;
     double widest = 0;
-    // The trace's stage names, as the table shows them: the pipeline rebuilt for the
-    // terms can carry other uniquifying suffixes (lambda_0 where the trace says lambda_1).
-    const std::vector<std::string> &traceStages = m_data->stageNames();
-    const bool sameStages = traceStages.size() == terms.size();
-    for (size_t i = 0; i < reversed.size(); ++i) {
-        const session::StageTerms &s = reversed[i];
-        categories << displayStageName(sameStages ? traceStages[terms.size() - 1 - i] : s.stage);
+    for (const auto &bar : reversed) {
+        categories << bar.first;
         double positive = 0;
-        for (float v : s.terms)
+        for (float v : bar.second->terms)
             positive += std::max(0.0f, v);
         widest = std::max(widest, positive);
     }
@@ -487,6 +534,7 @@ void StateDetailPanel::refreshCosts()
     x->setRange(0, widest > 0 ? widest * 1.05
                               : 1.0); // from 0: tiny negative terms (float noise) would only clutter the axis
     x->applyNiceNumbers();
+    x->setTickCount(5); // a narrow panel cannot fit more labels without them running together
     x->setTitleText(tr("predicted cost"));
     x->setLabelFormat(QStringLiteral("%.3g"));
     m_breakdownChart->addAxis(y, Qt::AlignLeft);
@@ -501,6 +549,32 @@ void StateDetailPanel::refreshCosts()
             .arg(QString::fromStdString(std::filesystem::path(m_session->request().weightsPath).filename().string()),
                  QString::fromStdString(m_session->pipelineName()), formatNumber(termSum, 6));
     m_costNote->setText(note);
+}
+
+void StateDetailPanel::setRecomputing(bool on)
+{
+    if (m_recomputing == on)
+        return;
+    m_recomputing = on;
+    showState(m_a, m_b);
+}
+
+QString StateDetailPanel::loopNestDiffHtml(const std::string &a, const std::string &b)
+{
+    QString html = QStringLiteral("<pre style=\"font-family: monospace\">");
+    for (const DiffLine &line : diffLines(a, b)) {
+        const QString text = QString::fromStdString(line.text).toHtmlEscaped();
+        switch (line.kind) {
+        case DiffLine::Kind::Kept: html += QStringLiteral("  %1\n").arg(text); break;
+        case DiffLine::Kind::Removed:
+            html += QStringLiteral("<span style=\"color:#b00020;background:#fde8ea\">− %1</span>\n").arg(text);
+            break;
+        case DiffLine::Kind::Added:
+            html += QStringLiteral("<span style=\"color:#1b7a33;background:#e6f6ea\">+ %1</span>\n").arg(text);
+            break;
+        }
+    }
+    return html + QStringLiteral("</pre>");
 }
 
 QString StateDetailPanel::loopNestHtml(const std::string &nest)

@@ -16,7 +16,9 @@
 #include <cstdint>
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
+class QSplitter;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -33,6 +35,7 @@ QT_END_NAMESPACE
 
 namespace beamscope::ui {
 
+class FeatureDiffProxy;
 class FeatureTableModel;
 class SearchTreeData;
 class StageCostModel;
@@ -72,6 +75,11 @@ public:
     void setContinueAllowed(bool allowed);
     QPushButton *exportButton() const { return m_export; }
     QPushButton *compareButton() const { return m_compareButton; }
+    FeatureDiffProxy *featureProxy() const { return m_featureProxy; }
+    QCheckBox *differingOnlyBox() const { return m_differingOnly; }
+    // While the workspace rebuilds a pruned state's details, the panel says so.
+    void setRecomputing(bool on);
+    bool isRecomputing() const { return m_recomputing; }
 
 Q_SIGNALS:
     void compareRequested(); // the next state clicked becomes B
@@ -85,6 +93,7 @@ private:
     void refreshFeatures();
     void refreshCosts();
     static QString loopNestHtml(const std::string &nest);
+    static QString loopNestDiffHtml(const std::string &a, const std::string &b);
 
     const SearchTreeData *m_data = nullptr;
     std::shared_ptr<const session::SearchSession> m_session;
@@ -99,16 +108,21 @@ private:
     QTabWidget *m_tabs;
     QListWidget *m_path;
     QTextBrowser *m_loopNest;
+    QLabel *m_nestTitle;
+    bool m_recomputing = false;
     QComboBox *m_stageCombo;
     QLabel *m_featureNote;
     QTableView *m_featureTable;
     FeatureTableModel *m_featureModel;
+    FeatureDiffProxy *m_featureProxy;
+    QCheckBox *m_differingOnly;
     QChart *m_featureChart;
     QChartView *m_featureChartView;
     QBarSeries *m_featureSeries = nullptr;
     QLabel *m_costNote;
     QTableView *m_costTable;
     StageCostModel *m_costModel;
+    QSplitter *m_costSplit;
     QChart *m_breakdownChart;
     QChartView *m_breakdownView;
     QHorizontalStackedBarSeries *m_breakdownSeries = nullptr;
