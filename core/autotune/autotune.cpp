@@ -101,6 +101,15 @@ private:
     }
     // A finished schedule (found in the folder, or just written): counted as
     // done and in the pipeline's best runtime.
+    // The bar counts schedules finished (resumed ones included), not batches:
+    // one batch is most of a run when there is one.
+    void countFinished()
+    {
+        const double total = static_cast<double>(m_o.batches) * static_cast<double>(m_o.pipelines.size()) *
+                             static_cast<double>(m_o.batchSize);
+        if (total > 0)
+            m_fraction = std::min(1.0, static_cast<double>(m_done.size()) / total);
+    }
     void remember(const ScheduleRecord &r)
     {
         if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))
@@ -112,8 +121,11 @@ private:
     {
         remember(r);
         m_result.records.push_back(r);
+        countFinished();
         if (m_events.onRecord)
             m_events.onRecord(r);
+        report(r.pipeline + " " + batchName(r.batch) + ": schedule " + std::to_string(r.index) + " " +
+               statusName(r.status));
     }
     void mergeShards(int batch);
     void report(const std::string &message)
@@ -423,6 +435,10 @@ void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &
                     }
                 }
             }
+            // A cancelled measurement says nothing of the schedule: no record,
+            // so the rerun measures it again.
+            if (check.failure == bench::Failure::Cancelled || cancelled())
+                return;
             r.checked = true;
             if (check.failure != bench::Failure::None) {
                 r.status = statusOf(check);
@@ -434,6 +450,8 @@ void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &
             }
         }
         const bench::Measurement m = bench::measure(built[i], nullptr, run, m_progress);
+        if (m.failure == bench::Failure::Cancelled || cancelled())
+            return;
         r.measureSeconds = secondsSince(measureStarted);
         summary.measureSeconds += r.measureSeconds;
         r.status = statusOf(m);
@@ -661,6 +679,7 @@ AutotuneResult Run::run()
         m_result.error = e;
         return m_result;
     }
+    countFinished();
     if (m_o.prepareOnly) {
         m_result.ok = true;
         return m_result;
@@ -668,7 +687,6 @@ AutotuneResult Run::run()
     for (int batch = 0; batch < m_o.batches; batch++) {
         if (m_o.onlyBatch >= 0 && batch != m_o.onlyBatch)
             continue;
-        m_fraction = static_cast<double>(batch) / m_o.batches;
         if (fs::exists(m_folder.batchDone(batch))) {
             m_result.batchesSkipped++;
             continue;

@@ -129,6 +129,11 @@ private Q_SLOTS:
         QVERIFY(w.isRunning());
         QVERIFY(!w.startButton()->isEnabled() && w.cancelButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(added.count() >= 1, 180000);
+        // Review, Autotune 2: the bar counts schedules (one of four is most of
+        // one batch), with an estimate of the time left.
+        QVERIFY2(w.progressText().startsWith(QStringLiteral("%1 of 4 schedules").arg(added.count())),
+                 qPrintable(w.progressText()));
+        QVERIFY2(w.progressText().contains(QStringLiteral("left")) || added.count() == 4, qPrintable(w.progressText()));
         w.cancel();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
         QCOMPARE(finished.at(0).at(0).toBool(), false);

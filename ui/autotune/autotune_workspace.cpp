@@ -3,8 +3,10 @@
 #include "core/autotune/slurm.h"
 #include "ui/autotune/autotune_charts.h"
 #include "ui/autotune/autotune_failures_model.h"
+#include "ui/common/cuda_availability.h"
 #include "ui/common/form_beside_results.h"
 #include "ui/common/app_settings.h"
+#include "ui/common/number_format.h"
 #include "ui/common/relay_progress.h"
 #include "ui/common/resources.h"
 #include "ui/common/weights_combo_box.h"
@@ -116,6 +118,7 @@ QWidget *AutotuneWorkspace::buildForm()
     m_target = new QComboBox(runBox);
     m_target->addItem(tr("OpenCL (PoCL's CPU device without a GPU)"), QStringLiteral("opencl"));
     m_target->addItem(tr("CUDA (the local NVIDIA GPU)"), QStringLiteral("cuda"));
+    offerCudaOnlyWithDevice(m_target);
     runForm->addRow(tr("Target:"), m_target);
     m_batches = new QSpinBox(runBox);
     m_batches->setRange(1, 9999);
@@ -492,11 +495,15 @@ void AutotuneWorkspace::start()
 
     QPointer<QObject> guard(this);
     auto isCurrent = [this, generation] { return m_generation == generation; };
+    m_schedulesTotal =
+        r.batches * r.batchSize * static_cast<int>(r.apps.size() + static_cast<size_t>(r.randomPipelines));
+    m_schedulesAtStart = static_cast<int>(m_data.records().size());
+    m_clock.start();
     m_relay = std::make_shared<RelayProgress>(this, isCurrent, [this](double f, const QString &message) {
         if (!m_running)
             return;
         m_progress->setValue(static_cast<int>(std::lround(f * 1000)));
-        m_progress->setFormat(QStringLiteral("%p%"));
+        m_progress->setFormat(progressText());
         m_progress->setToolTip(message);
         m_status->setText(message);
         Q_EMIT statusMessage(message, 0);
@@ -543,6 +550,8 @@ void AutotuneWorkspace::onRecord(const samples::ScheduleRecord &record)
     Q_ASSERT(QThread::currentThread() == thread()); // results reach views on the GUI thread only
     m_data.add(record);
     refreshViews();
+    if (m_running)
+        m_progress->setFormat(progressText());
     Q_EMIT recordAdded(static_cast<int>(m_data.records().size()) - 1);
 }
 
@@ -568,6 +577,20 @@ void AutotuneWorkspace::onFinished(const autotune::AutotuneResult &result)
     refreshViews();
     updateButtons();
     Q_EMIT runFinished(result.ok && !result.cancelled);
+}
+
+QString AutotuneWorkspace::progressText() const
+{
+    // Schedules finished, not batches: search, compile and measure all go into one schedule.
+    const int done = std::min(static_cast<int>(m_data.records().size()), m_schedulesTotal);
+    QString text = tr("%1 of %2 schedules").arg(done).arg(m_schedulesTotal);
+    const int doneHere = done - m_schedulesAtStart;
+    if (doneHere > 0 && done < m_schedulesTotal) {
+        const double perSchedule = static_cast<double>(m_clock.elapsed()) / doneHere;
+        text +=
+            tr(" · about %1 left").arg(formatDuration(static_cast<qint64>(perSchedule * (m_schedulesTotal - done))));
+    }
+    return text;
 }
 
 QString AutotuneWorkspace::timeLabel() const

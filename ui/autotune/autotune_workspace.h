@@ -23,6 +23,8 @@
 #include "ui/common/latest_job.h"
 #include "ui/mainwindow/workspace.h"
 
+#include <QElapsedTimer>
+
 #include <memory>
 #include <optional>
 
@@ -86,6 +88,8 @@ public:
     void start();
     void cancel();
     bool isRunning() const { return m_running; }
+    // "12 of 20 schedules · about 1:05 left" while a run is going.
+    QString progressText() const;
     const std::optional<autotune::AutotuneResult> &lastResult() const { return m_result; }
     const AutotuneRunData &runData() const { return m_data; }
     AutotuneFailuresModel *failuresModel() const { return m_failures; }
@@ -145,6 +149,10 @@ private:
     std::shared_ptr<RelayProgress> m_relay;
     quint64 m_generation = 0;
     bool m_running = false;
+    // Progress in schedules: the run's total, those already finished when it started, and its clock (for the ETA).
+    int m_schedulesTotal = 0;
+    int m_schedulesAtStart = 0;
+    QElapsedTimer m_clock;
     QString m_loadedTarget; // "opencl" / "cuda" of the run shown
 };
 
