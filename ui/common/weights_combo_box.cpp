@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QSignalBlocker>
 
+#include <limits>
+
 namespace beamscope::ui {
 
 namespace {
@@ -43,12 +45,27 @@ void WeightsComboBox::rescan()
         });
 }
 
+int WeightsComboBox::defaultRank(const LibraryEntry &entry) const
+{
+    if (entry.untrained())
+        return 5;
+    switch (entry.group) {
+    case LibraryGroup::TrainedHere: return m_preferTrained ? 0 : 2;
+    case LibraryGroup::PerApp: return 1;
+    case LibraryGroup::Other: return 3;
+    case LibraryGroup::General: return 3;
+    case LibraryGroup::Baseline: return 4;
+    }
+    return 5;
+}
+
 void WeightsComboBox::fill(const LibraryScanResult &result)
 {
     QString keep = m_wanted;
     if (keep.isEmpty() && m_userChose)
         keep = currentIndex() >= 0 ? itemData(currentIndex(), PathRole).toString() : QString();
     QString fallback;
+    int fallbackRank = std::numeric_limits<int>::max();
     {
         const QSignalBlocker block(this);
         clear();
@@ -65,10 +82,13 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
                         entry.provenance.isEmpty() ? entry.path : entry.path + QLatin1Char('\n') + entry.provenance,
                         Qt::ToolTipRole);
             listed.append(entry.path);
-            const bool preferred =
-                m_preferTrained ? entry.group == LibraryGroup::TrainedHere : entry.group == LibraryGroup::Baseline;
-            if (fallback.isEmpty() && preferred)
+            // The default is a trained file wherever one is listed: an untrained
+            // initialisation (baseline, gpu) is chosen only by hand or when nothing else is there.
+            const int rank = defaultRank(entry);
+            if (rank < fallbackRank) {
+                fallbackRank = rank;
                 fallback = entry.path;
+            }
         }
         for (const QString &file : m_extraFiles)
             if (!listed.contains(file)) {

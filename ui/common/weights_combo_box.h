@@ -13,6 +13,7 @@
 namespace beamscope::ui {
 
 class AppSettings;
+struct LibraryEntry;
 struct LibraryScanResult;
 
 class WeightsComboBox : public QComboBox {
@@ -32,8 +33,9 @@ public:
     void addSpecialItem(const QString &text, const QString &value);
     QString specialValue() const; // the chosen special item's value, else ""
 
-    // Which library group the first entry selected by default comes from:
-    // "baseline" picks the baseline, "trained" the newest trained file.
+    // The entry selected by default: a trained file before an untrained one
+    // (baseline, gpu), a Halide per-app file first, or with preferTrained the
+    // first file trained here.
     void setPreferTrained(bool preferTrained) { m_preferTrained = preferTrained; }
     bool scanPending() const { return m_scan.pending(); }
 
@@ -43,6 +45,8 @@ Q_SIGNALS:
 
 private:
     void fill(const LibraryScanResult &result);
+    // Lower is a better default: trained files before untrained initialisations.
+    int defaultRank(const LibraryEntry &entry) const;
     void onActivated(int index);
 
     AppSettings &m_settings;

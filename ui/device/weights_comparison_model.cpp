@@ -1,5 +1,7 @@
 #include "ui/device/weights_comparison_model.h"
 
+#include "core/weights/shipped_weights.h"
+
 #include <QFont>
 
 #include <cmath>
@@ -58,7 +60,7 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
         const bool scored = a.error.empty();
         switch (index.column()) {
         case App: return QString::fromStdString(a.app);
-        case Weights: return QString::fromStdString(choice.label);
+        case Weights: return labelOf(choice);
         case Schedules: return static_cast<qulonglong>(a.schedules);
         case Spearman: return scored ? figure(a.rank.spearman) : QStringLiteral("–");
         case Kendall: return scored ? figure(a.rank.kendall) : QStringLiteral("–");
@@ -73,8 +75,10 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
     if (row.app == -2) {
         const auto &m = choice.common;
         switch (index.column()) {
-        case App: return tr("the %n app(s) all scored", nullptr, static_cast<int>(m.apps));
-        case Weights: return QString::fromStdString(choice.label);
+        case App:
+            return m.apps == 0 ? tr("no app every choice scored")
+                               : tr("mean over the %n app(s) every choice scored", nullptr, static_cast<int>(m.apps));
+        case Weights: return labelOf(choice);
         case Schedules: return QString();
         case Spearman: return figure(m.spearman);
         case Kendall: return figure(m.kendall);
@@ -85,8 +89,10 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
         }
     }
     switch (index.column()) {
-    case App: return tr("overall (%n app(s))", nullptr, static_cast<int>(choice.appsScored));
-    case Weights: return QString::fromStdString(choice.label);
+    case App:
+        return choice.appsScored == 0 ? tr("no app scored")
+                                      : tr("mean over %n app(s)", nullptr, static_cast<int>(choice.appsScored));
+    case Weights: return labelOf(choice);
     case Schedules: return QString();
     case Spearman: return figure(choice.spearman);
     case Kendall: return figure(choice.kendall);
@@ -95,6 +101,17 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
     case Top5: return figure(choice.top5);
     default: return {};
     }
+}
+
+QString WeightsComparisonModel::labelOf(const samples::ChoiceScore &choice)
+{
+    // An untrained initialisation ranks by chance; its row must not read as one more model.
+    for (const samples::AppScore &a : choice.apps)
+        if (!a.weights.empty())
+            return weights::describeShippedWeightsFor(a.weights, {}).rfind("untrained", 0) == 0
+                       ? tr("%1 (untrained)").arg(QString::fromStdString(choice.label))
+                       : QString::fromStdString(choice.label);
+    return QString::fromStdString(choice.label);
 }
 
 QVariant WeightsComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -23,6 +23,9 @@ public:
     QVariant data(const QModelIndex &index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
+    // The choice as the user named it, "(untrained)" added for an untrained initialisation.
+    static QString labelOf(const samples::ChoiceScore &choice);
+
 private:
     struct Row {
         size_t choice = 0;

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -117,10 +118,19 @@ WeightsOnSamplesPanel::WeightsOnSamplesPanel(QWidget *parent) : QWidget(parent)
     layout->addLayout(choiceRow);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
-    setWeightsChoices({QStringLiteral("halide-hold-one-out"), QStringLiteral("gpu"), QStringLiteral("baseline")});
+    // Trained files only by default: the untrained initialisations (gpu, baseline) rank schedules by chance, and
+    // beside trained files they read as one more model. Add them by name to see that chance level.
+    setWeightsChoices({QStringLiteral("halide-hold-one-out")});
 }
 
-void WeightsOnSamplesPanel::setSampleFolder(const QString &folder) { m_folder->setText(folder); }
+void WeightsOnSamplesPanel::setSampleFolder(const QString &folder)
+{
+    m_folder->setText(folder);
+    // An autotune run's own retrained weights are the ones its samples were measured to judge.
+    const QString current = QDir(folder).filePath(QStringLiteral("weights/current.weights"));
+    if (QFileInfo::exists(current) && !weightsChoices().contains(current))
+        m_choices->addItem(current);
+}
 QString WeightsOnSamplesPanel::sampleFolder() const { return m_folder->text().trimmed(); }
 
 void WeightsOnSamplesPanel::setWeightsChoices(const QStringList &choices)

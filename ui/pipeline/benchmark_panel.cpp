@@ -4,6 +4,7 @@
 #include "core/bench/targets.h"
 #include "core/gpu/device_facts.h"
 #include "core/pipelines/pipeline.h"
+#include "ui/common/cuda_availability.h"
 #include "ui/common/number_format.h"
 #include "ui/common/relay_progress.h"
 
@@ -88,6 +89,7 @@ BenchmarkPanel::BenchmarkPanel(QWidget *parent) : QWidget(parent)
     m_target->addItem(tr("host (CPU)"), QStringLiteral("host"));
     m_target->addItem(tr("OpenCL"), QStringLiteral("opencl"));
     m_target->addItem(tr("CUDA"), QStringLiteral("cuda"));
+    offerCudaOnlyWithDevice(m_target);
     m_schedule = new QComboBox(this);
     m_schedule->addItem(tr("Halide default (unscheduled)"), false);
     m_schedule->addItem(tr("hand-written GPU schedule"), true);

@@ -102,6 +102,17 @@ bool SearchTreeData::isRecomputed(int64_t id) const
     return id >= 0 && id < static_cast<int64_t>(m_recomputed.size()) && m_recomputed[static_cast<size_t>(id)];
 }
 
+void SearchTreeData::markMeasured(int64_t id)
+{
+    if (node(id) && !isMeasured(id))
+        m_measured.push_back(id);
+}
+
+bool SearchTreeData::isMeasured(int64_t id) const
+{
+    return std::find(m_measured.begin(), m_measured.end(), id) != m_measured.end();
+}
+
 bool SearchTreeData::hasDetails(int64_t id) const
 {
     const search::TraceNode *n = node(id);
@@ -249,9 +260,10 @@ QString SearchTreeData::describe(int64_t id) const
         .arg(QString::number(n->cost, 'g', 6))
         .arg(rank)
         .arg(of)
-        .arg(n->id == winner() ? QObject::tr("the winner")
-             : n->inBeam       ? QObject::tr("kept in the beam")
-                               : QObject::tr("pruned"));
+        .arg((n->id == winner() ? QObject::tr("the winner")
+              : n->inBeam       ? QObject::tr("kept in the beam")
+                                : QObject::tr("pruned")) +
+             (isMeasured(id) ? QObject::tr(" · measured") : QString()));
 }
 
 QString SearchTreeData::decisionFunc(const search::TraceNode &n)

@@ -96,6 +96,10 @@ public:
     bool fillRecomputed(int64_t id, std::vector<std::array<float, 73>> features, std::vector<float> stageCosts,
                         std::string loopNest);
     bool isRecomputed(int64_t id) const;
+    // States measured on a device this session (the tree rings them).
+    void markMeasured(int64_t id);
+    bool isMeasured(int64_t id) const;
+    const std::vector<int64_t> &measured() const { return m_measured; }
     // A node the panel can show whole (features, stage costs, loop nest).
     bool hasDetails(int64_t id) const;
 
@@ -131,6 +135,7 @@ private:
     std::vector<bool> m_onWinnerPath;
     std::vector<bool> m_funcMatch;
     std::vector<bool> m_recomputed; // per node
+    std::vector<int64_t> m_measured;
     QString m_funcFilter;
 };
 

@@ -3,6 +3,7 @@
 #include "core/gpu/device_facts.h"
 #include "core/util/atomic_file.h"
 #include "core/weights/shipped_weights.h"
+#include "ui/common/cuda_availability.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/number_format.h"
 #include "ui/common/relay_progress.h"
@@ -234,6 +235,7 @@ void SearchWorkspace::buildControls(QWidget *box)
     auto *mf = new QFormLayout(measureBox);
     m_measureTarget = new QComboBox(measureBox);
     m_measureTarget->addItems({QStringLiteral("opencl"), QStringLiteral("cuda")});
+    offerCudaOnlyWithDevice(m_measureTarget);
     m_measureTarget->setToolTip(tr("Where \"Measure\" compiles and times a selected state (bench worker process)"));
     mf->addRow(tr("Target:"), m_measureTarget);
     v->addWidget(measureBox);
@@ -774,12 +776,19 @@ void SearchWorkspace::measureState(qint64 id)
                     return;
                 m_measureProgress.reset();
                 m_panel->measureButton()->setText(tr("Measure"));
-                QString text;
-                if (cancelled)
+                QString text, details;
+                if (cancelled) {
                     text = tr("Measurement cancelled.");
-                else if (!m->ok)
-                    text = tr("Not measured: %1").arg(QString::fromStdString(m->error));
-                else
+                } else if (!m->ok) {
+                    // One line in view; a worker's stderr (a driver's "CUDA API not found" lines) goes behind "details".
+                    const QString error = QString::fromStdString(m->error).trimmed();
+                    const QString first = error.section(QLatin1Char('\n'), 0, 0);
+                    text = tr("Not measured: %1").arg(first.toHtmlEscaped());
+                    if (first != error)
+                        details = error;
+                } else {
+                    m_data.markMeasured(id);
+                    m_view->dataChanged();
                     // The short target name: Halide's full target string would push the runtime out of view.
                     text = tr("#%1 measured on %2: <b>%3 ms</b> median (min %4 ms) · predicted cost %5 · %6")
                                .arg(id)
@@ -790,7 +799,8 @@ void SearchWorkspace::measureState(qint64 id)
                                .arg(!m->checked  ? tr("output not checked")
                                     : m->matches ? tr("output matches the reference")
                                                  : tr("<b>output differs from the reference</b>"));
-                m_panel->setMeasurement(text);
+                }
+                m_panel->setMeasurement(text, details);
                 Q_EMIT measured(m->ok && !cancelled, m->medianMs);
             });
         });

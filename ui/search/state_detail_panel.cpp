@@ -23,6 +23,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSplitter>
@@ -88,6 +89,12 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_measured = new QLabel(this);
     m_measured->setWordWrap(true); // the measured runtime must not be cut off by a long target string
     m_measured->setVisible(false);
+    connect(m_measured, &QLabel::linkActivated, this, [this] {
+        QMessageBox box(QMessageBox::Information, tr("Measurement"), m_measured->text().section(QLatin1Char('<'), 0, 0),
+                        QMessageBox::Close, this);
+        box.setDetailedText(m_measurementDetails);
+        box.exec();
+    });
     layout->addWidget(m_measured);
 
     auto *buttons = new QHBoxLayout;
@@ -220,9 +227,11 @@ void StateDetailPanel::setSession(std::shared_ptr<const session::SearchSession> 
     refreshCosts();
 }
 
-void StateDetailPanel::setMeasurement(const QString &text)
+void StateDetailPanel::setMeasurement(const QString &text, const QString &details)
 {
-    m_measured->setText(text);
+    m_measurementDetails = details;
+    m_measured->setText(details.isEmpty() ? text
+                                          : text + QStringLiteral(" <a href=\"#details\">%1</a>").arg(tr("details")));
     m_measured->setVisible(!text.isEmpty());
 }
 

@@ -56,8 +56,9 @@ public:
     int64_t stateA() const { return m_a; }
     int64_t stateB() const { return m_b; }
     void setStage(int stage);
-    // Shown beside the prediction once a measurement came back ("" clears).
-    void setMeasurement(const QString &text);
+    // Shown beside the prediction once a measurement came back ("" clears);
+    // details (a worker's full error) sit behind a "details" link.
+    void setMeasurement(const QString &text, const QString &details = {});
 
     // For tests and the screenshot tool.
     FeatureTableModel *featureModel() const { return m_featureModel; }
@@ -110,6 +111,7 @@ private:
     QTextBrowser *m_loopNest;
     QLabel *m_nestTitle;
     bool m_recomputing = false;
+    QString m_measurementDetails;
     QComboBox *m_stageCombo;
     QLabel *m_featureNote;
     QTableView *m_featureTable;
