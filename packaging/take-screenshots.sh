@@ -6,7 +6,9 @@
 #   packaging/take-screenshots.sh [--build DIR] [--out DIR] [NAME...]
 #
 # NAME is any of: first-start weights-workspace weights-compare search pipeline
-# device retrain predictions autotune device-weights (default: all). --build is a configured build
+# device retrain predictions autotune device-weights (default: all). Each is taken at
+# 1600x1000 (NAME.png, the README's) and at a laptop's 1280x800 (NAME-1280x800.png),
+# or only at --sizes LIST (comma-separated WxH). --build is a configured build
 # folder with Halide and the GUI (default build/dev; the explorer and the bench
 # worker are built there first); --out where the PNGs go (default
 # docs/screenshots). The weights are the shipped ones (weights/), the samples
@@ -19,10 +21,12 @@ cd "$(dirname "$0")/.."
 build=build/dev
 out=docs/screenshots
 names=()
+sizes=(1600x1000 1280x800)
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
+        --sizes) IFS=, read -r -a sizes <<< "$2"; shift 2 ;;
         -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "take-screenshots: unknown option $1" >&2; exit 2 ;;
         *) names+=("$1"); shift ;;
@@ -50,41 +54,50 @@ for f in "$samples_src"/*.sample; do
     ln -s "$(realpath "$f")" "$tmp/samples/$app/"
 done
 
-shoot() { # NAME SIZE ARGS...: one picture, in its own X server
-    local name="$1" size="$2"
-    shift 2
-    echo "take-screenshots: $name" >&2
-    xvfb-run -a -s "-screen 0 1920x1200x24" "$explorer" --size "$size" --screenshot "$out/$name.png" "$@"
+picture() { # NAME SIZE: the file of one picture (the 1600x1000 one keeps the plain name the README uses)
+    if [ "$2" = 1600x1000 ]; then echo "$out/$1.png"; else echo "$out/$1-$2.png"; fi
+}
+
+shoot() { # NAME ARGS...: the picture at every size, each in its own X server
+    local name="$1" size
+    shift
+    for size in "${sizes[@]}"; do
+        echo "take-screenshots: $name at $size" >&2
+        xvfb-run -a -s "-screen 0 1920x1200x24" "$explorer" --size "$size" --screenshot "$(picture "$name" "$size")" "$@"
+    done
 }
 
 for name in "${names[@]}"; do
     case "$name" in
         first-start) # what a fresh explorer opens on, with no option at all
-            shoot "$name" 1600x1000 ;;
+            shoot "$name" ;;
         weights-workspace)
-            shoot "$name" 1560x940 "$weights/harris.weights" ;;
+            shoot "$name" "$weights/harris.weights" ;;
         weights-compare)
-            shoot "$name" 1560x940 --compare "$weights/bgu.weights" "$weights/harris.weights" ;;
+            shoot "$name" --compare "$weights/bgu.weights" "$weights/harris.weights" ;;
         search)
-            shoot "$name" 1600x1000 --workspace search --app bilateral_grid --weights "$weights/baseline.weights" \
+            shoot "$name" --workspace search --app bilateral_grid --weights "$weights/bilateral_grid.weights" \
                 --beam 8 --passes 3 --tab cost --measure opencl ;;
         pipeline)
-            shoot "$name" 1600x1000 --workspace pipeline --app camera_pipe --stage demosaiced_s0 --bench host ;;
+            shoot "$name" --workspace pipeline --app camera_pipe --stage demosaiced_s0 --bench host ;;
         device)
-            shoot "$name" 1600x1000 --workspace device --profile V100 ;;
+            shoot "$name" --workspace device --profile V100 ;;
         retrain|predictions)
             # Predictions puts the baseline beside the file Retrain trained, so both come from one run.
             if [ ! -f "$tmp/retrained.weights" ]; then
-                picture="$out/retrain.png"
-                [[ " ${names[*]} " == *" retrain "* ]] || picture="$tmp/retrain.png"
-                echo "take-screenshots: retrain" >&2
-                xvfb-run -a -s "-screen 0 1920x1200x24" "$explorer" --size 1500x920 --screenshot "$picture" \
-                    --workspace retrain --samples "$tmp/samples" --weights "$weights/baseline.weights" \
-                    --hold-out conv_relu --epochs 30 --learning-rate 0.001 --output "$tmp/retrained.weights"
+                for size in "${sizes[@]}"; do
+                    shot="$(picture retrain "$size")"
+                    [[ " ${names[*]} " == *" retrain "* ]] || shot="$tmp/retrain-$size.png"
+                    echo "take-screenshots: retrain at $size" >&2
+                    rm -f "$tmp/retrained.weights"
+                    xvfb-run -a -s "-screen 0 1920x1200x24" "$explorer" --size "$size" --screenshot "$shot" \
+                        --workspace retrain --samples "$tmp/samples" --weights "$weights/bilateral_grid.weights" \
+                        --hold-out conv_relu --epochs 30 --learning-rate 0.001 --output "$tmp/retrained.weights"
+                done
             fi
             if [ "$name" = predictions ]; then
-                shoot predictions 1500x920 --workspace predictions --samples "$tmp/samples" \
-                    --compare "$weights/baseline.weights" "$tmp/retrained.weights"
+                shoot predictions --workspace predictions --samples "$tmp/samples" \
+                    --compare "$weights/bilateral_grid.weights" "$tmp/retrained.weights"
             fi ;;
         autotune|device-weights)
             # One small OpenCL autotune run (three golden pipelines, 12 schedules each) serves both pictures.
@@ -95,10 +108,10 @@ for name in "${names[@]}"; do
                     --no-retrain --seed 1 2> "$tmp/autotune.log"
             fi
             if [ "$name" = autotune ]; then
-                shoot autotune 1600x1000 --workspace autotune --samples "$tmp/autotune"
+                shoot autotune --workspace autotune --samples "$tmp/autotune"
             else
-                shoot device-weights 1600x1100 --workspace device --samples "$tmp/autotune" \
-                    "$weights/baseline.weights" "$weights/gpu.weights"
+                shoot device-weights --workspace device --samples "$tmp/autotune" \
+                    "$weights/bilateral_grid.weights" "$weights/baseline.weights"
             fi ;;
         *) echo "take-screenshots: no picture named $name" >&2; exit 2 ;;
     esac

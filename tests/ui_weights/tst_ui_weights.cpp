@@ -14,6 +14,7 @@
 #include "ui/weights/conversion_dialog.h"
 #include "ui/weights/diff_models.h"
 #include "ui/weights/diff_view.h"
+#include "ui/weights/feature_names.h"
 #include "ui/weights/heatmap_grid.h"
 #include "ui/weights/heatmap_panel.h"
 #include "ui/weights/heatmap_widget.h"
@@ -543,6 +544,8 @@ private Q_SLOTS:
         LargestChangesModel *changes = view->changesModel();
         QVERIFY(changes->rowCount() >= 1);
         QCOMPARE(changes->index(0, LargestChangesModel::Index).data().toString(), QStringLiteral("(5, 2)"));
+        // What the element weighs, named as the heatmap's hover names it (review, Weights 6).
+        QCOMPARE(changes->index(0, LargestChangesModel::Meaning).data().toString(), scheduleFeatureName(2));
         QVERIFY(near(changes->index(0, LargestChangesModel::Difference).data(LargestChangesModel::RawRole).toDouble(),
                      delta));
         const HeatmapGrid &grid = view->heatmapPanel()->heatmap()->grid();

@@ -38,6 +38,27 @@ QChart *freshChart(QChartView *view, const QString &title)
     return chart;
 }
 
+// A y axis for positive values from low to high: logarithmic when they span
+// a decade or more, else linear with rounded ticks (a log axis over 1..3 would
+// show a single label, "1", and no way to read the spread).
+QAbstractAxis *readableRatioAxis(double low, double high)
+{
+    if (high / low >= 10) {
+        auto *log = new QLogValueAxis;
+        log->setBase(10);
+        log->setRange(low, high);
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setMinorTickCount(-1);
+        return log;
+    }
+    auto *linear = new QValueAxis;
+    linear->setRange(low, high);
+    linear->setTickCount(5);
+    linear->applyNiceNumbers();
+    linear->setLabelFormat(QStringLiteral("%.3g"));
+    return linear;
+}
+
 } // namespace
 
 RuntimeDistributionChart::RuntimeDistributionChart(QWidget *parent) : QChartView(parent)
@@ -81,12 +102,10 @@ void RuntimeDistributionChart::setData(const AutotuneRunData &data, const QStrin
     auto *x = new QBarCategoryAxis;
     x->append(categories.isEmpty() ? QStringList{tr("(nothing measured yet)")} : categories);
     x->setLabelsAngle(categories.size() > 4 ? -30 : 0);
-    auto *y = new QLogValueAxis;
-    y->setTitleText(tr("runtime / best runtime"));
-    y->setBase(10);
-    y->setRange(0.9, std::max(2.0, top * 1.2));
-    y->setLabelFormat(QStringLiteral("%.3g"));
+    x->setTruncateLabels(false); // "conv_r…" names no pipeline
     chart->addAxis(x, Qt::AlignBottom);
+    QAbstractAxis *y = readableRatioAxis(1.0, std::max(2.0, top * 1.1));
+    y->setTitleText(tr("runtime / best runtime"));
     chart->addAxis(y, Qt::AlignLeft);
     m_series->attachAxis(x);
     m_series->attachAxis(y);
@@ -106,36 +125,37 @@ void BestSoFarChart::setData(const AutotuneRunData &data, const QString &timeLab
     auto *x = new QValueAxis;
     x->setTitleText(tr("batch"));
     x->setLabelFormat(QStringLiteral("%d"));
-    auto *y = new QLogValueAxis;
-    y->setTitleText(timeLabel);
-    y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
     int lastBatch = 0;
     double top = 0, bottom = INFINITY;
     const QStringList pipelines = data.pipelines();
-    for (int i = 0; i < pipelines.size(); i++) {
-        auto *line = new QLineSeries;
-        line->setName(pipelines[i]);
-        line->setPointsVisible(true);
-        line->setColor(PredictionScatter::pipelineColor(i));
-        for (const auto &[batch, ms] : data.bestSoFar(pipelines[i])) {
-            line->append(batch, ms);
+    for (const QString &pipeline : pipelines)
+        for (const auto &[batch, ms] : data.bestSoFar(pipeline)) {
             lastBatch = std::max(lastBatch, batch);
             top = std::max(top, ms);
             bottom = std::min(bottom, ms);
         }
+    QAbstractAxis *y = top > 0 ? readableRatioAxis(bottom / 1.2, top * 1.2) : readableRatioAxis(0.1, 10);
+    y->setTitleText(timeLabel);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (int i = 0; i < pipelines.size(); i++) {
+        auto *line = new QLineSeries;
+        line->setName(pipelines[i]);
+        line->setPointsVisible(true);
+        line->setMarkerSize(9);
+        line->setColor(PredictionScatter::pipelineColor(i));
+        for (const auto &[batch, ms] : data.bestSoFar(pipelines[i]))
+            line->append(batch, ms);
         chart->addSeries(line);
         line->attachAxis(x);
         line->attachAxis(y);
         m_lines << line;
     }
-    x->setRange(0, std::max(1, lastBatch));
-    x->setTickCount(std::min(lastBatch, 10) + 2 > 2 ? std::min(lastBatch + 1, 11) : 2);
-    if (top > 0)
-        y->setRange(bottom / 1.5, top * 1.5);
-    else
-        y->setRange(0.1, 10);
+    // Half a batch of room each side: one batch's points sit in the middle, not on the y axis.
+    x->setRange(-0.5, lastBatch + 0.5);
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(std::max(1, (lastBatch + 9) / 10));
 }
 
 } // namespace beamscope::ui

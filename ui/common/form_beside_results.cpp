@@ -1,9 +1,12 @@
 #include "ui/common/form_beside_results.h"
 
 #include <QFrame>
+#include <QScrollBar>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace beamscope::ui {
 
@@ -23,10 +26,17 @@ QScrollArea *finishScrollForm(const ScrollForm &f)
 {
     f.layout->addStretch(1);
     f.scroll->setWidget(f.form);
-    // As wide as the form wants: its fields never hide behind a horizontal scroll bar.
-    f.scroll->setMinimumWidth(f.form->sizeHint().width() + 12);
-    f.scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    fitScrollAreaToForm(f.scroll, f.form);
     return f.scroll;
+}
+
+void fitScrollAreaToForm(QScrollArea *scroll, QWidget *form)
+{
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    form->ensurePolished();
+    const int wanted = std::max(form->sizeHint().width(), form->minimumSizeHint().width());
+    const int bar = scroll->verticalScrollBar()->sizeHint().width();
+    scroll->setMinimumWidth(wanted + bar + 2 * scroll->frameWidth() + 4);
 }
 
 QSplitter *placeFormBesideResults(QWidget *workspace, QWidget *form, QWidget *results, int formWidth)

@@ -22,6 +22,11 @@ struct ScrollForm {
 ScrollForm makeScrollForm(QWidget *parent);
 QScrollArea *finishScrollForm(const ScrollForm &form);
 
+// Keeps a form column from ever being cut at its right edge: the scroll area
+// is at least as wide as the form needs plus the vertical scroll bar that a
+// short window shows (no horizontal scroll bar, so nothing may be cut).
+void fitScrollAreaToForm(QScrollArea *scroll, QWidget *form);
+
 // Fills `workspace` with a splitter of the form (fixed) and the results
 // (stretching), the form formWidth pixels wide at first; returns the splitter.
 QSplitter *placeFormBesideResults(QWidget *workspace, QWidget *form, QWidget *results, int formWidth);

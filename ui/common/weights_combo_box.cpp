@@ -17,6 +17,10 @@ const QString kOtherFile = QStringLiteral("\x01other");
 
 WeightsComboBox::WeightsComboBox(AppSettings &settings, QWidget *parent) : QComboBox(parent), m_settings(settings)
 {
+    // A form column must not grow to the longest path in the library: the box
+    // elides, its list shows every name whole.
+    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setMinimumContentsLength(20);
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     setMinimumContentsLength(18);
     addItem(tr("Scanning the library…"));
@@ -74,9 +78,9 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
             if (!entry.valid || entry.network != QLatin1String("anderson2021"))
                 continue; // the GPU model cannot use it
             // Untrained files say so in the list itself, where the choice is made.
-            QString text = QStringLiteral("%1 — %2").arg(entry.displayName, libraryGroupTitle(entry.group));
-            if (entry.untrained())
-                text += tr(" · untrained");
+            // "(untrained)" next to the name, so a narrow box that elides its end still shows it.
+            const QString name = entry.untrained() ? tr("%1 (untrained)").arg(entry.displayName) : entry.displayName;
+            const QString text = QStringLiteral("%1 — %2").arg(name, libraryGroupTitle(entry.group));
             addItem(text, entry.path);
             setItemData(count() - 1,
                         entry.provenance.isEmpty() ? entry.path : entry.path + QLatin1Char('\n') + entry.provenance,

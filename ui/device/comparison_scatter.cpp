@@ -28,7 +28,7 @@ void ComparisonScatter::setScore(const samples::ChoiceScore &score, const QStrin
     x->setTitleText(timeLabel);
     x->setLabelFormat(QStringLiteral("%.3g"));
     auto *y = new QLogValueAxis;
-    y->setTitleText(tr("predicted cost"));
+    y->setTitleText(tr("predicted")); // a short chart elides a longer title to "predicted c…"
     y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

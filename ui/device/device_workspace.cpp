@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace beamscope::ui {
@@ -52,35 +53,30 @@ DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
     m_status->setTextFormat(Qt::RichText);
     m_factsView = comparisonView(m_facts);
     m_searchView = comparisonView(m_search);
-    m_searchView->setMaximumHeight(m_searchView->horizontalHeader()->sizeHint().height() +
-                                   6 * (m_searchView->verticalHeader()->defaultSectionSize()) + 4);
 
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Compare with")));
     top->addWidget(m_profile);
     top->addStretch();
     top->addWidget(refresh);
+    // Two pages under one header, each with the whole height: a laptop screen
+    // cannot show the device tables and the weights' rankings one above the other.
     auto *devicePart = new QWidget;
     auto *deviceLayout = new QVBoxLayout(devicePart);
-    deviceLayout->setContentsMargins(0, 0, 0, 0);
-    deviceLayout->addLayout(top);
-    deviceLayout->addWidget(m_status);
     deviceLayout->addWidget(new QLabel(tr("<b>Device facts</b>")));
-    deviceLayout->addWidget(m_factsView, 1);
+    deviceLayout->addWidget(m_factsView, 3);
     deviceLayout->addWidget(new QLabel(tr("<b>Search parameters each device implies</b> (Anderson2021's "
                                           "device-dependent parameters: parallelism = SM count, shared memory "
                                           "limits, resident blocks and warps per SM)")));
-    deviceLayout->addWidget(m_searchView);
+    deviceLayout->addWidget(m_searchView, 2);
     m_weights = new WeightsOnSamplesPanel;
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(devicePart);
-    split->addWidget(m_weights);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setSizes({420, 640});
-    split->setChildrenCollapsible(false);
+    m_pages = new QTabWidget;
+    m_pages->addTab(devicePart, tr("Local device and reference"));
+    m_pages->addTab(m_weights, tr("Weights on samples measured here"));
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(split);
+    layout->addLayout(top);
+    layout->addWidget(m_status);
+    layout->addWidget(m_pages, 1);
 
     connect(m_profile, &QComboBox::currentIndexChanged, this, [this] { updateTables(); });
     connect(refresh, &QPushButton::clicked, this, &DeviceWorkspace::refresh);
@@ -89,6 +85,7 @@ DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
 
 bool DeviceWorkspace::offerSampleFolder(const QString &folder)
 {
+    m_pages->setCurrentWidget(m_weights);
     m_weights->setSampleFolder(folder);
     m_weights->compare();
     return true;

@@ -13,6 +13,8 @@ class QComboBox;
 class QLabel;
 class QTableView;
 
+class QTabWidget;
+
 namespace beamscope::ui {
 
 class DeviceComparisonModel;
@@ -56,6 +58,7 @@ private:
     DeviceComparisonModel *m_facts = nullptr;
     DeviceComparisonModel *m_search = nullptr;
     WeightsOnSamplesPanel *m_weights = nullptr;
+    QTabWidget *m_pages = nullptr;
     LatestJob m_job;
     gpu::LocalDeviceQuery m_local;
     bool m_queried = false;

@@ -60,7 +60,7 @@ WeightsOnSamplesPanel::WeightsOnSamplesPanel(QWidget *parent) : QWidget(parent)
     m_choices = new QListWidget(this);
     m_choices->setToolTip(tr("Each weights choice: a file, a shipped name, a folder of <app>.weights (retrain "
                              "--hold-one-out) or halide-hold-one-out (Halide's V100 per-app files)"));
-    m_choices->setMaximumHeight(90);
+    m_choices->setMaximumHeight(64); // three rows: the results below need the height
     auto *addFile = new QPushButton(tr("Add file…"), this);
     connect(addFile, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Weights file"), {}, tr("Weights (*.weights)"));

@@ -142,7 +142,8 @@ void PredictionScatter::setResult(const PredictionResult &result, int weightsInd
     setDecades(m_x, xLow, xHigh);
     setDecades(m_y, yLow, yHigh);
     QString title =
-        tr("<p align=\"center\"><b>%1</b><br>mean Spearman %2, Kendall τ %3, pairwise %4")
+        tr("<p align=\"center\">predicted by <b>%1</b><br>mean over pipelines: Spearman %2, Kendall τ %3, pairwise "
+           "%4")
             .arg(w.name, figure(w.summary.spearman), figure(w.summary.kendall), figure(w.summary.pairwiseAccuracy));
     if (m_hidden > 0)
         title += tr("<br>%n point(s) with a non-positive value are not drawn (log axes)", nullptr, m_hidden);

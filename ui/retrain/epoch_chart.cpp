@@ -100,7 +100,7 @@ void EpochChart::setLogScale(bool logScale)
     if (logScale) {
         auto *axis = new QLogValueAxis(chart());
         axis->setBase(10);
-        axis->setLabelFormat(QStringLiteral("%.3g"));
+        axis->setLabelFormat(QStringLiteral("%g")); // 1000, not 1e+03 beside 100
         axis->setMinorTickCount(-1);
         m_y = axis;
     } else {

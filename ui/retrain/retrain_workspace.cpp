@@ -454,8 +454,16 @@ void RetrainWorkspace::onFinished(const RetrainOutcome &outcome)
         m_cancelledRequest.reset();
         m_progress->setValue(m_progress->maximum());
         m_progress->setFormat(tr("Done in %1").arg(elapsed));
+        // Only a file in a folder the library scans is listed there: say which it is.
+        const QString folder = canonicalPath(QFileInfo(outcome.output).absolutePath());
+        bool listed = folder.startsWith(canonicalPath(AppSettings::trainedWeightsFolder()));
+        for (const QString &libraryFolder : settings().allLibraryFolders())
+            listed = listed || folder.startsWith(canonicalPath(libraryFolder));
         m_status->setText(
-            tr("Wrote %1 after %n epoch(s); it is in the weights library.", nullptr, outcome.epochsCompleted)
+            (listed ? tr("Wrote %1 after %n epoch(s); it is in the weights library.", nullptr, outcome.epochsCompleted)
+                    : tr("Wrote %1 after %n epoch(s); its folder is not in the weights library (File › "
+                         "Open folder adds it).",
+                         nullptr, outcome.epochsCompleted))
                 .arg(outcome.output));
         Q_EMIT statusMessage(tr("Trained %1").arg(outcome.output), 10000);
         // The library lists the new file: this workspace's picker and the Weights workspace.

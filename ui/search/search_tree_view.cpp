@@ -18,7 +18,7 @@ namespace beamscope::ui {
 
 namespace {
 // kRight leaves room for a marker at the band's right end, its selection ring and "winner" label.
-constexpr int kLeft = 150, kTop = 26, kBottom = 40, kRight = 52;
+constexpr int kLeft = 150, kTop = 26, kBottom = 70, kRight = 52;
 constexpr double kMarkerMinSpacing = 4.0; // screen pixels between states before rows become strips
 const QColor kMatchColor(200, 0, 200);
 const QColor kSelectedColor(0, 90, 255);
@@ -390,8 +390,8 @@ void SearchTreeView::paintRings(QPainter &p, double markerR) const
 void SearchTreeView::paintLegend(QPainter &p)
 {
     p.setRenderHint(QPainter::Antialiasing, true);
-    const int y = height() - kBottom + 10;
-    int x = 8; // under the depth labels too: the whole legend fits a 700 px wide view
+    int y = height() - kBottom + 8;
+    int x = 8; // under the depth labels too
     p.setPen(QColor(50, 50, 60));
     const QString title = tr("cost ÷ row best:");
     p.drawText(QPoint(x, y + 11), title);
@@ -404,28 +404,45 @@ void SearchTreeView::paintLegend(QPainter &p)
     p.drawText(QPoint(x + w / 2 - 6, y + 26), QStringLiteral("4×"));
     p.drawText(QPoint(x + w - 22, y + 26), QStringLiteral("≥16×"));
     x += w + 24;
+    // The marks, left to right; one that does not fit the width goes to the line below.
+    const auto place = [&](int markWidth, const QString &label) {
+        const int width = markWidth + p.fontMetrics().horizontalAdvance(label) + 18;
+        if (x + width > this->width() - 4) {
+            x = 8;
+            y += 30;
+        }
+        const int at = x;
+        x += width;
+        return at;
+    };
+    int at = place(16, tr("survivor"));
     p.setBrush(relativeCostColor(1));
     p.setPen(QPen(QColor(40, 40, 50), 1.4));
-    p.drawEllipse(QPointF(x + 6, y + 7), 6, 6);
+    p.drawEllipse(QPointF(at + 6, y + 7), 6, 6);
     p.setPen(QColor(50, 50, 60));
-    p.drawText(QPoint(x + 16, y + 12), tr("survivor"));
-    x += 16 + p.fontMetrics().horizontalAdvance(tr("survivor")) + 18;
+    p.drawText(QPoint(at + 16, y + 12), tr("survivor"));
+    at = place(12, tr("pruned"));
     p.setPen(Qt::NoPen);
     p.setBrush(relativeCostColor(3));
-    p.drawEllipse(QPointF(x + 4, y + 7), 3, 3);
+    p.drawEllipse(QPointF(at + 4, y + 7), 3, 3);
     p.setPen(QColor(50, 50, 60));
-    p.drawText(QPoint(x + 12, y + 12), tr("pruned"));
-    x += 12 + p.fontMetrics().horizontalAdvance(tr("pruned")) + 18;
+    p.drawText(QPoint(at + 12, y + 12), tr("pruned"));
+    at = place(16, tr("Func match"));
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(kMatchColor, 2));
-    p.drawEllipse(QPointF(x + 6, y + 7), 6, 6);
+    p.drawEllipse(QPointF(at + 6, y + 7), 6, 6);
     p.setPen(QColor(50, 50, 60));
-    p.drawText(QPoint(x + 16, y + 12), tr("Func match"));
-    x += 16 + p.fontMetrics().horizontalAdvance(tr("Func match")) + 18;
+    p.drawText(QPoint(at + 16, y + 12), tr("Func match"));
+    at = place(24, tr("path to winner"));
     p.setPen(QPen(QColor(20, 20, 20), 2.5));
-    p.drawLine(x, y + 7, x + 18, y + 7);
+    p.drawLine(at, y + 7, at + 18, y + 7);
     p.setPen(QColor(50, 50, 60));
-    p.drawText(QPoint(x + 24, y + 12), tr("path to winner"));
+    p.drawText(QPoint(at + 24, y + 12), tr("path to winner"));
+    at = place(16, tr("measured"));
+    p.setPen(QPen(QColor(0, 130, 140), 2, Qt::DashLine));
+    p.drawEllipse(QPointF(at + 6, y + 7), 6, 6);
+    p.setPen(QColor(50, 50, 60));
+    p.drawText(QPoint(at + 16, y + 12), tr("measured"));
 }
 
 void SearchTreeView::wheelEvent(QWheelEvent *event)

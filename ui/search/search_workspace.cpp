@@ -4,6 +4,7 @@
 #include "core/util/atomic_file.h"
 #include "core/weights/shipped_weights.h"
 #include "ui/common/cuda_availability.h"
+#include "ui/common/form_beside_results.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/number_format.h"
 #include "ui/common/relay_progress.h"
@@ -70,7 +71,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     auto *controls = new QWidget(scroll);
     buildControls(controls);
     scroll->setWidget(controls);
-    scroll->setMinimumWidth(280);
+    fitScrollAreaToForm(scroll, controls);
     m_splitter->addWidget(scroll);
 
     auto *centre = new QWidget(m_splitter);

@@ -192,12 +192,23 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_costSplit = csplit;
     m_breakdownChart = new QChart;
     m_breakdownChart->setTitle(tr("Cost per stage by term (stacked)"));
-    m_breakdownView = makeChartView(m_breakdownChart, csplit);
-    m_breakdownChart->legend()->setAlignment(Qt::AlignRight); // term names are long; a bottom legend truncates them
+    auto *chartBox = new QWidget(csplit);
+    auto *chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->setSpacing(2);
+    m_breakdownView = makeChartView(m_breakdownChart, chartBox);
+    // Term names are long: Qt Charts' legend elides them ("load_bytes_per…") and takes
+    // the stage labels' room. A wrapped line of coloured names under the chart reads at any width.
+    m_breakdownChart->legend()->setVisible(false);
+    m_termLegend = new QLabel(chartBox);
+    m_termLegend->setWordWrap(true);
+    m_termLegend->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    chartLayout->addWidget(m_breakdownView, 1);
+    chartLayout->addWidget(m_termLegend);
     m_costModel = new StageCostModel(this);
     m_costTable = makeTable(m_costModel, csplit);
     m_costTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    csplit->addWidget(m_breakdownView);
+    csplit->addWidget(chartBox);
     csplit->addWidget(m_costTable);
     csplit->setStretchFactor(0, 3);
     csplit->setStretchFactor(1, 1);
@@ -236,6 +247,7 @@ void StateDetailPanel::setMeasurement(const QString &text, const QString &detail
 }
 
 QString StateDetailPanel::loopNestText() const { return m_loopNest->toPlainText(); }
+QString StateDetailPanel::termLegendText() const { return m_termLegend->text(); }
 QString StateDetailPanel::summaryText() const { return m_summary->text(); }
 QString StateDetailPanel::measurementText() const { return m_measured->text(); }
 
@@ -428,6 +440,7 @@ void StateDetailPanel::refreshCosts()
         delete axis; // removeAxis hands ownership back
     }
     m_breakdownSeries = nullptr;
+    m_termLegend->clear();
     if (!na) {
         m_costNote->clear();
         return;
@@ -528,6 +541,11 @@ void StateDetailPanel::refreshCosts()
         delete other;
     m_breakdownSeries->setBarWidth(0.7);
     m_breakdownChart->addSeries(m_breakdownSeries);
+    QStringList legend;
+    for (QBarSet *set : m_breakdownSeries->barSets())
+        legend << QStringLiteral("<span style='color:%1'>■</span>&nbsp;%2")
+                      .arg(set->color().name(), set->label().toHtmlEscaped());
+    m_termLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
     auto *y = new QBarCategoryAxis;
     QStringList categories;
     double widest = 0;
@@ -539,13 +557,14 @@ void StateDetailPanel::refreshCosts()
         widest = std::max(widest, positive);
     }
     y->append(categories);
+    y->setTruncateLabels(false); // a stage name cut to "…" says nothing; the plot gives up the width
     auto *x = new QValueAxis;
     x->setRange(0, widest > 0 ? widest * 1.05
                               : 1.0); // from 0: tiny negative terms (float noise) would only clutter the axis
+    x->setTickCount(4);               // a narrow panel fits no more labels without them running together
     x->applyNiceNumbers();
-    x->setTickCount(5); // a narrow panel cannot fit more labels without them running together
     x->setTitleText(tr("predicted cost"));
-    x->setLabelFormat(QStringLiteral("%.3g"));
+    x->setLabelFormat(QStringLiteral("%.2g"));
     m_breakdownChart->addAxis(y, Qt::AlignLeft);
     m_breakdownChart->addAxis(x, Qt::AlignBottom);
     m_breakdownSeries->attachAxis(y);

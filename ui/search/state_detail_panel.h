@@ -67,6 +67,7 @@ public:
     QBarSeries *featureSeries() const { return m_featureSeries; }
     QListWidget *pathList() const { return m_path; }
     QString loopNestText() const;
+    QString termLegendText() const;
     QString summaryText() const;
     QString measurementText() const;
     QTabWidget *tabs() const { return m_tabs; }
@@ -127,6 +128,7 @@ private:
     QSplitter *m_costSplit;
     QChart *m_breakdownChart;
     QChartView *m_breakdownView;
+    QLabel *m_termLegend;
     QHorizontalStackedBarSeries *m_breakdownSeries = nullptr;
 };
 

@@ -1,5 +1,7 @@
 #include "ui/weights/diff_models.h"
 
+#include "ui/weights/feature_names.h"
+
 #include "ui/common/number_format.h"
 
 #include <QColor>
@@ -115,6 +117,17 @@ QVariant LargestChangesModel::data(const QModelIndex &index, int role) const
         raw = QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
         break;
     }
+    case Meaning: {
+        QStringList names;
+        const QString tensor = QString::fromStdString(m_diff->name);
+        for (size_t d = 0; d < change.index.size(); ++d) {
+            const QString label = dimensionLabel(tensor, m_diff->shape, static_cast<int>(d), change.index[d]);
+            if (!label.isEmpty())
+                names.append(label);
+        }
+        raw = names.join(QStringLiteral(" · "));
+        break;
+    }
     case A: raw = static_cast<double>(change.a); break;
     case B: raw = static_cast<double>(change.b); break;
     case Difference: raw = static_cast<double>(change.b) - static_cast<double>(change.a); break;
@@ -125,8 +138,8 @@ QVariant LargestChangesModel::data(const QModelIndex &index, int role) const
     case RawRole: return index.column() == Index ? QVariant(qulonglong(change.flatIndex)) : raw;
     case Qt::FontRole: return monospaceFont();
     case Qt::TextAlignmentRole:
-        return index.column() == Index ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() <= Meaning ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole: return tr("flat index %1").arg(change.flatIndex);
     default: return {};
     }
@@ -138,6 +151,7 @@ QVariant LargestChangesModel::headerData(int section, Qt::Orientation orientatio
         return {};
     switch (section) {
     case Index: return tr("Index");
+    case Meaning: return tr("Weighs");
     case A: return tr("a");
     case B: return tr("b");
     case Difference: return tr("b − a");

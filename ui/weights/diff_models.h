@@ -29,7 +29,9 @@ private:
 class LargestChangesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Index, A, B, Difference, ColumnCount };
+    // Meaning: what the index weighs, where the tensor's axes are named
+    // ("schedule feature idle_lane_wastage"), as the heatmap's hover says.
+    enum Column { Index, Meaning, A, B, Difference, ColumnCount };
     static constexpr int RawRole = Qt::UserRole + 1;
 
     explicit LargestChangesModel(QObject *parent = nullptr);

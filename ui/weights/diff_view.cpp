@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableView>
@@ -155,6 +156,9 @@ void DiffView::showSelected()
     m_heatmap->setTensor(QString::fromStdString(t.name), t.shape, t.difference);
     m_changesModel->setTensorDiff(&t);
     m_changes->resizeColumnsToContents();
+    // Every column in view (a laptop's width hid b and b − a behind a scroll bar): the heatmap gives way.
+    m_changes->setMinimumWidth(m_changes->horizontalHeader()->length() + m_changes->verticalHeader()->width() +
+                               m_changes->verticalScrollBar()->sizeHint().width() + 2 * m_changes->frameWidth());
 }
 
 } // namespace beamscope::ui
