@@ -4,6 +4,8 @@
 #include "core/util/progress.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -84,6 +86,27 @@ SampleListing listSamples(const std::vector<fs::path> &roots)
         }
     }
     return listing;
+}
+
+std::string pipelineNameFromFile(const fs::path &file)
+{
+    std::string stem = file.stem().string();
+    // A trailing counter, with the word that introduces it: _seed001, _beam32, _batch_3, _0042, -7.
+    size_t end = stem.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(stem[end - 1])))
+        --end;
+    if (end == stem.size())
+        return stem;
+    stem.resize(end);
+    for (const char *word : {"seed", "beam", "batch", "schedule", "sample", "run", "s", "b"})
+        if (stem.size() > std::strlen(word) && stem.ends_with(word) &&
+            (stem[stem.size() - std::strlen(word) - 1] == '_' || stem[stem.size() - std::strlen(word) - 1] == '-')) {
+            stem.resize(stem.size() - std::strlen(word));
+            break;
+        }
+    while (!stem.empty() && (stem.back() == '_' || stem.back() == '-' || stem.back() == '.'))
+        stem.pop_back();
+    return stem;
 }
 
 std::string implausibility(const Sample &sample)
@@ -212,15 +235,19 @@ Dataset buildDataset(const std::vector<SampleSource> &files, Progress *progress)
         auto [it, isNew] = builders.try_emplace(sample.pipelineId);
         PipelineBuilder &builder = it->second;
         const std::string app = appFor(source, sample.pipelineId);
+        const std::string fileName = pipelineNameFromFile(source.file);
         if (isNew) {
             builder.set.pipelineId = sample.pipelineId;
             builder.set.app = app;
+            builder.set.fileName = fileName;
             builder.set.stageCount = sample.stageCount();
             builder.set.pipelineFeatures = pipelineFeaturesOf(sample);
             builder.set.pipelineHash = pipelineHash(sample);
             builder.firstFile = source.file;
             checkPipelineFeatures(sample, source.file, dataset.warnings);
         } else {
+            if (fileName != builder.set.fileName)
+                builder.set.fileName.clear(); // the files disagree: no name
             // Halide trusts that every sample of a pipeline id has its stage
             // count; a mismatch would make it read past the schedule buffer.
             if (sample.stageCount() != builder.set.stageCount) {

@@ -74,6 +74,13 @@ struct ScheduleEntry {
 struct PipelineSet {
     int32_t pipelineId = 0;
     std::string app;
+    // The name the pipeline's file names share, when every file read for it
+    // gives the same one ("box_blur" from box_blur_seed001.sample and
+    // box_blur_seed002.sample; Halide's own flat folders name pipelines so).
+    // For display where no app is known; never used to split or hold out.
+    std::string fileName;
+    // app, else fileName, else "" (what a view shows beside the pipeline id).
+    std::string displayName() const { return !app.empty() ? app : fileName; }
     int stageCount = 0;
     // S × 40 × 7 pipeline features as the sample stores them ([stage][row][type],
     // types_in_use left out), taken from the first file read for this pipeline.
@@ -105,6 +112,10 @@ Dataset buildDataset(const std::vector<SampleSource> &files, Progress *progress 
 // What buildDataset decides about one parsed sample before grouping: empty when
 // plausible, else the skip reason (runtime over 100 s or not positive, schedule
 // features negative, NaN or above 1e14).
+// The pipeline name a sample file's name gives: its stem without a trailing
+// counter ("_seed001", "_beam32", "_0042", "-7"); "" when nothing is left.
+std::string pipelineNameFromFile(const std::filesystem::path &file);
+
 std::string implausibility(const Sample &sample);
 
 // The validation split of Halide's trainer: a pipeline (or, by schedule, a

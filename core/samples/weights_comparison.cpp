@@ -29,7 +29,8 @@ std::vector<Group> groupPipelines(const Dataset &dataset)
     std::vector<Group> unnamed;
     for (const PipelineSet &p : dataset.pipelines) {
         if (p.app.empty()) {
-            unnamed.push_back({"pipeline " + std::to_string(p.pipelineId) + " (no app)", "", {&p}});
+            const std::string files = p.fileName.empty() ? "" : ", files " + p.fileName + "_*";
+            unnamed.push_back({"pipeline " + std::to_string(p.pipelineId) + " (no app" + files + ")", "", {&p}});
             continue;
         }
         Group &g = named[p.app];

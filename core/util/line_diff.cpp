@@ -1,5 +1,6 @@
 #include "core/util/line_diff.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace beamscope {

@@ -129,6 +129,16 @@ private Q_SLOTS:
         QCOMPARE(checked, 36);
     }
 
+    void pipelineNamesFromFileNames()
+    {
+        QCOMPARE(pipelineNameFromFile("a/box_blur_seed001.sample"), std::string("box_blur"));
+        QCOMPARE(pipelineNameFromFile("conv_relu_beam32.sample"), std::string("conv_relu"));
+        QCOMPARE(pipelineNameFromFile("stencil_chain_u16_beam1.sample"), std::string("stencil_chain_u16"));
+        QCOMPARE(pipelineNameFromFile("harris_0042.sample"), std::string("harris"));
+        QCOMPARE(pipelineNameFromFile("harris.sample"), std::string("harris"));
+        QCOMPARE(pipelineNameFromFile("00000003.sample"), std::string()); // an autotune run's schedule id
+    }
+
     void goldenGroupingAndScheduleOrder()
     {
         // Halide's predictions file lists each pipeline's schedules in the order
@@ -144,6 +154,10 @@ private Q_SLOTS:
         QCOMPARE(dataset.pipelines[1].pipelineId, 105);
         QCOMPARE(dataset.pipelines[0].stageCount, 2);
         QCOMPARE(dataset.pipelines[1].stageCount, 3);
+        // A flat folder names no app; its file names name the pipelines (for display only).
+        QVERIFY(dataset.pipelines[0].app.empty() && dataset.pipelines[1].app.empty());
+        QCOMPARE(dataset.pipelines[0].displayName(), std::string("box_blur"));
+        QCOMPARE(dataset.pipelines[1].displayName(), std::string("conv_relu"));
 
         std::istringstream predictions(test::readFile(dir / "retrain_outputs/predictions_baseline.txt"));
         std::vector<std::string> halideOrder;

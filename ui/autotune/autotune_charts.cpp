@@ -39,11 +39,11 @@ QChart *freshChart(QChartView *view, const QString &title)
 }
 
 // A y axis for positive values from low to high: logarithmic when they span
-// a decade or more, else linear with rounded ticks (a log axis over 1..3 would
+// well over a decade, else linear with rounded ticks (a log axis over 1..3 would
 // show a single label, "1", and no way to read the spread).
 QAbstractAxis *readableRatioAxis(double low, double high)
 {
-    if (high / low >= 10) {
+    if (high / low >= 30) {
         auto *log = new QLogValueAxis;
         log->setBase(10);
         log->setRange(low, high);

@@ -55,7 +55,7 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
     for (const auto &pipeline : dataset.pipelines) {
         MeasuredPipeline measured;
         measured.pipelineId = pipeline.pipelineId;
-        measured.app = QString::fromStdString(pipeline.app);
+        measured.app = QString::fromStdString(pipeline.displayName()); // a flat folder's file names, else nothing
         measured.stages = pipeline.stageCount;
         for (const auto &schedule : pipeline.schedules) {
             measured.runtimesMs.push_back(schedule.bestRuntimeMs());
