@@ -47,7 +47,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     const QList<QCommandLineOption> options = {
         valueOption("weights-dir", "Add DIR to the weights library for this run.", "DIR"),
         valueOption("workspace",
-                    "Open on this workspace: weights, search, pipeline, retrain, predictions, device "
+                    "Open on this workspace: weights, search, pipeline, retrain, predictions, autotune, device "
                     "(default: weights, or search with --trace, pipeline with --app).",
                     "NAME"),
         QCommandLineOption(QStringLiteral("run"),

@@ -123,9 +123,7 @@ private:
         m_result.records.push_back(r);
         countFinished();
         if (m_events.onRecord)
-            m_events.onRecord(r);
-        report(r.pipeline + " " + batchName(r.batch) + ": schedule " + std::to_string(r.index) + " " +
-               statusName(r.status));
+            m_events.onRecord(r); // the next report carries the new fraction
     }
     void mergeShards(int batch);
     void report(const std::string &message)

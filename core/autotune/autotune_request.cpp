@@ -140,6 +140,9 @@ AutotuneResult runAutotune(const AutotuneRequest &request, Progress *progress, c
                            options->device.name + ", weights " + options->weightsPath.string();
         if (options->target == bench::TargetKind::OpenCL)
             line += "; times are OpenCL-device times (PoCL's CPU device where there is no GPU)";
+        // Which weights were taken when none was named: said before the run, not after it.
+        if (!message.empty())
+            line += "; " + message;
         events.onStart(line);
     }
     AutotuneResult result = runAutotune(*options, progress, events);

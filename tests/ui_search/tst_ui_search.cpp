@@ -82,6 +82,8 @@ private Q_SLOTS:
 
 private:
     SearchWorkspace *openFixture();
+    // A quick live search: box_blur with the random weights made in initTestCase.
+    session::SearchRequest randomBoxBlur(int beam, int passes) const;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<AppSettings> m_settings;
     std::unique_ptr<SearchWorkspace> m_ws;
@@ -117,6 +119,16 @@ void TestUiSearch::cleanupTestCase()
     m_ws->cancelSearch();
     m_testers.clear();
     m_ws.reset();
+}
+
+session::SearchRequest TestUiSearch::randomBoxBlur(int beam, int passes) const
+{
+    session::SearchRequest o;
+    o.pipeline.app = "box_blur";
+    o.weightsPath = m_randomWeights.toStdString();
+    o.beamSize = beam;
+    o.passes = passes;
+    return o;
 }
 
 SearchWorkspace *TestUiSearch::openFixture()
@@ -374,11 +386,7 @@ void TestUiSearch::measureWinnerOnOpenCl()
 
 void TestUiSearch::liveSearchGrowsAndFinishes()
 {
-    session::SearchRequest o;
-    o.pipeline.app = "box_blur";
-    o.weightsPath = m_randomWeights.toStdString();
-    o.beamSize = 2;
-    o.passes = 2;
+    const session::SearchRequest o = randomBoxBlur(2, 2);
     QSignalSpy added(m_ws.get(), &SearchWorkspace::nodesAdded);
     QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
     m_ws->startSearch(o);
@@ -431,11 +439,7 @@ void TestUiSearch::liveSearchGrowsAndFinishes()
 
 void TestUiSearch::cancelStopsTheSearch()
 {
-    session::SearchRequest o;
-    o.pipeline.app = "box_blur";
-    o.weightsPath = m_randomWeights.toStdString();
-    o.beamSize = 64;
-    o.passes = 20;
+    const session::SearchRequest o = randomBoxBlur(64, 20);
     QSignalSpy added(m_ws.get(), &SearchWorkspace::nodesAdded);
     QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
     m_ws->startSearch(o);
@@ -449,11 +453,7 @@ void TestUiSearch::cancelStopsTheSearch()
 
 void TestUiSearch::staleSearchNeverPaints()
 {
-    session::SearchRequest a;
-    a.pipeline.app = "box_blur";
-    a.weightsPath = m_randomWeights.toStdString();
-    a.beamSize = 16;
-    a.passes = 5;
+    const session::SearchRequest a = randomBoxBlur(16, 5);
     session::SearchRequest b = a;
     b.beamSize = 1;
     b.passes = 1;
@@ -531,11 +531,7 @@ void TestUiSearch::continueFromSelectedState()
 // search computed when it costed that state.
 void TestUiSearch::replayedStatesEqualTheSearchsOwn()
 {
-    session::SearchRequest o;
-    o.pipeline.app = "box_blur";
-    o.weightsPath = m_randomWeights.toStdString();
-    o.beamSize = 2;
-    o.passes = 1;
+    const session::SearchRequest o = randomBoxBlur(2, 1);
     std::string error;
     const auto session = session::SearchSession::open(o, &error);
     QVERIFY2(session, error.c_str());

@@ -192,8 +192,6 @@ int runAutotuneCommand(AutotuneOptions &options)
     const autotune::AutotuneResult result = autotune::runAutotune(o, &progress, events);
     if (!result.ok)
         return fail(result.error);
-    if (!result.note.empty())
-        std::cerr << "autotune: " << result.note << "\n";
     if (result.staleTempFilesRemoved)
         std::cerr << "autotune: removed " << result.staleTempFilesRemoved << " temporary file(s) a killed run left\n";
     if (result.batchesSkipped || result.schedulesResumed)
