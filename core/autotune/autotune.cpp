@@ -99,8 +99,6 @@ private:
         const auto global = pipeline * static_cast<size_t>(m_o.batchSize) + static_cast<size_t>(index);
         return m_o.shardCount <= 1 || static_cast<int>(global % static_cast<size_t>(m_o.shardCount)) == m_o.shardIndex;
     }
-    // A finished schedule (found in the folder, or just written): counted as
-    // done and in the pipeline's best runtime.
     // The bar counts schedules finished (resumed ones included), not batches:
     // one batch is most of a run when there is one.
     void countFinished()
@@ -110,6 +108,8 @@ private:
         if (total > 0)
             m_fraction = std::min(1.0, static_cast<double>(m_done.size()) / total);
     }
+    // A finished schedule (found in the folder, or just written): counted as
+    // done and in the pipeline's best runtime.
     void remember(const ScheduleRecord &r)
     {
         if (r.status == Status::Ok && (!m_bestMs.count(r.pipeline) || r.runtimeMs < m_bestMs[r.pipeline]))

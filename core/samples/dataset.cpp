@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace beamscope::samples {
 
@@ -98,12 +98,13 @@ std::string pipelineNameFromFile(const fs::path &file)
     if (end == stem.size())
         return stem;
     stem.resize(end);
-    for (const char *word : {"seed", "beam", "batch", "schedule", "sample", "run", "s", "b"})
-        if (stem.size() > std::strlen(word) && stem.ends_with(word) &&
-            (stem[stem.size() - std::strlen(word) - 1] == '_' || stem[stem.size() - std::strlen(word) - 1] == '-')) {
-            stem.resize(stem.size() - std::strlen(word));
+    for (const std::string_view word : {"seed", "beam", "batch", "schedule", "sample", "run", "s", "b"}) {
+        const size_t at = stem.size() - std::min(stem.size(), word.size());
+        if (at > 0 && stem.ends_with(word) && (stem[at - 1] == '_' || stem[at - 1] == '-')) {
+            stem.resize(at);
             break;
         }
+    }
     while (!stem.empty() && (stem.back() == '_' || stem.back() == '-' || stem.back() == '.'))
         stem.pop_back();
     return stem;

@@ -109,13 +109,13 @@ struct Dataset {
 // supplies its pipeline features, as in Halide).
 Dataset buildDataset(const std::vector<SampleSource> &files, Progress *progress = nullptr);
 
-// What buildDataset decides about one parsed sample before grouping: empty when
-// plausible, else the skip reason (runtime over 100 s or not positive, schedule
-// features negative, NaN or above 1e14).
 // The pipeline name a sample file's name gives: its stem without a trailing
 // counter ("_seed001", "_beam32", "_0042", "-7"); "" when nothing is left.
 std::string pipelineNameFromFile(const std::filesystem::path &file);
 
+// What buildDataset decides about one parsed sample before grouping: empty when
+// plausible, else the skip reason (runtime over 100 s or not positive, schedule
+// features negative, NaN or above 1e14).
 std::string implausibility(const Sample &sample);
 
 // The validation split of Halide's trainer: a pipeline (or, by schedule, a

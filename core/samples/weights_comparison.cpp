@@ -66,7 +66,7 @@ WeightsChoice weightsChoiceFor(const std::string &argument, std::string &error)
     if (argument == "halide-hold-one-out")
         return {argument, [](const std::string &app) { return weights::holdOneOutWeightsFor(app); }};
     std::error_code ec;
-    if (fs::is_directory(argument, ec) && !fs::exists(fs::path(argument) / "head1_conv1_weight.data", ec)) {
+    if (fs::is_directory(argument, ec) && !weights::holdsLegacyWeightsFiles(argument)) {
         const fs::path dir = argument;
         return {argument, [dir](const std::string &app) -> std::optional<fs::path> {
                     const fs::path file = dir / (app + ".weights");

@@ -56,14 +56,17 @@ const std::set<std::string> &holdOneOutApps()
     return apps;
 }
 
+namespace {
+bool untrainedName(const std::string &name) { return name == "baseline" || name == "gpu"; }
+} // namespace
+
 std::string describeShippedWeights(const ShippedWeights &weights)
 {
     if (weights.holdOneOut)
         return "trained on a V100 without " + weights.name + " (hold-one-out)";
-    if (weights.name == "baseline")
-        return "untrained: a uniform random initialisation (Halide's default weights)";
-    if (weights.name == "gpu")
-        return "untrained: a uniform random initialisation";
+    if (untrainedName(weights.name))
+        return weights.name == "baseline" ? "untrained: a uniform random initialisation (Halide's default weights)"
+                                          : "untrained: a uniform random initialisation";
     if (weights.name == "adams2019/baseline")
         return "the CPU autoscheduler's (Adams2019) network";
     return {};
@@ -144,14 +147,31 @@ std::optional<fs::path> holdOneOutWeightsFor(const std::string &app)
     return findShippedWeights(app);
 }
 
-std::string describeShippedWeightsFor(const fs::path &weights, const std::string &app)
+namespace {
+// The shipped file `weights` is, when it is one.
+std::optional<ShippedWeights> shippedEntryOf(const fs::path &weights)
 {
     std::error_code ec;
     const fs::path normal = fs::weakly_canonical(weights, ec);
-    const std::vector<ShippedWeights> all = listShippedWeights();
-    const auto shipped =
-        std::find_if(all.begin(), all.end(), [&](const ShippedWeights &w) { return w.path == normal; });
-    if (ec || shipped == all.end())
+    if (ec)
+        return std::nullopt;
+    for (ShippedWeights &w : listShippedWeights())
+        if (w.path == normal)
+            return std::move(w);
+    return std::nullopt;
+}
+} // namespace
+
+bool isUntrainedShippedWeights(const fs::path &weights)
+{
+    const std::optional<ShippedWeights> shipped = shippedEntryOf(weights);
+    return shipped && !shipped->holdOneOut && untrainedName(shipped->name);
+}
+
+std::string describeShippedWeightsFor(const fs::path &weights, const std::string &app)
+{
+    const std::optional<ShippedWeights> shipped = shippedEntryOf(weights);
+    if (!shipped)
         return {};
     if (shipped->holdOneOut && shipped->name == app)
         return describeShippedWeights(*shipped) + ": an app new to the model";

@@ -50,6 +50,10 @@ std::optional<std::filesystem::path> shippedBaselineWeights();
 // built-in apps share), when one is shipped.
 std::optional<std::filesystem::path> holdOneOutWeightsFor(const std::string &app);
 
+// True for a shipped untrained initialisation (Anderson2021's baseline.weights
+// and gpu.weights: uniform random values), false for any other file.
+bool isUntrainedShippedWeights(const std::filesystem::path &weights);
+
 // What a shipped Anderson2021 file is, said for a search on `app`: "trained on
 // a V100 without bilateral_grid (hold-one-out)", "untrained: ...". Empty for a
 // file that is not one of the shipped ones.

@@ -31,6 +31,11 @@ QString canonicalPath(const QString &path)
     return canonical.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : canonical;
 }
 
+bool isInsideFolder(const QString &path, const QString &folder)
+{
+    return !folder.isEmpty() && canonicalPath(path).startsWith(canonicalPath(folder) + QLatin1Char('/'));
+}
+
 QStringList AppSettings::libraryFolders() const { return m_settings.value(kLibraryFolders).toStringList(); }
 
 void AppSettings::addLibraryFolder(const QString &folder)

@@ -60,5 +60,7 @@ private:
 
 // Normalised absolute form used to compare folders and files.
 QString canonicalPath(const QString &path);
+// True when path lies below folder (at any depth), both compared canonically.
+bool isInsideFolder(const QString &path, const QString &folder);
 
 } // namespace beamscope::ui

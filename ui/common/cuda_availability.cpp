@@ -9,8 +9,9 @@
 #include <QStandardItemModel>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <memory>
+#include <functional>
 #include <mutex>
+#include <vector>
 
 namespace beamscope::ui {
 

@@ -17,10 +17,6 @@ const QString kOtherFile = QStringLiteral("\x01other");
 
 WeightsComboBox::WeightsComboBox(AppSettings &settings, QWidget *parent) : QComboBox(parent), m_settings(settings)
 {
-    // A form column must not grow to the longest path in the library: the box
-    // elides, its list shows every name whole.
-    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    setMinimumContentsLength(20);
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     setMinimumContentsLength(18);
     addItem(tr("Scanning the library…"));
@@ -51,12 +47,12 @@ void WeightsComboBox::rescan()
 
 int WeightsComboBox::defaultRank(const LibraryEntry &entry) const
 {
-    if (entry.untrained())
+    if (entry.untrained)
         return 5;
     switch (entry.group) {
     case LibraryGroup::TrainedHere: return m_preferTrained ? 0 : 2;
     case LibraryGroup::PerApp: return 1;
-    case LibraryGroup::Other: return 3;
+    case LibraryGroup::Other:
     case LibraryGroup::General: return 3;
     case LibraryGroup::Baseline: return 4;
     }
@@ -79,7 +75,7 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
                 continue; // the GPU model cannot use it
             // Untrained files say so in the list itself, where the choice is made.
             // "(untrained)" next to the name, so a narrow box that elides its end still shows it.
-            const QString name = entry.untrained() ? tr("%1 (untrained)").arg(entry.displayName) : entry.displayName;
+            const QString name = entry.untrained ? tr("%1 (untrained)").arg(entry.displayName) : entry.displayName;
             const QString text = QStringLiteral("%1 — %2").arg(name, libraryGroupTitle(entry.group));
             addItem(text, entry.path);
             setItemData(count() - 1,

@@ -108,7 +108,7 @@ QString WeightsComparisonModel::labelOf(const samples::ChoiceScore &choice)
     // An untrained initialisation ranks by chance; its row must not read as one more model.
     for (const samples::AppScore &a : choice.apps)
         if (!a.weights.empty())
-            return weights::describeShippedWeightsFor(a.weights, {}).rfind("untrained", 0) == 0
+            return weights::isUntrainedShippedWeights(a.weights)
                        ? tr("%1 (untrained)").arg(QString::fromStdString(choice.label))
                        : QString::fromStdString(choice.label);
     return QString::fromStdString(choice.label);

@@ -1,6 +1,7 @@
 #include "ui/retrain/epoch_table_model.h"
 
 #include <cmath>
+#include <iterator>
 
 namespace beamscope::ui {
 
@@ -20,31 +21,25 @@ void EpochTableModel::addEpoch(const samples::EpochRecord &record) { addEpochs({
 
 void EpochTableModel::addEpochs(const std::vector<samples::EpochRecord> &records)
 {
+    // Rows at or past `first` are this batch's new ones, inserted together at the end.
+    const size_t first = m_records.size();
     std::vector<samples::EpochRecord> added;
     for (const samples::EpochRecord &record : records) {
-        if (const auto at = m_rowOfEpoch.find(record.epoch); at != m_rowOfEpoch.end()) {
+        const auto [at, isNew] = m_rowOfEpoch.try_emplace(record.epoch, first + added.size());
+        if (isNew) {
+            added.push_back(record);
+        } else if (at->second >= first) {
+            added[at->second - first] = record; // twice in this batch: the later one wins
+        } else {
             m_records[at->second] = record; // a resumed run repeats its history
             const int row = static_cast<int>(at->second);
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
-            continue;
         }
-        bool repeated = false; // twice in this batch: the later one wins
-        for (samples::EpochRecord &a : added)
-            if (a.epoch == record.epoch) {
-                a = record;
-                repeated = true;
-            }
-        if (!repeated)
-            added.push_back(record);
     }
     if (added.empty())
         return;
-    const int first = static_cast<int>(m_records.size());
-    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
-    for (samples::EpochRecord &record : added) {
-        m_rowOfEpoch.emplace(record.epoch, m_records.size());
-        m_records.push_back(std::move(record));
-    }
+    beginInsertRows({}, static_cast<int>(first), static_cast<int>(first + added.size()) - 1);
+    m_records.insert(m_records.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
     endInsertRows();
 }
 

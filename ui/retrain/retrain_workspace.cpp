@@ -455,10 +455,9 @@ void RetrainWorkspace::onFinished(const RetrainOutcome &outcome)
         m_progress->setValue(m_progress->maximum());
         m_progress->setFormat(tr("Done in %1").arg(elapsed));
         // Only a file in a folder the library scans is listed there: say which it is.
-        const QString folder = canonicalPath(QFileInfo(outcome.output).absolutePath());
-        bool listed = folder.startsWith(canonicalPath(AppSettings::trainedWeightsFolder()));
+        bool listed = isInsideFolder(outcome.output, AppSettings::trainedWeightsFolder());
         for (const QString &libraryFolder : settings().allLibraryFolders())
-            listed = listed || folder.startsWith(canonicalPath(libraryFolder));
+            listed = listed || isInsideFolder(outcome.output, libraryFolder);
         m_status->setText(
             (listed ? tr("Wrote %1 after %n epoch(s); it is in the weights library.", nullptr, outcome.epochsCompleted)
                     : tr("Wrote %1 after %n epoch(s); its folder is not in the weights library (File › "

@@ -14,7 +14,6 @@
 #include "ui/retrain/retrain_job.h"
 
 #include <QElapsedTimer>
-#include <QTimer>
 
 #include <memory>
 #include <optional>
@@ -29,6 +28,8 @@ class QPushButton;
 class QSpinBox;
 class QSplitter;
 class QTableView;
+
+class QTimer;
 
 namespace beamscope::ui {
 

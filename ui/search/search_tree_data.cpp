@@ -1,7 +1,8 @@
 #include "ui/search/search_tree_data.h"
 
+#include "core/util/halide_names.h"
+
 #include <QObject>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -226,8 +227,8 @@ QString SearchTreeData::depthLabel(int depth) const
     const search::TraceNode *first = r && !r->nodes.empty() ? node(r->nodes.front()) : nullptr;
     if (!first)
         return {};
-    QString func = decisionFunc(*first);
-    func.remove(QRegularExpression(QStringLiteral("\\$\\d+"))); // the same names in every view
+    // The same names in every view: without Halide's "$N" uniquifiers.
+    const QString func = QString::fromStdString(withoutUniqueSuffixes(decisionFunc(*first).toStdString()));
     if (!m_params.halideSteps)
         return func;
     return depth % 2 == 1 ? QObject::tr("%1 · place").arg(func) : QObject::tr("%1 · tile").arg(func);
@@ -251,8 +252,7 @@ QString SearchTreeData::describe(int64_t id) const
     const search::TraceNode *n = node(id);
     if (!n)
         return {};
-    QString decision = QString::fromStdString(n->decision);
-    decision.remove(QRegularExpression(QStringLiteral("\\$\\d+")));
+    const QString decision = QString::fromStdString(withoutUniqueSuffixes(n->decision));
     const auto [rank, of] = rankInRow(id);
     return QObject::tr("#%1 · %2\n%3\npredicted cost %4 · %5 of %6 in its row by cost · %7")
         .arg(id)

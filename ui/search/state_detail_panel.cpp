@@ -25,7 +25,6 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -43,11 +42,7 @@ namespace beamscope::ui {
 
 namespace {
 // A decision's text with every Func named as displayStageName does it.
-QString displayDecision(const std::string &decision)
-{
-    static const QRegularExpression suffix(QStringLiteral("\\$\\d+"));
-    return QString::fromStdString(decision).remove(suffix);
-}
+QString displayDecision(const std::string &decision) { return QString::fromStdString(withoutUniqueSuffixes(decision)); }
 } // namespace
 
 QString displayStageName(const std::string &name) { return QString::fromStdString(withoutUniqueSuffixes(name)); }

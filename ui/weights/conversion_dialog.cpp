@@ -1,6 +1,7 @@
 #include "ui/weights/conversion_dialog.h"
 
 #include "core/weights/weights.h"
+#include "ui/weights/loaded_weights.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -39,15 +40,8 @@ QWidget *withBrowse(QLineEdit *edit, QWidget *parent, const std::function<void()
     return row;
 }
 
-// Every error diagnostic, one per line.
-QString errorLines(const wt::LoadResult &loaded)
-{
-    QStringList lines;
-    for (const wt::Diagnostic &d : loaded.diagnostics)
-        if (d.severity == wt::Severity::Error)
-            lines.append(QString::fromStdString(d.format()));
-    return lines.isEmpty() ? ConversionDialog::tr("unknown error") : lines.join(QLatin1Char('\n'));
-}
+// Every error diagnostic, one per line (a load that failed always names one).
+QString errorLines(const wt::LoadResult &loaded) { return diagnosticsText(loaded, wt::Severity::Error); }
 
 // Which of the destination's parts already exist (for the overwrite question).
 QStringList existingOutputs(const QString &destination, wt::Form form)
@@ -287,10 +281,7 @@ bool ConversionDialog::convert()
     const wt::LoadResult loaded = wt::loadWeights(sourceForChosenPath(src).toStdString());
     if (!loaded.ok()) {
         // Every problem at once, as `beamscope-cli weights validate` lists them.
-        QString text = tr("Cannot read the source:\n%1").arg(errorLines(loaded));
-        if (QFileInfo(src).isFile() && QFileInfo(src).suffix() == QLatin1String("data"))
-            text += QLatin1Char('\n') + tr("Did you mean the directory %1?").arg(QFileInfo(src).absolutePath());
-        showError(text);
+        showError(tr("Cannot read the source:\n%1").arg(errorLines(loaded)));
         return false;
     }
     const QStringList existing = existingOutputs(dst, form);

@@ -9,8 +9,6 @@ namespace beamscope::ui {
 
 namespace wt = beamscope::weights;
 
-namespace {
-
 QString diagnosticsText(const wt::LoadResult &result, wt::Severity severity)
 {
     QStringList lines;
@@ -19,8 +17,6 @@ QString diagnosticsText(const wt::LoadResult &result, wt::Severity severity)
             lines.append(QString::fromStdString(d.format()));
     return lines.join(QLatin1Char('\n'));
 }
-
-} // namespace
 
 QString LoadedWeights::errorText() const { return diagnosticsText(result, wt::Severity::Error); }
 
@@ -35,6 +31,7 @@ LoadedWeightsPtr loadForDisplay(const QString &path)
     loaded->sha256 =
         QString::fromStdString(wt::weightsDigest(path.toStdString(), loaded->result).value_or(std::string()));
     loaded->provenance = QString::fromStdString(wt::describeShippedWeightsFor(path.toStdString(), {}));
+    loaded->untrained = wt::isUntrainedShippedWeights(path.toStdString());
     if (loaded->ok())
         for (const auto &tensor : loaded->weights().tensors)
             loaded->stats.push_back(wt::computeStats(tensor));

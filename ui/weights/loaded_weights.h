@@ -24,6 +24,7 @@ struct LoadedWeights {
     // What a shipped file is ("untrained: a uniform random initialisation",
     // "trained on a V100 without harris (hold-one-out)"); empty for other files.
     QString provenance;
+    bool untrained = false; // a shipped untrained initialisation (baseline, gpu)
 
     // There are tensors to show: the weights loaded, or they were read whole
     // and refused for their values only (NaN, Inf), which the views then
@@ -35,6 +36,9 @@ struct LoadedWeights {
 };
 
 using LoadedWeightsPtr = std::shared_ptr<const LoadedWeights>;
+
+// Every diagnostic of one severity, formatted as the CLI prints it, one per line.
+QString diagnosticsText(const weights::LoadResult &result, weights::Severity severity);
 
 // Blocking; call it from a worker.
 LoadedWeightsPtr loadForDisplay(const QString &path);

@@ -107,10 +107,9 @@ void SummaryWidget::setWeights(const LoadedWeightsPtr &weights)
     // Untrained files are the trap: a flat histogram looks like any other model's.
     const QString provenance =
         weights->provenance.isEmpty() ? tr("not a shipped file: its training is not known") : weights->provenance;
-    const bool untrained = weights->provenance.startsWith(QLatin1String("untrained"));
     m_fields[QStringLiteral("provenance")]->setText(
-        untrained ? QStringLiteral("<b style='color:#a04000'>%1</b>").arg(provenance.toHtmlEscaped())
-                  : provenance.toHtmlEscaped());
+        weights->untrained ? QStringLiteral("<b style='color:#a04000'>%1</b>").arg(provenance.toHtmlEscaped())
+                           : provenance.toHtmlEscaped());
     if (weights->ok()) { // read whole: refused values (NaN) still show what the file is
         const wt::Weights &w = weights->weights();
         m_fields[QStringLiteral("network")]->setText(w.network == wt::Network::Anderson2021

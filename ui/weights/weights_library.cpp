@@ -42,12 +42,8 @@ const QStringList &perAppNames()
 
 LibraryGroup classifyWeights(const QString &path, const QString &trainedFolder)
 {
-    if (!trainedFolder.isEmpty()) {
-        const QString folder = canonicalPath(trainedFolder);
-        const QString normal = canonicalPath(path);
-        if (normal.startsWith(folder + QLatin1Char('/')))
-            return LibraryGroup::TrainedHere;
-    }
+    if (isInsideFolder(path, trainedFolder))
+        return LibraryGroup::TrainedHere;
     const QFileInfo info(path);
     // A legacy directory is named by its folder; a file by its stem.
     const QString stem = info.isDir() ? info.fileName() : info.completeBaseName();
@@ -76,6 +72,7 @@ LibraryEntry describeWeights(const QString &path, LibraryGroup group)
     entry.valid = result.ok();
     entry.hasWarnings = result.hasWarnings();
     entry.provenance = QString::fromStdString(wt::describeShippedWeightsFor(entry.path.toStdString(), {}));
+    entry.untrained = wt::isUntrainedShippedWeights(entry.path.toStdString());
     if (result.ok())
         entry.network = QString::fromUtf8(wt::networkName(result.weights->network));
     if (const wt::Diagnostic *error = result.firstError()) {

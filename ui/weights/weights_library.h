@@ -35,7 +35,7 @@ struct LibraryEntry {
     // What a shipped file is ("untrained: ...", "trained on a V100 without harris
     // (hold-one-out)"); empty for any other file.
     QString provenance;
-    bool untrained() const { return provenance.startsWith(QLatin1String("untrained")); }
+    bool untrained = false; // a shipped untrained initialisation (baseline, gpu)
     qint64 sizeBytes = 0;
 };
 
