@@ -1,0 +1,72 @@
+#pragma once
+// Holds a built-in app against what Halide's own autoscheduler wrote for the
+// same app (tests/fixtures/halide/real_apps/<app>/, from shared/golden/real_apps):
+// its pipeline features, stage for stage, and its chosen loop nests, read as
+// Beamscope states and costed with the same weights.
+//
+// Plain C++ (no QTest), so the same checks back test_real_apps and the
+// one-app report `real-app-report` that a developer runs while writing an app.
+
+#include "core/dag/function_dag.h"
+#include "core/search/search_dag.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace beamscope::test::real_apps {
+
+// One differing cell of a stage record.
+struct CellDifference {
+    int stage = 0;
+    std::string stageName; // Beamscope's, "<func>_s<index>"
+    std::string cell;      // "types_in_use.<type>", "<row>.<type>" or a schedule feature's name
+    float halide = 0, ours = 0;
+};
+
+// Halide's record layouts: Anderson2021 writes 73 schedule features per stage,
+// Adams2019 (Halide 14's, for lens_blur) 39; both then 7 types_in_use flags and
+// the 40 x 7 pipeline features.
+enum class Layout { Anderson2021, Adams2019 };
+
+struct PipelineFeatureReport {
+    std::string error; // the file could not be read, or the stage counts differ
+    int halideStages = 0, ourStages = 0;
+    std::vector<CellDifference> differences;
+    bool ok() const { return error.empty() && differences.empty(); }
+};
+
+// The types_in_use flags and pipeline features of every stage of `dag` against
+// the pipeline part of Halide's featurization `file`.
+PipelineFeatureReport comparePipelineFeatures(const search::SearchDag &dag, const std::filesystem::path &file,
+                                              Layout layout);
+
+// One of Halide's chosen loop nests read as a Beamscope state and costed.
+struct LoopNestReport {
+    std::string error; // the dump could not be read as a state of this pipeline
+    bool complete = false;
+    std::string legality; // empty when legal
+    std::vector<std::string> notes;
+    double ourCost = 0;
+    std::vector<float> ourStageCosts;
+    // The schedule features against Halide's featurization of the same loop
+    // nest, when one is given (the pipeline part is comparePipelineFeatures').
+    std::string featureError;
+    std::vector<CellDifference> scheduleDifferences;
+};
+
+LoopNestReport costLoopNest(const search::SearchDag &dag, const std::filesystem::path &loopNest,
+                            const std::filesystem::path &weights,
+                            const std::optional<std::filesystem::path> &featurization);
+
+// The golden tables: Halide's Best cost of each (app, weights) at beam 1
+// (beam1.tsv) and at beam 32 (beam32_featurizations.tsv); nullopt when Halide
+// wrote none.
+std::optional<double> halideBestCost(const std::filesystem::path &table, const std::string &app,
+                                     const std::string &weights);
+
+// The stage names of the cost model's stage axis, in order.
+std::vector<std::string> stageNames(const search::SearchDag &dag);
+
+} // namespace beamscope::test::real_apps
