@@ -11,6 +11,7 @@
 #include "core/search/featurizer.h"
 #include "core/search/loop_nest_parser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -167,22 +168,37 @@ LoopNestReport costLoopNest(const search::SearchDag &dag, const std::filesystem:
     return report;
 }
 
-std::optional<double> halideBestCost(const std::filesystem::path &table, const std::string &app,
-                                     const std::string &weights)
+std::optional<double> halideTableValue(const std::filesystem::path &table, const std::string &app,
+                                       const std::string &weights, const std::string &column)
 {
     std::istringstream lines(readText(table));
     std::string line;
-    std::getline(lines, line); // header: app, weights, halide_best_cost, ...
-    while (std::getline(lines, line)) {
+    std::getline(lines, line);
+    std::vector<std::string> header;
+    {
         std::istringstream fields(line);
-        std::string a, w, cost;
-        std::getline(fields, a, '\t');
-        std::getline(fields, w, '\t');
-        std::getline(fields, cost, '\t');
-        if (a == app && w == weights && !cost.empty())
-            return std::stod(cost);
+        for (std::string f; std::getline(fields, f, '\t');)
+            header.push_back(f);
+    }
+    const auto at = std::find(header.begin(), header.end(), column);
+    if (at == header.end())
+        return std::nullopt;
+    const size_t index = static_cast<size_t>(at - header.begin());
+    while (std::getline(lines, line)) {
+        std::vector<std::string> fields;
+        std::istringstream in(line);
+        for (std::string f; std::getline(in, f, '\t');)
+            fields.push_back(f);
+        if (fields.size() > index && fields[0] == app && fields[1] == weights && !fields[index].empty())
+            return std::stod(fields[index]);
     }
     return std::nullopt;
+}
+
+std::optional<double> halideBestCost(const std::filesystem::path &table, const std::string &app,
+                                     const std::string &weights)
+{
+    return halideTableValue(table, app, weights, "halide_best_cost");
 }
 
 } // namespace beamscope::test::real_apps

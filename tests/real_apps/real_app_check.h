@@ -66,6 +66,10 @@ LoopNestReport costLoopNest(const search::SearchDag &dag, const std::filesystem:
 std::optional<double> halideBestCost(const std::filesystem::path &table, const std::string &app,
                                      const std::string &weights);
 
+// Any numeric column of those tables (e.g. beam1.tsv's halide_states_added).
+std::optional<double> halideTableValue(const std::filesystem::path &table, const std::string &app,
+                                       const std::string &weights, const std::string &column);
+
 // The stage names of the cost model's stage axis, in order.
 std::vector<std::string> stageNames(const search::SearchDag &dag);
 
