@@ -450,6 +450,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                 m_model.evaluate(embedding(stages), g.packed, static_cast<int>(g.costed), m_params.device.parallelism,
                                  predictions, {}, 0, threads);
             result.statesEvaluated += static_cast<int64_t>(g.costed);
+            result.statesAdded += static_cast<int64_t>(children.size());
             for (size_t i = 0; i < children.size(); i++) {
                 Candidate &c = children[i];
                 if (!c.passThrough) {

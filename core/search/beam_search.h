@@ -42,6 +42,9 @@ struct SearchResult {
     std::vector<ScheduleFeatures> features; // cost-model order
     std::vector<double> passCosts;
     int64_t statesEvaluated = 0;
+    // Children enqueued, costed or passed through uncosted: Halide's
+    // Statistics::num_states_added, which beam1.tsv of the real apps records.
+    int64_t statesAdded = 0;
     double searchSeconds = 0;
     bool cancelled = false;
     int startDepth = 0;              // Funcs the start state decides (the trace's startDepth counts its steps)

@@ -280,7 +280,7 @@ private Q_SLOTS:
                                                              weights.toStdString(), "halide_states_added");
         QVERIFY(added);
         if (!costKnown)
-            QCOMPARE(outcome.result.statesEvaluated, static_cast<int64_t>(*added));
+            QCOMPARE(outcome.result.statesAdded, static_cast<int64_t>(*added));
         const std::string failure =
             cudaCompileFailure(app.toStdString(), *outcome.result.best, m_cache.path().toStdString());
         QVERIFY2(failure.empty(), failure.c_str());
