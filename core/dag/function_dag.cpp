@@ -1,6 +1,7 @@
 #include "core/dag/function_dag.h"
 
 #include "core/dag/featurizer.h"
+#include "core/dag/realization_order.h"
 
 #include <algorithm>
 #include <map>
@@ -80,7 +81,7 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
     if (outputs.empty())
         throw DagError("the pipeline has no outputs");
     std::map<std::string, Function> env = build_environment(outputs);
-    const std::vector<std::string> order = topological_order(outputs, env);
+    const std::vector<std::string> order = realizationOrder(outputs, env);
 
     // Outputs-first node order: the reverse of the realization order.
     nodes.resize(order.size());
