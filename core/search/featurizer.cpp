@@ -793,8 +793,9 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
             footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
         } else if (site.nestedIn) {
             footprint(d.node(a.producer).bytesPerPoint, storage, site, b, l);
-        } else if (f.storedAtRoot) {
-            // This Func's store site is the root, where Halide takes its producers' footprints.
+        } else if (f.storedAtRoot || f.location == ComputeLocation::Root) {
+            // This Func's store site is the root, where Halide takes its producers' footprints:
+            // each producer's whole root region, whatever share of it this stage reads.
             footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
         } else {
             footprint(d.node(a.producer).bytesPerPoint, st.requiredAt(a.producer, c.node, c.stage, 0), site, b, l);

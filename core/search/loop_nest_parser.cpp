@@ -3,6 +3,7 @@
 #include "core/util/halide_names.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -35,11 +36,45 @@ class Builder {
 public:
     Builder(const SearchDag &dag, std::vector<Entry> entries) : m_dag(dag), m_e(std::move(entries))
     {
+        std::map<std::string, std::vector<std::string>> oursByBase, dumpByBase;
         for (int n = 0; n < dag.nodeCount(); n++) {
             m_byName[dag.node(n).name].push_back(n);
             if (baseName(dag.node(n).name) != dag.node(n).name)
                 m_byBase[baseName(dag.node(n).name)].push_back(n);
+            if (!dag.node(n).isInput)
+                oursByBase[baseName(dag.node(n).name)].push_back(dag.node(n).name);
         }
+        for (const Entry &x : m_e)
+            if (!x.func.empty()) {
+                auto &names = dumpByBase[baseName(x.func)];
+                if (std::find(names.begin(), names.end(), x.func) == names.end())
+                    names.push_back(x.func);
+            }
+        // Halide numbers a name used again in one process ("repeat_edge", "repeat_edge$1", ...),
+        // so the same Funcs carry other numbers in another process (the generator's, or this one
+        // after other pipelines). Funcs sharing a base name pair up in the order they were made,
+        // which both numberings keep, when the dump names as many of them as the pipeline has.
+        for (auto &[base, dump] : dumpByBase) {
+            auto ours = oursByBase.find(base);
+            if (ours == oursByBase.end() || ours->second.size() != dump.size() || dump.size() < 2)
+                continue;
+            std::sort(dump.begin(), dump.end(), madeBefore);
+            std::sort(ours->second.begin(), ours->second.end(), madeBefore);
+            for (size_t i = 0; i < dump.size(); i++)
+                m_byMakingOrder[dump[i]] = m_byName.at(ours->second[i]).front();
+        }
+    }
+
+    // "name" before "name$1" before "name$2" ... ("f3$0" counts as f3's first).
+    static bool madeBefore(const std::string &a, const std::string &b)
+    {
+        auto number = [](const std::string &name) -> long long {
+            const size_t dollar = name.find('$');
+            if (dollar == std::string::npos || dollar + 1 >= name.size())
+                return -1;
+            return std::atoll(name.c_str() + dollar + 1);
+        };
+        return number(a) < number(b);
     }
 
     LoopNestParseResult build()
@@ -141,8 +176,11 @@ private:
             return v.empty() ? -1 : v[0];
         };
         int n = -1;
-        if (auto it = m_byName.find(x.func); it != m_byName.end())
-            n = pick(it->second);
+        if (auto it = m_byMakingOrder.find(x.func); it != m_byMakingOrder.end())
+            n = it->second;
+        if (n < 0)
+            if (auto it = m_byName.find(x.func); it != m_byName.end())
+                n = pick(it->second);
         if (n < 0)
             if (auto it = m_byName.find(baseName(x.func)); it != m_byName.end())
                 n = pick(it->second);
@@ -467,6 +505,7 @@ private:
     }
 
     std::map<std::string, std::vector<int>> m_byName, m_byBase;
+    std::map<std::string, int> m_byMakingOrder; // dump name -> node, for names Halide numbered
 };
 
 } // namespace

@@ -96,6 +96,26 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d)
             cons.push_back(e.consumerNode);
     }
 
+    // What each stage reads, directly or through other Funcs (Halide's Stage::downstream_of).
+    // A producer always comes after its consumers in node order, so one backward sweep
+    // sees every producer's set complete before its consumers need it.
+    std::vector<std::vector<char>> nodeReads(nodes, std::vector<char>(nodes, 0));
+    m_stageReads.resize(nodes);
+    for (size_t ni = nodes; ni-- > 0;) {
+        for (const dag::Stage &s : d.nodes[ni].stages) {
+            std::vector<char> reads(nodes, 0);
+            for (int e : s.incomingEdges) {
+                const size_t p = static_cast<size_t>(d.edges[static_cast<size_t>(e)].producer);
+                reads[p] = 1;
+                for (size_t q = 0; q < nodes; q++)
+                    reads[q] |= nodeReads[p][q];
+            }
+            for (size_t q = 0; q < nodes; q++)
+                nodeReads[ni][q] |= reads[q];
+            m_stageReads[ni].push_back(std::move(reads));
+        }
+    }
+
     m_costStages = d.costModelStages();
     for (size_t i = 0; i < m_costStages.size(); i++) {
         const dag::StageRef &r = m_costStages[i];

@@ -105,6 +105,13 @@ public:
     // Pipeline features [S][40][7] in cost-model order.
     const std::vector<float> &pipelineFeatures() const { return m_pipelineFeatures; }
 
+    // Whether a stage reads `producer`, directly or through other Funcs.
+    bool stageReads(int node, int stage, int producer) const
+    {
+        return m_stageReads[nodeAt(node, "stageReads")][stageAt(node, stage, "stageReads")]
+                           [nodeAt(producer, "stageReads")] != 0;
+    }
+
     // Nodes that read node n directly (deduplicated, in edge order).
     const std::vector<int> &consumers(int node) const { return m_consumers[nodeAt(node, "consumers")]; }
 
@@ -174,6 +181,7 @@ private:
     std::vector<int> m_scheduleOrder;
     std::vector<float> m_pipelineFeatures;
     std::vector<std::vector<int>> m_consumers;
+    std::vector<std::vector<std::vector<char>>> m_stageReads; // [node][stage][producer node]
 };
 
 } // namespace beamscope::search

@@ -183,7 +183,11 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
             unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage, nested)));
             continue;
         }
-        if (y->location != ComputeLocation::Inlined)
+        // Halide's LoopNest::get_bounds inside a kernel also counts a consumer computed elsewhere
+        // when this stage reads that consumer (Stage::downstream_of): the region this stage needs
+        // of it, and so of the producer through it.
+        if (y->location != ComputeLocation::Inlined &&
+            !(level >= 1 && m_dag->stageReads(consumerNode, consumerStage, edge.consumerNode)))
             continue;
         const Region ry = requiredAt(edge.consumerNode, consumerNode, consumerStage, level);
         if (ry.empty())
