@@ -1,4 +1,4 @@
-// bilateral_grid: the simplified stand-in, to be replaced by Halide's own app (apps/bilateral_grid at v14.0.0).
+// bilateral_grid: Halide's apps/bilateral_grid (v14.0.0) in Beamscope's own words.
 
 #include "core/pipelines/apps_common.h"
 
@@ -8,64 +8,93 @@ using namespace Halide;
 
 namespace {
 
-// Three-tap [1 4 6 4 1]-style blur of a 4-D grid along dimension `dim`.
-Func gridBlur(const std::string &name, Func in, int dim)
+// BoundaryConditions::repeat_edge(im), spelled out so that the two Funcs carry the
+// names Halide's dumps give them whatever lambdas this process made before.
+Func repeatEdge(const ImageParam &im)
 {
-    Var x("x"), y("y"), z("z"), c("c");
-    Func f(name);
-    auto at = [&](int d) {
-        std::vector<Expr> a{x, y, z, c};
-        a[static_cast<size_t>(dim)] = a[static_cast<size_t>(dim)] + d;
-        return in(a);
-    };
-    f(x, y, z, c) = at(-2) + 4.0f * at(-1) + 6.0f * at(0) + 4.0f * at(1) + at(2);
-    return f;
+    Func wrapped("lambda_0"), edge("repeat_edge");
+    wrapped(_) = im(_);
+    std::vector<Var> args = wrapped.args();
+    std::vector<Expr> coords;
+    for (size_t d = 0; d < args.size(); d++) {
+        Expr lo = im.dim(static_cast<int>(d)).min();
+        coords.push_back(clamp(likely(args[d]), lo, lo + im.dim(static_cast<int>(d)).extent() - 1));
+    }
+    edge(args) = wrapped(coords);
+    return edge;
 }
 
-Expr trilinear(Func grid, Expr xi, Expr yi, Expr zi, Expr c, Expr xf, Expr yf, Expr zf)
+// One five-tap [1 4 6 4 1] pass of the grid blur, along the argument `dim`.
+Expr fiveTap(const Func &f, int dim, const std::vector<Var> &at)
 {
-    return lerp(lerp(lerp(grid(xi, yi, zi, c), grid(xi + 1, yi, zi, c), xf),
-                     lerp(grid(xi, yi + 1, zi, c), grid(xi + 1, yi + 1, zi, c), xf), yf),
-                lerp(lerp(grid(xi, yi, zi + 1, c), grid(xi + 1, yi, zi + 1, c), xf),
-                     lerp(grid(xi, yi + 1, zi + 1, c), grid(xi + 1, yi + 1, zi + 1, c), xf), yf),
-                zf);
+    auto tap = [&](int offset) {
+        std::vector<Expr> a(at.begin(), at.end());
+        if (offset != 0) // the centre tap reads the coordinate itself, as Halide's code writes it
+            a[static_cast<size_t>(dim)] = a[static_cast<size_t>(dim)] + offset;
+        return f(a);
+    };
+    // Halide adds the taps left to right with the weight on the right of each product.
+    return tap(-2) + tap(-1) * 4 + tap(0) * 6 + tap(1) * 4 + tap(2);
 }
 
 } // namespace
 
+// The bilateral filter by a bilateral grid: splat the image into a coarse
+// (x, y, intensity) histogram, blur it in z, x and y, then read it back with
+// trilinear interpolation and divide the weighted sum by the weight.
 PipelineInstance bilateralGrid()
 {
+    const int s_sigma = 8; // GeneratorParam s_sigma
+
     ImageParam input(Float(32), 2, "input");
     Param<float> r_sigma("r_sigma");
-    const int s_sigma = 8;
     Var x("x"), y("y"), z("z"), c("c");
-    Func clamped = BoundaryConditions::repeat_edge(input);
 
-    RDom r(0, s_sigma, 0, s_sigma, "r");
+    Func clamped = repeatEdge(input);
+
+    // Each grid cell gathers an s_sigma x s_sigma block of pixels centred on it.
+    RDom r(0, s_sigma, 0, s_sigma);
     Expr val = clamp(clamped(x * s_sigma + r.x - s_sigma / 2, y * s_sigma + r.y - s_sigma / 2), 0.0f, 1.0f);
     Expr zi = cast<int>(val * (1.0f / r_sigma) + 0.5f);
     Func histogram("histogram");
     histogram(x, y, z, c) = 0.0f;
-    histogram(x, y, zi, c) += select(c == 0, val, 1.0f);
+    histogram(x, y, zi, c) += mux(c, {val, 1.0f}); // channel 0: intensity sum, 1: count
 
-    Func blurz = gridBlur("blurz", histogram, 2);
-    Func blurx = gridBlur("blurx", blurz, 0);
-    Func blury = gridBlur("blury", blurx, 1);
+    Func blurx("blurx"), blury("blury"), blurz("blurz");
+    const std::vector<Var> xyzc{x, y, z, c};
+    blurz(x, y, z, c) = fiveTap(histogram, 2, xyzc);
+    blurx(x, y, z, c) = fiveTap(blurz, 0, xyzc);
+    blury(x, y, z, c) = fiveTap(blurx, 1, xyzc);
 
-    Expr v = clamp(clamped(x, y), 0.0f, 1.0f);
+    // Slice: the full-res pixel's own (unclamped-coordinate) intensity picks z.
+    Expr v = clamp(input(x, y), 0.0f, 1.0f);
     Expr zv = v * (1.0f / r_sigma);
-    Expr zint = cast<int>(zv);
+    Expr zc = cast<int>(zv);
+    Expr zf = zv - zc;
+    Expr xf = cast<float>(x % s_sigma) / s_sigma;
+    Expr yf = cast<float>(y % s_sigma) / s_sigma;
+    Expr xc = x / s_sigma, yc = y / s_sigma;
+    // A grid corner: offsets of 0 leave the coordinate as it is (no "+ 0" in the Expr).
+    auto plus = [](Expr e, int d) { return d ? e + d : e; };
+    auto g = [&](int dx, int dy, int dz) { return blury(plus(xc, dx), plus(yc, dy), plus(zc, dz), c); };
     Func interpolated("interpolated");
-    interpolated(x, y, c) = trilinear(blury, x / s_sigma, y / s_sigma, zint, c, cast<float>(x % s_sigma) / s_sigma,
-                                      cast<float>(y % s_sigma) / s_sigma, zv - cast<float>(zint));
-    Func output("bilateral_grid");
-    output(x, y) = interpolated(x, y, 0) / interpolated(x, y, 1);
+    interpolated(x, y, c) = lerp(lerp(lerp(g(0, 0, 0), g(1, 0, 0), xf), lerp(g(0, 1, 0), g(1, 1, 0), xf), yf),
+                                 lerp(lerp(g(0, 0, 1), g(1, 0, 1), xf), lerp(g(0, 1, 1), g(1, 1, 1), xf), yf), zf);
 
-    r_sigma.set_estimate(0.1f);
+    Func bilateral_grid("bilateral_grid");
+    bilateral_grid(x, y) = interpolated(x, y, 0) / interpolated(x, y, 1);
+
     input.set_estimates({{0, 1536}, {0, 2560}});
-    output.set_estimates({{0, 1536}, {0, 2560}});
-    return makeInstance("bilateral_grid", {output}, {input, r_sigma},
-                        tiledGpuSchedule(output, {histogram, blurz, blurx, blury}));
+    r_sigma.set_estimate(0.1f);
+    // The grid's z extent does not follow from the output's bounds alone.
+    histogram.set_estimate(z, -2, 16);
+    blurz.set_estimate(z, 0, 12);
+    blurx.set_estimate(z, 0, 12);
+    blury.set_estimate(z, 0, 12);
+    bilateral_grid.set_estimates({{0, 1536}, {0, 2560}});
+
+    return makeInstance("bilateral_grid", {bilateral_grid}, {input, r_sigma},
+                        tiledGpuSchedule(bilateral_grid, {histogram, blurz, blurx, blury}));
 }
 
 } // namespace beamscope::pipelines::apps

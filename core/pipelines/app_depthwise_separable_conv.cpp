@@ -10,10 +10,10 @@ using namespace Halide;
 
 PipelineInstance depthwiseSeparableConv()
 {
-    ImageParam input(Float(32), 4, "input");                       // [in channels, width, height, batch]
+    ImageParam input(Float(32), 4, "input");                      // [in channels, width, height, batch]
     ImageParam depthwiseFilter(Float(32), 4, "depthwise_filter"); // [multiplier, in channels, fw, fh]
     ImageParam pointwiseFilter(Float(32), 2, "pointwise_filter"); // [out channels, multiplier * in channels]
-    ImageParam bias(Float(32), 1, "bias");                         // [out channels]
+    ImageParam bias(Float(32), 1, "bias");                        // [out channels]
 
     Var x("x"), y("y"), d("d"), b("b");
 
@@ -30,8 +30,8 @@ PipelineInstance depthwiseSeparableConv()
     Expr multiplier = depthwiseFilter.dim(0).extent();
     Expr padW = depthwiseFilter.dim(2).extent() / 2;
     Expr padH = depthwiseFilter.dim(3).extent() / 2;
-    RDom dom(0, depthwiseFilter.dim(0).extent(), 0, depthwiseFilter.dim(2).extent(), 0,
-             depthwiseFilter.dim(3).extent(), "dom");
+    RDom dom(0, depthwiseFilter.dim(0).extent(), 0, depthwiseFilter.dim(2).extent(), 0, depthwiseFilter.dim(3).extent(),
+             "dom");
     RVar rd = dom[0], rx = dom[1], ry = dom[2];
     // Only an update: it accumulates onto the implicit zero.
     Func depthwise("depthwise_convolved");

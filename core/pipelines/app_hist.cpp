@@ -1,4 +1,5 @@
-// hist: the simplified stand-in, to be replaced by Halide's own app (apps/hist at v14.0.0).
+// hist: Halide's apps/hist (v14.0.0): histogram equalization of an RGB
+// image's luma, the chroma kept, converted back to RGB.
 
 #include "core/pipelines/apps_common.h"
 
@@ -9,44 +10,63 @@ using namespace Halide;
 PipelineInstance hist()
 {
     ImageParam input(UInt(8), 3, "input");
-    Var x("x"), y("y"), c("c"), i("i");
-    Func in = BoundaryConditions::repeat_edge(input);
-    Func fin("as_float");
-    fin(x, y, c) = cast<float>(in(x, y, c));
-    Func Y("Y"), Cr("Cr"), Cb("Cb");
-    Y(x, y) = 0.299f * fin(x, y, 0) + 0.587f * fin(x, y, 1) + 0.114f * fin(x, y, 2);
-    Cr(x, y) = (fin(x, y, 0) - Y(x, y)) * 0.713f + 128.0f;
-    Cb(x, y) = (fin(x, y, 2) - Y(x, y)) * 0.564f + 128.0f;
-    Func Yi("Y_index");
-    Yi(x, y) = cast<uint8_t>(clamp(Y(x, y), 0.0f, 255.0f));
+    Var x("x"), y("y"), c("c");
 
-    RDom r(0, input.width(), 0, input.height(), "r");
-    Func histogram("histogram");
-    histogram(i) = 0;
-    histogram(cast<int>(Yi(r.x, r.y))) += 1;
-    RDom b(1, 255, "b");
+    // Luma and the two chroma planes (float, like the generator's arithmetic
+    // on uint8 inputs with float constants).
+    Func Y("Y");
+    Y(x, y) = 0.299f * input(x, y, 0) + 0.587f * input(x, y, 1) + 0.114f * input(x, y, 2);
+    Func Cr("Cr");
+    Cr(x, y) = (input(x, y, 0) - Y(x, y)) * 0.713f + 128;
+    Func Cb("Cb");
+    Cb(x, y) = (input(x, y, 2) - Y(x, y)) * 0.564f + 128;
+
+    // A histogram per row (a scatter over the row), then summed over rows.
+    Func hist_rows("hist_rows");
+    hist_rows(x, y) = 0;
+    RDom rx(0, input.width());
+    hist_rows(cast<int>(clamp(Y(rx, y), 0, 255)), y) += 1;
+
+    Func histogram("hist");
+    histogram(x) = 0;
+    RDom ry(0, input.height());
+    histogram(x) += hist_rows(x, ry);
+
+    // Cumulative distribution: a serial prefix sum over the 256 bins.
     Func cdf("cdf");
-    cdf(i) = histogram(0);
-    cdf(b) = cdf(b - 1) + histogram(b);
+    cdf(x) = histogram(0);
+    RDom b(1, 255);
+    cdf(b.x) = cdf(b.x - 1) + histogram(b.x);
 
-    Func eq("equalized");
-    Expr pixels = cast<float>(input.width() * input.height());
-    eq(x, y) = clamp(cast<float>(cdf(cast<int>(Yi(x, y)))) * (255.0f / pixels), 0.0f, 255.0f);
-    Expr red = eq(x, y) + 1.403f * (Cr(x, y) - 128.0f);
-    Expr green = eq(x, y) - 0.344f * (Cb(x, y) - 128.0f) - 0.714f * (Cr(x, y) - 128.0f);
-    Expr blue = eq(x, y) + 1.773f * (Cb(x, y) - 128.0f);
-    Func output("hist");
-    output(x, y, c) = cast<uint8_t>(clamp(select(c == 0, red, c == 1, green, blue), 0.0f, 255.0f));
+    Func cdf_bin("cdf_bin");
+    cdf_bin(x, y) = cast<uint8_t>(clamp(Y(x, y), 0, 255));
+
+    Func eq("equalize");
+    eq(x, y) = clamp(cdf(cdf_bin(x, y)) * (255.0f / (input.height() * input.width())), 0, 255);
+
+    Expr r = cast<uint8_t>(clamp(eq(x, y) + (Cr(x, y) - 128) * 1.4f, 0, 255));
+    Expr g = cast<uint8_t>(clamp(eq(x, y) - 0.343f * (Cb(x, y) - 128) - 0.711f * (Cr(x, y) - 128), 0, 255));
+    Expr bl = cast<uint8_t>(clamp(eq(x, y) + 1.765f * (Cb(x, y) - 128), 0, 255));
+    Func output("output");
+    output(x, y, c) = mux(c, {r, g, bl});
 
     input.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
     output.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
-    auto gpu = [output, Yi, histogram, cdf](const Target &) mutable {
-        Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), io("io"), ii("ii");
-        output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
-        Yi.compute_root().gpu_tile(Yi.args()[0], Yi.args()[1], xo, yo, xi, yi, 16, 16);
-        histogram.compute_root().gpu_tile(histogram.args()[0], io, ii, 64);
-        histogram.update().gpu_single_thread(); // a serial scatter: correct, if slow
-        cdf.compute_root().gpu_single_thread();
+
+    auto gpu = [output, Y, hist_rows, histogram, cdf](const Target &) mutable {
+        Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        Var fx = output.args()[0], fy = output.args()[1];
+        output.gpu_tile(fx, fy, xo, yo, xi, yi, 16, 16);
+        Y.compute_root().gpu_tile(Y.args()[0], Y.args()[1], xo, yo, xi, yi, 16, 16);
+        // One thread per row for the scatter, so no two threads share a bin.
+        Var hx = hist_rows.args()[0], hy = hist_rows.args()[1];
+        hist_rows.compute_root().gpu_tile(hx, hy, xo, yo, xi, yi, 16, 16);
+        hist_rows.update().gpu_tile(hy, yo, yi, 16);
+        Var bx = histogram.args()[0];
+        histogram.compute_root().gpu_tile(bx, xo, xi, 16);
+        histogram.update().gpu_tile(bx, xo, xi, 16);
+        // The prefix sum is serial.
+        cdf.compute_root().gpu_tile(cdf.args()[0], xo, xi, 16);
         cdf.update().gpu_single_thread();
     };
     return makeInstance("hist", {output}, {input}, gpu);

@@ -1,4 +1,6 @@
-// iir_blur: the simplified stand-in, to be replaced by Halide's own app (apps/iir_blur at v14.0.0).
+// iir_blur: Halide's apps/iir_blur (v14.0.0): a first-order recursive (IIR)
+// low-pass filter run down and back up the columns, then the image transposed;
+// done twice, so both columns and rows are blurred and the orientation restored.
 
 #include "core/pipelines/apps_common.h"
 
@@ -8,21 +10,32 @@ using namespace Halide;
 
 namespace {
 
-// Causal then anti-causal first-order IIR down the columns of f, transposed.
-Func blurColumnsTransposed(const std::string &name, Func f, Expr height, Expr alpha, std::vector<Func> &roots)
+struct BlurPass {
+    Func blur, transpose;
+    RDom ry;
+};
+
+// One pass: the columns of `in` filtered causally, then anti-causally, then
+// transposed. Both passes name their Funcs "blur" and "transpose", as the
+// generator's two calls do; Halide numbers the second pair (blur$1, ...).
+BlurPass blurColsTranspose(Func in, Expr height, Expr alpha)
 {
     Var x("x"), y("y"), c("c");
-    Func blur(name);
-    blur(x, y, c) = f(x, y, c);
-    RDom ry(1, height - 1, name + "_ry");
-    blur(x, ry, c) = (1 - alpha) * blur(x, ry - 1, c) + alpha * f(x, ry, c);
-    RDom ryi(1, height - 1, name + "_ryi");
-    Expr yr = height - 1 - ryi;
-    blur(x, yr, c) = (1 - alpha) * blur(x, yr + 1, c) + alpha * blur(x, yr, c);
-    roots.push_back(blur);
-    Func transposed(name + "_transposed");
-    transposed(x, y, c) = blur(y, x, c);
-    return transposed;
+    Func blur("blur");
+    // The pure definition leaves the buffer unset: every row is written below.
+    blur(x, y, c) = undef<float>();
+    // The first row starts the recursion.
+    blur(x, 0, c) = in(x, 0, c);
+    RDom ry(1, height - 1);
+    // Downwards: each row mixes the previous output row with this input row.
+    blur(x, ry, c) = (1 - alpha) * blur(x, ry - 1, c) + alpha * in(x, ry, c);
+    // Upwards, over the same rows in reverse, mixing with the row below.
+    Expr flip_ry = height - ry - 1;
+    blur(x, flip_ry, c) = (1 - alpha) * blur(x, flip_ry + 1, c) + alpha * blur(x, flip_ry, c);
+
+    Func transpose("transpose");
+    transpose(x, y, c) = blur(y, x, c);
+    return {blur, transpose, ry};
 }
 
 } // namespace
@@ -31,29 +44,32 @@ PipelineInstance iirBlur()
 {
     ImageParam input(Float(32), 3, "input");
     Param<float> alpha("alpha");
-    Var x("x"), y("y"), c("c");
-    Func in("input_f");
-    in(x, y, c) = input(x, y, c);
-    std::vector<Func> roots;
-    Func cols = blurColumnsTransposed("blur_columns", in, input.height(), alpha, roots);
-    Func rows = blurColumnsTransposed("blur_rows", cols, input.width(), alpha, roots);
-    Func output("iir_blur");
-    output(x, y, c) = rows(x, y, c);
 
-    alpha.set_estimate(0.1f);
+    // Columns of the input, then columns of the transposed result (the rows of
+    // the original); the second transpose is the output.
+    BlurPass first = blurColsTranspose(input, input.height(), alpha);
+    BlurPass second = blurColsTranspose(first.transpose, input.width(), alpha);
+    Func output = second.transpose;
+
     input.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
+    alpha.set_estimate(0.1f);
     output.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
-    auto gpu = [output, roots, cols](const Target &) mutable {
+
+    auto gpu = [output, first, second](const Target &) mutable {
         Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
         output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
-        cols.compute_root().gpu_tile(cols.args()[0], cols.args()[1], xo, yo, xi, yi, 16, 16);
-        for (Func &f : roots) {
-            f.compute_root().gpu_tile(f.args()[0], f.args()[1], xo, yo, xi, yi, 16, 16);
-            // Each column's recursion runs serially inside one GPU thread.
-            for (int u = 0; u < f.num_update_definitions(); u++) {
-                Var uo("uo"), ui("ui");
-                f.update(u).gpu_tile(f.args()[0], uo, ui, 32);
-            }
+        first.transpose.compute_root().gpu_tile(first.transpose.args()[0], first.transpose.args()[1], xo, yo, xi, yi,
+                                                16, 16);
+        for (BlurPass *pass : {&first, &second}) {
+            Func blur = pass->blur;
+            const Var x = blur.args()[0], c = blur.args()[2];
+            blur.compute_root();
+            // The first row: one thread per column. Updates round their splits up by
+            // default, which would read input columns past its edge: guard instead.
+            blur.update(0).gpu_tile(x, xo, xi, 32, TailStrategy::GuardWithIf);
+            // The scans: one thread per column walks all rows serially.
+            for (int u = 1; u <= 2; u++)
+                blur.update(u).reorder(pass->ry.x, x, c).gpu_tile(x, xo, xi, 32, TailStrategy::GuardWithIf);
         }
     };
     return makeInstance("iir_blur", {output}, {input, alpha}, gpu);

@@ -1,4 +1,6 @@
-// interpolate: the simplified stand-in, to be replaced by Halide's own app (apps/interpolate at v14.0.0).
+// interpolate: Halide's apps/interpolate (v14.0.0): fills in the transparent parts
+// of an RGBA image by pushing premultiplied colour down a 10-level pyramid and
+// pulling it back up.
 
 #include "core/pipelines/apps_common.h"
 
@@ -6,41 +8,97 @@ namespace beamscope::pipelines::apps {
 
 using namespace Halide;
 
+namespace {
+
+// One named Func per pyramid level, as the generator declares them.
+std::vector<Func> levelFuncs(const std::string &name, int count)
+{
+    std::vector<Func> fs;
+    for (int i = 0; i < count; i++)
+        fs.emplace_back(name + "_" + std::to_string(i));
+    return fs;
+}
+
+// repeat_edge(input) as Halide 14 builds it: a lambda wrapping the image, then a
+// Func clamping every coordinate into the image's bounds.
+Func repeatEdge(const ImageParam &im)
+{
+    Func wrapped("lambda_0"), edge("repeat_edge");
+    wrapped(_) = im(_);
+    std::vector<Var> args = wrapped.args();
+    std::vector<Expr> coords;
+    for (size_t d = 0; d < args.size(); d++) {
+        Expr lo = im.dim(static_cast<int>(d)).min();
+        Expr hi = lo + im.dim(static_cast<int>(d)).extent() - 1;
+        coords.push_back(clamp(likely(args[d]), lo, hi));
+    }
+    edge(args) = wrapped(coords);
+    return edge;
+}
+
+} // namespace
+
 PipelineInstance interpolate()
 {
-    ImageParam input(Float(32), 3, "input"); // RGB + alpha
-    const int levels = 6;
+    constexpr int levels = 10; // GeneratorParam levels
+    ImageParam input(Float(32), 3, "input");
     Var x("x"), y("y"), c("c");
-    Func clamped = BoundaryConditions::repeat_edge(input);
-    std::vector<Func> downsampled(levels), interpolated(levels), roots;
-    downsampled[0] = Func("downsampled_0");
+
+    // The image is RGBA: exactly four channels.
+    input.dim(2).set_bounds(0, 4);
+
+    std::vector<Func> downsampled = levelFuncs("downsampled", levels);
+    std::vector<Func> downx = levelFuncs("downx", levels);
+    std::vector<Func> interpolated = levelFuncs("interpolated", levels);
+    std::vector<Func> upsampled = levelFuncs("upsampled", levels);
+    std::vector<Func> upsampledx = levelFuncs("upsampledx", levels);
+
+    Func clamped = repeatEdge(input);
+
+    // Premultiply colour by alpha; alpha itself passes through.
     downsampled[0](x, y, c) = select(c < 3, clamped(x, y, c) * clamped(x, y, 3), clamped(x, y, 3));
-    for (int l = 1; l < levels; l++) {
-        Func prev = downsampled[static_cast<size_t>(l - 1)];
-        Func dx("downsampled_x_" + std::to_string(l));
-        dx(x, y, c) = (prev(2 * x - 1, y, c) + 2.0f * prev(2 * x, y, c) + prev(2 * x + 1, y, c)) * 0.25f;
-        downsampled[static_cast<size_t>(l)] = Func("downsampled_" + std::to_string(l));
-        downsampled[static_cast<size_t>(l)](x, y, c) =
-            (dx(x, 2 * y - 1, c) + 2.0f * dx(x, 2 * y, c) + dx(x, 2 * y + 1, c)) * 0.25f;
-        roots.push_back(downsampled[static_cast<size_t>(l)]);
+
+    for (int l = 1; l < levels; ++l) {
+        Func prev = downsampled[l - 1];
+        if (l == 4) {
+            // Clamp to the (scaled) image here too, so the deeper levels' footprints
+            // stay near the image instead of reaching hundreds of pixels past it.
+            Expr w = input.width() / (1 << (l - 1));
+            Expr h = input.height() / (1 << (l - 1));
+            Func bounded("lambda_1");
+            bounded(x, y, c) = prev(clamp(x, 0, w), clamp(y, 0, h), c);
+            prev = bounded;
+        }
+        // [1 2 1] / 4 in x, then in y, keeping every other sample.
+        downx[l](x, y, c) = (prev(x * 2 - 1, y, c) + 2.0f * prev(x * 2, y, c) + prev(x * 2 + 1, y, c)) * 0.25f;
+        downsampled[l](x, y, c) =
+            (downx[l](x, y * 2 - 1, c) + 2.0f * downx[l](x, y * 2, c) + downx[l](x, y * 2 + 1, c)) * 0.25f;
     }
-    interpolated[levels - 1] = downsampled[levels - 1];
-    for (int l = levels - 2; l >= 0; l--) {
-        Func coarse = interpolated[static_cast<size_t>(l + 1)];
-        Func ux("upsampled_x_" + std::to_string(l)), up("upsampled_" + std::to_string(l));
-        ux(x, y, c) = (coarse(x / 2, y, c) + coarse((x + 1) / 2, y, c)) * 0.5f;
-        up(x, y, c) = (ux(x, y / 2, c) + ux(x, (y + 1) / 2, c)) * 0.5f;
-        Func fine = downsampled[static_cast<size_t>(l)];
-        interpolated[static_cast<size_t>(l)] = Func("interpolated_" + std::to_string(l));
-        interpolated[static_cast<size_t>(l)](x, y, c) = fine(x, y, c) + (1.0f - fine(x, y, 3)) * up(x, y, c);
-        roots.push_back(interpolated[static_cast<size_t>(l)]);
+
+    interpolated[levels - 1](x, y, c) = downsampled[levels - 1](x, y, c);
+    for (int l = levels - 2; l >= 0; --l) {
+        // Box upsampling of the coarser result, composited under this level.
+        upsampledx[l](x, y, c) = (interpolated[l + 1](x / 2, y, c) + interpolated[l + 1]((x + 1) / 2, y, c)) / 2.0f;
+        upsampled[l](x, y, c) = (upsampledx[l](x, y / 2, c) + upsampledx[l](x, (y + 1) / 2, c)) / 2.0f;
+        Expr alpha = 1.0f - downsampled[l](x, y, 3);
+        interpolated[l](x, y, c) = downsampled[l](x, y, c) + alpha * upsampled[l](x, y, c);
     }
-    Func output("interpolate");
-    output(x, y, c) = interpolated[0](x, y, c) / max(interpolated[0](x, y, 3), 1e-6f);
+
+    // Un-premultiply.
+    Func normalize("normalize");
+    normalize(x, y, c) = interpolated[0](x, y, c) / interpolated[0](x, y, 3);
 
     input.set_estimates({{0, 1536}, {0, 2560}, {0, 4}});
-    output.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
-    return makeInstance("interpolate", {output}, {input}, tiledGpuSchedule(output, roots));
+    normalize.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
+
+    // Roots as in Halide's GPU schedule: every downsampled level, and the
+    // interpolated levels it does not fuse into the output's tiles.
+    std::vector<Func> roots;
+    for (int l = 1; l < levels; l++)
+        roots.push_back(downsampled[l]);
+    for (int l = 1; l < levels - 1; l++)
+        roots.push_back(interpolated[l]);
+    return makeInstance("interpolate", {normalize}, {input}, tiledGpuSchedule(normalize, roots));
 }
 
 } // namespace beamscope::pipelines::apps

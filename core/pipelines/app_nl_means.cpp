@@ -1,4 +1,6 @@
-// nl_means: the simplified stand-in, to be replaced by Halide's own app (apps/nl_means at v14.0.0).
+// nl_means: Halide's apps/nl_means (v14.0.0): non-local means denoising. Every
+// pixel becomes a weighted mean of the pixels in a search window around it,
+// each weighted by how alike the patches around the two pixels are.
 
 #include "core/pipelines/apps_common.h"
 
@@ -9,39 +11,78 @@ using namespace Halide;
 PipelineInstance nlMeans()
 {
     ImageParam input(Float(32), 3, "input");
-    Param<int> patch_size("patch_size"), search_area("search_area");
+    Param<int> patch_size("patch_size");
+    Param<int> search_area("search_area");
     Param<float> sigma("sigma");
     Var x("x"), y("y"), c("c"), dx("dx"), dy("dy");
-    Func clamped = BoundaryConditions::repeat_edge(input);
-    Expr inv_sigma_sq = -1.0f / (sigma * sigma * cast<float>(patch_size * patch_size));
 
-    Func dc("channel_distance");
-    Expr delta = clamped(x, y, c) - clamped(x + dx, y + dy, c);
-    dc(x, y, dx, dy, c) = delta * delta;
-    Func d("distance");
-    d(x, y, dx, dy) = dc(x, y, dx, dy, 0) + dc(x, y, dx, dy, 1) + dc(x, y, dx, dy, 2);
-    RDom patch(-(patch_size / 2), patch_size, "patch");
-    Func blurY("blur_d_y"), blur("blur_d");
-    blurY(x, y, dx, dy) = 0.0f;
-    blurY(x, y, dx, dy) += d(x, y + patch, dx, dy);
-    blur(x, y, dx, dy) = 0.0f;
-    blur(x, y, dx, dy) += blurY(x + patch, y, dx, dy);
-    Func w("weight");
-    w(x, y, dx, dy) = exp(blur(x, y, dx, dy) * inv_sigma_sq);
-    RDom s(-(search_area / 2), search_area, -(search_area / 2), search_area, "s");
-    Func sum("non_local_means_sum");
-    sum(x, y, c) = 0.0f;
-    sum(x, y, c) += w(x, y, s.x, s.y) * select(c < 3, clamped(x + s.x, y + s.y, min(c, 2)), 1.0f);
-    Func output("nl_means");
-    output(x, y, c) = clamp(sum(x, y, c) / sum(x, y, 3), 0.0f, 1.0f);
+    // Negative inverse of the squared noise level, normalised by the patch area.
+    Expr inv_sigma_sq = -1.0f / (sigma * sigma * patch_size * patch_size);
 
+    // BoundaryConditions::repeat_edge(input), spelled out so that its Funcs carry
+    // the names Halide's generator gets (the input wrapped as lambda_0, then clamped).
+    Func lambda_0("lambda_0");
+    lambda_0(x, y, c) = input(x, y, c);
+    auto edge = [&](const Expr &v, int d) {
+        return clamp(likely(v), input.dim(d).min(), input.dim(d).min() + input.dim(d).extent() - 1);
+    };
+    Func clamped("repeat_edge");
+    clamped(x, y, c) = lambda_0(edge(x, 0), edge(y, 1), edge(c, 2));
+
+    // Squared difference between the image and its (dx, dy) shift, per channel.
+    // Halide names both this Func and the channel sum below "d".
+    Func dc("d");
+    dc(x, y, dx, dy, c) = pow(clamped(x, y, c) - clamped(x + dx, y + dy, c), 2);
+
+    // Halide's inline sum() makes a Func "sum" (zero, then += over the RDom) that
+    // the named Func merely reads; written out here to name it as a fresh
+    // generator does (sum, sum$1, sum$2) and to schedule it.
+    RDom channels(0, 3);
+    Func sum_c("sum");
+    sum_c(x, y, dx, dy) = 0.0f;
+    sum_c(x, y, dx, dy) += dc(x, y, dx, dy, channels);
+    Func d("d");
+    d(x, y, dx, dy) = sum_c(x, y, dx, dy);
+
+    // Patch distance: a box blur of the difference image, vertical then horizontal.
+    RDom patch_dom(-(patch_size / 2), patch_size);
+    Func sum_y("sum");
+    sum_y(x, y, dx, dy) = 0.0f;
+    sum_y(x, y, dx, dy) += d(x, y + patch_dom, dx, dy);
+    Func blur_d_y("blur_d_y");
+    blur_d_y(x, y, dx, dy) = sum_y(x, y, dx, dy);
+    Func sum_x("sum");
+    sum_x(x, y, dx, dy) = 0.0f;
+    sum_x(x, y, dx, dy) += blur_d_y(x + patch_dom, y, dx, dy);
+    Func blur_d("blur_d");
+    blur_d(x, y, dx, dy) = sum_x(x, y, dx, dy);
+
+    // The weight each neighbour at offset (dx, dy) gets.
+    Func w("w");
+    w(x, y, dx, dy) = fast_exp(blur_d(x, y, dx, dy) * inv_sigma_sq);
+
+    // A fourth channel of ones accumulates the total weight for normalisation.
+    Func clamped_with_alpha("clamped_with_alpha");
+    clamped_with_alpha(x, y, c) = mux(c, {clamped(x, y, 0), clamped(x, y, 1), clamped(x, y, 2), 1.0f});
+
+    RDom s_dom(-(search_area / 2), search_area, -(search_area / 2), search_area);
+    Func non_local_means_sum("non_local_means_sum");
+    non_local_means_sum(x, y, c) += w(x, y, s_dom.x, s_dom.y) * clamped_with_alpha(x + s_dom.x, y + s_dom.y, c);
+
+    Func non_local_means("non_local_means");
+    non_local_means(x, y, c) = clamp(non_local_means_sum(x, y, c) / non_local_means_sum(x, y, 3), 0.0f, 1.0f);
+
+    // The output always has exactly three channels.
+    non_local_means.output_buffer().dim(2).set_bounds(0, 3);
+
+    input.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
     patch_size.set_estimate(7);
     search_area.set_estimate(7);
     sigma.set_estimate(0.12f);
-    input.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
-    output.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
-    return makeInstance("nl_means", {output}, {input, patch_size, search_area, sigma},
-                        tiledGpuSchedule(output, {blurY, blur, sum}));
+    non_local_means.set_estimates({{0, 1536}, {0, 2560}, {0, 3}});
+    return makeInstance(
+        "nl_means", {non_local_means}, {input, patch_size, search_area, sigma},
+        tiledGpuSchedule(non_local_means, {clamped, clamped_with_alpha, sum_c, sum_y, sum_x, non_local_means_sum}));
 }
 
 } // namespace beamscope::pipelines::apps

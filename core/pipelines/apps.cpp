@@ -1,5 +1,5 @@
-// The 16 apps named by Halide's per-app weights, one file each (app_<name>.cpp),
-// written for Beamscope in Halide 14 after Halide's own apps at v14.0.0.
+// Halide's sixteen apps (apps/<name> at v14.0.0), the ones its per-app weights
+// files are named after, one file each (app_<name>.cpp), in Beamscope's own code.
 
 #include "core/pipelines/apps_common.h"
 
@@ -10,28 +10,54 @@ std::vector<PipelineInfo> appPipelines()
     using namespace apps;
     return {
         {"bgu",
-         "bilateral guided upsampling (simplified: per-cell colour offsets learned on a low-res pair, sliced at full "
-         "res)",
+         "bilateral guided upsampling: per-cell affine colour transforms fitted in a bilateral grid from a low-res "
+         "input/output pair, trilinearly applied to the full-res image",
          Origin::App, bgu},
-        {"bilateral_grid", "edge-aware blur through a 3-D bilateral grid (scatter, blur, trilinear slice)", Origin::App,
-         bilateralGrid},
-        {"camera_pipe", "raw Bayer to RGB: hot pixels, demosaic, colour matrix, tone curve, sharpen", Origin::App,
-         cameraPipe},
-        {"conv_layer", "3x3 convolution layer with bias and ReLU, 128 -> 128 channels", Origin::App, convLayer},
-        {"cuda_mat_mul", "float32 matrix multiply", Origin::App, cudaMatMul},
-        {"depthwise_separable_conv", "depthwise 3x3 then pointwise convolution with bias and ReLU", Origin::App,
-         depthwiseSeparableConv},
-        {"harris", "Harris corner response from Sobel gradients", Origin::App, harris},
-        {"hist", "histogram equalisation of the luma of an RGB image", Origin::App, hist},
-        {"iir_blur", "first-order recursive blur, causal and anti-causal, columns then rows", Origin::App, iirBlur},
-        {"interpolate", "multi-scale interpolation of a sparse alpha-weighted image", Origin::App, interpolate},
-        {"lens_blur", "stereo disparity by block matching, then depth-dependent blur", Origin::App, lensBlur},
-        {"local_laplacian", "local Laplacian filter: detail remapping across a Laplacian pyramid", Origin::App,
-         localLaplacian},
-        {"max_filter", "large-radius 2-D max filter from log-step vertical maxima", Origin::App, maxFilter},
-        {"nl_means", "non-local means denoising over a search window of patch distances", Origin::App, nlMeans},
-        {"stencil_chain", "a chain of 5x5 box stencils on uint16", Origin::App, stencilChain},
-        {"unsharp", "unsharp mask on luma with a separable Gaussian", Origin::App, unsharp},
+        {"bilateral_grid",
+         "edge-preserving bilateral filter: splat into a coarse (x, y, intensity) grid, blur the grid, read it back "
+         "trilinearly",
+         Origin::App, bilateralGrid},
+        {"camera_pipe",
+         "raw Bayer sensor image to 8-bit RGB: hot-pixel suppression, edge-aware demosaic, colour matrix, tone-curve "
+         "LUT, unsharp sharpening",
+         Origin::App, cameraPipe},
+        {"conv_layer",
+         "convolution-network layer: 3x3 convolution over 128 channels plus bias, then ReLU (batch of 5, 100 x 80)",
+         Origin::App, convLayer},
+        {"cuda_mat_mul", "dense float32 1024 x 1024 matrix product", Origin::App, cudaMatMul},
+        {"depthwise_separable_conv",
+         "MobileNet-style separable convolution: zero padding, per-channel 3x3 depthwise, 1x1 pointwise with bias, "
+         "ReLU",
+         Origin::App, depthwiseSeparableConv},
+        {"harris",
+         "Harris corner response of an RGB image: Sobel gradients of the luma, products summed over 3x3 windows",
+         Origin::App, harris},
+        {"hist",
+         "histogram equalisation of an RGB image's luma (per-row histograms, 256 bins, their cumulative sum), chroma "
+         "kept",
+         Origin::App, hist},
+        {"iir_blur", "first-order recursive (IIR) blur down and back up the columns, transposed, twice", Origin::App,
+         iirBlur},
+        {"interpolate",
+         "fills transparent areas of an RGBA image through a 10-level alpha-weighted pyramid, down and back up",
+         Origin::App, interpolate},
+        {"lens_blur",
+         "depth from a stereo pair (block-matching cost volume, push-pull pyramid, argmin), then a depth-of-field blur "
+         "by aperture samples",
+         Origin::App, lensBlur},
+        {"local_laplacian",
+         "local Laplacian filter: edge-aware detail and tone adjustment of a 16-bit RGB image over an 8-level pyramid",
+         Origin::App, localLaplacian},
+        {"max_filter",
+         "maximum over a disc of radius 26: vertical maxima over power-of-two heights, then a horizontal pass",
+         Origin::App, maxFilter},
+        {"nl_means", "non-local means denoising: a mean over a 7 x 7 search window weighted by 7 x 7 patch similarity",
+         Origin::App, nlMeans},
+        {"stencil_chain", "a chain of 32 weighted 5 x 5 stencils over a uint16 image with clamped edges", Origin::App,
+         stencilChain},
+        {"unsharp",
+         "unsharp mask of an RGB image: luma sharpened against a 7-tap Gaussian blur, colour scaled by the ratio",
+         Origin::App, unsharp},
     };
 }
 

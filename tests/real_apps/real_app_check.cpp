@@ -195,10 +195,14 @@ std::optional<double> halideTableValue(const std::filesystem::path &table, const
     return std::nullopt;
 }
 
-std::optional<double> halideBestCost(const std::filesystem::path &table, const std::string &app,
-                                     const std::string &weights)
+std::optional<double> halideBestCost(const std::filesystem::path &fixtures, const std::string &app,
+                                     const std::string &weights, bool beam1)
 {
-    return halideTableValue(table, app, weights, "halide_best_cost");
+    if (beam1)
+        return halideTableValue(fixtures / "beam1.tsv", app, weights, "halide_best_cost");
+    if (auto cost = halideTableValue(fixtures / "beam32_featurizations.tsv", app, weights, "halide_best_cost"))
+        return cost;
+    return halideTableValue(fixtures / "costs.tsv", app, weights, "halide_best_cost");
 }
 
 } // namespace beamscope::test::real_apps

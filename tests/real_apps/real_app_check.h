@@ -60,11 +60,12 @@ LoopNestReport costLoopNest(const search::SearchDag &dag, const std::filesystem:
                             const std::filesystem::path &weights,
                             const std::optional<std::filesystem::path> &featurization);
 
-// The golden tables: Halide's Best cost of each (app, weights) at beam 1
-// (beam1.tsv) and at beam 32 (beam32_featurizations.tsv); nullopt when Halide
-// wrote none.
-std::optional<double> halideBestCost(const std::filesystem::path &table, const std::string &app,
-                                     const std::string &weights);
+// Halide's Best cost of its chosen loop nest for (app, weights): beam1.tsv at
+// beam 1; at beam 32 beam32_featurizations.tsv, else costs.tsv (lens_blur,
+// where Halide wrote the cost but no featurization). nullopt when Halide
+// printed none.
+std::optional<double> halideBestCost(const std::filesystem::path &fixtures, const std::string &app,
+                                     const std::string &weights, bool beam1);
 
 // Any numeric column of those tables (e.g. beam1.tsv's halide_states_added).
 std::optional<double> halideTableValue(const std::filesystem::path &table, const std::string &app,

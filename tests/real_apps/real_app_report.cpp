@@ -96,8 +96,7 @@ int main(int argc, char **argv)
             const LoopNestReport r =
                 costLoopNest(sdag, f, weightsDir / (weights + ".weights"),
                              std::filesystem::exists(featurization) ? std::optional(featurization) : std::nullopt);
-            const std::optional<double> halide =
-                halideBestCost(fixtures / (beam1 ? "beam1.tsv" : "beam32_featurizations.tsv"), app, weights);
+            const std::optional<double> halide = halideBestCost(fixtures, app, weights, beam1);
             std::cout << name << ": ";
             if (!r.error.empty()) {
                 std::cout << r.error << "\n";

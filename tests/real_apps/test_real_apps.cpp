@@ -37,10 +37,10 @@ using namespace beamscope::test::real_apps;
 
 namespace {
 
-const char *const kApps[] = {"bgu",          "bilateral_grid", "camera_pipe",     "conv_layer",
-                             "cuda_mat_mul", "depthwise_separable_conv", "harris", "hist",
-                             "iir_blur",     "interpolate",    "lens_blur",       "local_laplacian",
-                             "max_filter",   "nl_means",       "stencil_chain",   "unsharp"};
+const char *const kApps[] = {
+    "bgu",        "bilateral_grid", "camera_pipe",   "conv_layer",  "cuda_mat_mul", "depthwise_separable_conv",
+    "harris",     "hist",           "iir_blur",      "interpolate", "lens_blur",    "local_laplacian",
+    "max_filter", "nl_means",       "stencil_chain", "unsharp"};
 
 // A difference from Halide that Halide 14 (or Halide's own code path) makes
 // unavoidable: the fixture file (relative to real_apps/), what differs and why.
@@ -119,8 +119,8 @@ std::string cudaCompileFailure(const std::string &app, const search::State &stat
 {
     bench::CompileRequest request;
     request.build = pipelines::findPipeline(app)->build;
-    request.schedule = bench::Schedule::custom(
-        "state", [&state](pipelines::PipelineInstance &p, const Halide::Target &) {
+    request.schedule =
+        bench::Schedule::custom("state", [&state](pipelines::PipelineInstance &p, const Halide::Target &) {
             schedule::applySchedule(state, p.outputs);
         });
     request.target = bench::benchTarget(bench::TargetKind::Cuda, 70);
@@ -207,8 +207,7 @@ private Q_SLOTS:
         const std::vector<std::string> known = knownCells(key);
         QVERIFY2(cellNames(r.scheduleDifferences) == knownExcept(key, "cost"),
                  qPrintable(describe(r.scheduleDifferences)));
-        const std::optional<double> halide =
-            halideBestCost(fixtures() / (beam1 ? "beam1.tsv" : "beam32_featurizations.tsv"), app.toStdString(), weights);
+        const std::optional<double> halide = halideBestCost(fixtures(), app.toStdString(), weights, beam1);
         if (!halide)
             return; // Halide wrote no cost for it (it aborted before printing one)
         const double relative = std::abs(r.ourCost - *halide) / std::abs(*halide);
@@ -263,8 +262,7 @@ private Q_SLOTS:
         const search::AutoscheduleOutcome outcome =
             search::autoschedule(app.toStdString(), built.instance.outputs, *model, params, nullptr, nullptr);
         QVERIFY(outcome.result.best);
-        const std::optional<double> halide = halideBestCost(fixtures() / "beam1.tsv", app.toStdString(),
-                                                            weights.toStdString());
+        const std::optional<double> halide = halideBestCost(fixtures(), app.toStdString(), weights.toStdString(), true);
         QVERIFY(halide);
         const std::string key = app.toStdString() + "/beam1/" + weights.toStdString();
         const std::vector<std::string> known = knownCells(key);
@@ -276,8 +274,8 @@ private Q_SLOTS:
                                 .arg(*halide, 0, 'g', 9)
                                 .arg(relative, 0, 'g', 3)
                                 .arg(costKnown ? ": listed as a known difference, but now equal" : "")));
-        const std::optional<double> added = halideTableValue(fixtures() / "beam1.tsv", app.toStdString(),
-                                                             weights.toStdString(), "halide_states_added");
+        const std::optional<double> added =
+            halideTableValue(fixtures() / "beam1.tsv", app.toStdString(), weights.toStdString(), "halide_states_added");
         QVERIFY(added);
         if (!costKnown)
             QCOMPARE(outcome.result.statesAdded, static_cast<int64_t>(*added));
