@@ -33,15 +33,12 @@ void applyStage(Halide::Func func, Halide::Stage stage, const StagePlan &plan,
         switch (d.kind) {
         case Kind::ComputeRoot: func.compute_root(); break;
         case Kind::ComputeAt: {
-            // Halide 14 checks the location against LoopLevels made without a
-            // stage index (which stands for the last stage); name one only for
-            // an earlier stage. The storage level is set too: a generator's
-            // Funcs do not take it from the compute level.
-            const Halide::Func &consumer = lookup(funcs, d.consumer);
-            const int last = static_cast<int>(consumer.function().updates().size());
-            const Halide::LoopLevel level = d.consumerStage == last
-                                                ? Halide::LoopLevel(consumer, v[0])
-                                                : Halide::LoopLevel(consumer, v[0], d.consumerStage);
+            // Halide 14 checks a location against LoopLevels made without a stage index,
+            // and LoopLevel::match compares the index too: one naming a stage (even the
+            // right one) is refused. Without it Halide injects the Func at the loop of that
+            // name around its uses, the stage the state means (its uses all lie in it). The
+            // storage level is set too: a generator's Funcs do not take it from the compute level.
+            const Halide::LoopLevel level(lookup(funcs, d.consumer), v[0]);
             func.compute_at(level).store_at(level);
         } break;
         case Kind::StoreIn: func.store_in(d.memory); break;

@@ -159,17 +159,9 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
             switch (d.kind) {
             case Kind::ComputeRoot: os << ".compute_root()"; break;
             case Kind::ComputeAt: {
-                int consumerNode = -1;
-                for (int i = 0; i < sd.nodeCount(); i++)
-                    if (sd.node(i).name == d.consumer)
-                        consumerNode = i;
-                // Func::compute_at(Func, Var) means the consumer's last stage; spell out an earlier one.
-                // store_at too: in a generator the storage level is not otherwise tied to the compute level.
-                const std::string where =
-                    consumerNode >= 0 && d.consumerStage + 1 == static_cast<int>(sd.node(consumerNode).stages.size())
-                        ? funcIds.at(d.consumer) + ", " + ids.at(d.vars[0])
-                        : "::Halide::LoopLevel(" + funcIds.at(d.consumer) + ", " + ids.at(d.vars[0]) + ", " +
-                              std::to_string(d.consumerStage) + ")";
+                // Never a stage index: Halide 14 refuses any LoopLevel that names one
+                // (apply_schedule.cpp says why).
+                const std::string where = funcIds.at(d.consumer) + ", " + ids.at(d.vars[0]);
                 os << ".compute_at(" << where << ")\n    .store_at(" << where << ")";
                 break;
             }
