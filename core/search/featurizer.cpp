@@ -126,6 +126,7 @@ private:
     std::vector<std::optional<Placement>> placements;              // by node: unscheduled Funcs
     std::map<std::pair<int, int>, int64_t> placedSharedBytes;      // (node, stage) of a block loop -> bytes
                                                                    // of the unscheduled Funcs placed there
+    std::map<int, int> inlinedSiteVectorDim; // inlined Func -> vector dim of its last innermost loop
 
     ScheduleFeatures *featOf(int node, int stage)
     {
@@ -1311,6 +1312,10 @@ void Featurizer::inlinedFeatures()
                 }
             }
             for (const auto &[producer, calls] : inlinedCalls) {
+                // Halide's LoopNest::get_sites leaves an inlined Func's produce site at the last
+                // innermost loop it is inlined into (children order, as here); that loop's
+                // vector_dim is its consumer Func's.
+                inlinedSiteVectorDim[producer] = c.funcVectorDim;
                 ScheduleFeatures *in = featOf(producer, 0);
                 if (!in)
                     continue;
@@ -1453,11 +1458,15 @@ std::vector<ScheduleFeatures> Featurizer::run()
             for (const Span &s : d.rootComputed(r.node))
                 rootBytes *= double(s.extent());
             feats[slot][Feature::BytesAtRoot] = rootBytes;
-            // Halide's inlined Funcs keep a default storage layout (dim 0 innermost); a Func
-            // without dimensions has an innermost extent of 1 there.
+            // Halide measures an inlined Func's innermost storage extent along the vector dim of
+            // its produce site (the last innermost loop it is inlined into, see inlinedFeatures);
+            // a dim the Func does not have (or no dimensions at all) gives an extent of 1.
             const Region &rc = d.rootComputed(r.node);
+            const auto site = inlinedSiteVectorDim.find(r.node);
+            const int v = site == inlinedSiteVectorDim.end() ? 0 : site->second;
+            const bool inRange = v >= 0 && v < static_cast<int>(rc.size());
             feats[slot][Feature::InnermostBytesAtRoot] =
-                double(d.node(r.node).bytesPerPoint) * (rc.empty() ? 1.0 : double(rc[0].extent()));
+                double(d.node(r.node).bytesPerPoint) * (inRange ? double(rc[static_cast<size_t>(v)].extent()) : 1.0);
         }
     }
     return std::move(feats);
