@@ -27,9 +27,10 @@
 //   storedAtRoot               Funcs computed inside a kernel (block or thread level) and also realized at
 //                              root, as Halide's dumps show them: global memory, per-realization reads and
 //                              working sets at root
-//   representative iterations  producer regions at Halide's middle block / middle thread / middle serial tile,
-//                              a whole tile long (State::stageLoopsAt), which matters where a clamp or
-//                              a select makes a region depend on the position (lens_blur's min(c, 3))
+//   representative iterations  producer regions at Halide's middle block / middle thread, a whole tile long,
+//                              and per point at the middle point of the loops the Func computes where it is
+//                              placed (State::stageLoopsAt), which matters where a clamp or a select makes a
+//                              region depend on the position (lens_blur's min(c, 3), interpolate's channel)
 //   store and load Jacobians   Halide's differentiation of the simplified coordinates, with Anderson2021's
 //                              bitwise test of the denominators when adding terms (x / 8 + 1 is unknown)
 //   constant extents           unrolled_loop_extent of a thread-level Func needs its per-thread region reached

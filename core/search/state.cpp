@@ -134,6 +134,16 @@ Region State::stageLoopsAt(int node, int stage, int level) const
     // thread covers all of those realizations (what Halide's thread loop bounds hold).
     if (level == 2 && f->location == ComputeLocation::ThreadLevel && f->insideSerialLoop)
         return m_dag->loopBounds(node, stage, regionPerThread(node));
+    // One point: Halide's LoopNest::compute_here picks it once, when the Func is placed, as the
+    // middle point of each loop it computes there (min + extent / 2); splitting the loop later
+    // into blocks, threads and serial loops leaves that point as it is.
+    if (level >= 3) {
+        for (Span &s : loops) {
+            s.min += s.extent() / 2;
+            s.max = s.min;
+        }
+        return loops;
+    }
     const StageTiling &t = f->stages[static_cast<size_t>(stage)];
     // Halide's representative iteration of a split loop (LoopNest::parallelize_in_tiles): the
     // middle one of the `outer` iterations (index outer / 2), as long as the inner loop and its
@@ -150,8 +160,6 @@ Region State::stageLoopsAt(int node, int stage, int level) const
             middleOf(s, ceilDiv(s.extent(), threads * serial), threads * serial); // the blocks
         if (level >= 2 && f->location != ComputeLocation::ThreadLevel)
             middleOf(s, threads, serial);
-        if (level >= 3)
-            middleOf(s, serial, 1); // one point of the serial tile
     }
     return loops;
 }
