@@ -156,10 +156,17 @@ Region State::stageLoopsAt(int node, int stage, int level) const
     for (size_t j = 0; j < loops.size(); j++) {
         Span &s = loops[j];
         const int64_t threads = t.threads[j], serial = t.serial[j];
-        if (f->location == ComputeLocation::Root)
-            middleOf(s, ceilDiv(s.extent(), threads * serial), threads * serial); // the blocks
-        if (level >= 2 && f->location != ComputeLocation::ThreadLevel)
+        if (f->location == ComputeLocation::Root) {
+            // Halide splits a root loop first into parallel and serial loops, then the parallel one
+            // into blocks and threads; the thread loop keeps the bounds the parallel loop had: the
+            // middle serial tile of the whole loop, not the middle thread of the middle block.
+            if (level >= 2)
+                middleOf(s, ceilDiv(s.extent(), serial), serial);
+            else
+                middleOf(s, ceilDiv(s.extent(), threads * serial), threads * serial); // the blocks
+        } else if (level >= 2 && f->location != ComputeLocation::ThreadLevel) {
             middleOf(s, threads, serial);
+        }
     }
     return loops;
 }
