@@ -103,10 +103,11 @@ const KnownDifference kKnownDifferences[] = {
     {"nl_means/halide_nl_means.b1.featurization", "w_s0 ExternCall.Float", "fast_exp's reinterpret"},
     {"nl_means/halide_nl_means.b1.loop_nest.txt", "cost", "fast_exp's reinterpret (cost equal with Halide's cell)"},
     {"nl_means/beam1/nl_means", "cost", "fast_exp's reinterpret"},
+    // Features equal; the total differs by 1.3e-5, float32 summation order in the network
+    // (1862.08, 4e-6, with BEAMSCOPE_MODEL_KERNEL=portable; core/model/README.md).
+    {"hist/halide_baseline.b1.loop_nest.txt", "cost", "float32 summation order on a cost of 1862"},
     // Halide wrote no featurization for these (it aborted after choosing), so no cell can be
     // compared; the costs differ by the amounts the test prints.
-    {"bgu/halide_bgu.b1.loop_nest.txt", "cost", "no featurization to trace (1.7e-5)"},
-    {"bgu/beam1/bgu", "cost", "the same loop nest (1.7e-5)"},
     {"lens_blur/halide_baseline.b1.loop_nest.txt", "cost", "no featurization to trace"},
     {"lens_blur/halide_lens_blur.b1.loop_nest.txt", "cost", "no featurization to trace"},
     {"lens_blur/halide_baseline.loop_nest.txt", "cost", "no featurization to trace"},
@@ -124,7 +125,7 @@ const KnownDifference kKnownDifferences[] = {
     {"local_laplacian/beam1/baseline", "first f159", "tiling of f159"},
     {"max_filter/beam1/max_filter", "first repeat_edge",
      "Halide inlines repeat_edge, Beamscope computes it per block in vert_log"},
-    {"max_filter/beam1/baseline", "first sum", "tiling of filter_height's sum"},
+    {"max_filter/beam1/baseline", "first sum", "a tie: sum's tiling differs, the costs agree to 1e-7"},
     {"unsharp/beam1/unsharp", "first output", "tiling of the output (threads 64x4x3 against 64x1x1)"},
     {"unsharp/beam1/baseline", "first output", "tiling of the output (threads 64x16 against 16x1)"},
     // The same winner and cost; one state fewer added than Halide's count.
@@ -449,14 +450,16 @@ output 16 128 (0, 0) t gpu_block
                                                    "listed as " + k + ", found " +
                                                    (firstDifference.empty() ? "the same winner" : firstDifference))));
 
-        const bool costKnown = isKnown(key, "cost") || !firstDifference.empty() || !parsed.state;
         const double relative = std::abs(outcome.result.cost - *halide) / std::abs(*halide);
-        QVERIFY2((relative <= 1e-5) != costKnown,
-                 qPrintable(QString("Beamscope's winner costs %1, Halide's %2 (relative %3)%4")
-                                .arg(outcome.result.cost, 0, 'g', 9)
-                                .arg(*halide, 0, 'g', 9)
-                                .arg(relative, 0, 'g', 3)
-                                .arg(costKnown ? ": listed as a known difference, but now equal" : "")));
+        // Another winner may tie with Halide's (max_filter under baseline): only the step is asserted.
+        const bool costKnown = isKnown(key, "cost") || !parsed.state;
+        if (firstDifference.empty())
+            QVERIFY2((relative <= 1e-5) != costKnown,
+                     qPrintable(QString("Beamscope's winner costs %1, Halide's %2 (relative %3)%4")
+                                    .arg(outcome.result.cost, 0, 'g', 9)
+                                    .arg(*halide, 0, 'g', 9)
+                                    .arg(relative, 0, 'g', 3)
+                                    .arg(costKnown ? ": listed as a known difference, but now equal" : "")));
         const std::optional<double> added =
             halideTableValue(fixtures() / "beam1.tsv", app.toStdString(), weights.toStdString(), "halide_states_added");
         QVERIFY(added);
