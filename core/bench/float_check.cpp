@@ -15,9 +15,11 @@ private:
     using IRVisitor::visit;
     void visit(const Halide::Internal::Call *call) override
     {
-        static const std::set<std::string> inexact = {"exp",  "log",   "pow",   "sin",   "cos",  "tan",
-                                                      "asin", "acos",  "atan",  "atan2", "sinh", "cosh",
-                                                      "tanh", "asinh", "acosh", "atanh", "sqrt"};
+        static const std::set<std::string> inexact = {"exp", "log", "pow", "sin", "cos", "tan", "asin", "acos", "atan",
+                                                      "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+                                                      "sqrt",
+                                                      // approximate reciprocals: host and GPU instructions differ
+                                                      "fast_inverse", "fast_inverse_sqrt"};
         if (call->call_type == Halide::Internal::Call::PureExtern) {
             std::string name = call->name;
             for (const char *suffix : {"_f16", "_f32", "_f64"})

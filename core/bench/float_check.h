@@ -30,7 +30,8 @@
 namespace beamscope::bench {
 
 // The math-library functions (exp, log, pow, trigonometric, hyperbolic, sqrt)
-// the pipeline's Funcs call, by Halide name without the type suffix, sorted.
+// the pipeline's Funcs call, by Halide name without the type suffix, sorted,
+// and Halide's approximate reciprocals (fast_inverse, fast_inverse_sqrt).
 // These are the calls whose device results OpenCL does not require to be
 // correctly rounded.
 std::vector<std::string> inexactMathCalls(const std::vector<Halide::Func> &outputs);
