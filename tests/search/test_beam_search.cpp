@@ -12,6 +12,7 @@
 #include "tests/search/search_test_support.h"
 #include "tests/support/test_data.h"
 
+#include "core/dag/function_dag.h"
 #include "core/pipelines/pipeline.h"
 #include "core/search/beam_search.h"
 #include "core/search/halide_steps.h"
@@ -570,8 +571,11 @@ private Q_SLOTS:
     void everyPassCompletes_data()
     {
         QTest::addColumn<QString>("name");
+        // Halide's four largest apps (51 to 119 stages) are left to test_real_apps' beam-1
+        // searches: three passes of beam 3 on each take minutes and add no other kind of step.
         for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines())
-            QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
+            if (dag::FunctionDAG(info.build().outputs).costModelStages().size() <= 40)
+                QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
     }
 
     void everyPassCompletes()
