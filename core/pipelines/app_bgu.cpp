@@ -10,22 +10,6 @@ using namespace Halide;
 
 namespace {
 
-// BoundaryConditions::repeat_edge(im) spelled out: a lambda wrapping the image and a
-// Func clamping each coordinate into the image, named as Halide's dumps name them.
-Func repeatEdge(const ImageParam &im, const std::string &lambdaName)
-{
-    Func wrapped(lambdaName), edge("repeat_edge");
-    wrapped(_) = im(_);
-    std::vector<Var> args = wrapped.args();
-    std::vector<Expr> coords;
-    for (size_t d = 0; d < args.size(); d++) {
-        Expr lo = im.dim(static_cast<int>(d)).min();
-        coords.push_back(clamp(likely(args[d]), lo, lo + im.dim(static_cast<int>(d)).extent() - 1));
-    }
-    edge(args) = wrapped(coords);
-    return edge;
-}
-
 // A small dense matrix of Exprs (row, column).
 template <int R, int C>
 using ExprMatrix = std::array<std::array<Expr, C>, R>;

@@ -8,22 +8,6 @@ using namespace Halide;
 
 namespace {
 
-// BoundaryConditions::repeat_edge(im), spelled out so that the two Funcs carry the
-// names Halide's dumps give them whatever lambdas this process made before.
-Func repeatEdge(const ImageParam &im)
-{
-    Func wrapped("lambda_0"), edge("repeat_edge");
-    wrapped(_) = im(_);
-    std::vector<Var> args = wrapped.args();
-    std::vector<Expr> coords;
-    for (size_t d = 0; d < args.size(); d++) {
-        Expr lo = im.dim(static_cast<int>(d)).min();
-        coords.push_back(clamp(likely(args[d]), lo, lo + im.dim(static_cast<int>(d)).extent() - 1));
-    }
-    edge(args) = wrapped(coords);
-    return edge;
-}
-
 // One five-tap [1 4 6 4 1] pass of the grid blur, along the argument `dim`.
 Expr fiveTap(const Func &f, int dim, const std::vector<Var> &at)
 {

@@ -27,23 +27,6 @@ private:
     int count_ = 0;
 };
 
-// repeat_edge(input) as Halide 14 builds it: a lambda wrapping the image, then a
-// Func clamping every coordinate into the image's bounds.
-Func repeatEdge(const ImageParam &im)
-{
-    Func wrapped("lambda_0"), edge("repeat_edge");
-    wrapped(_) = im(_);
-    std::vector<Var> args = wrapped.args();
-    std::vector<Expr> coords;
-    for (size_t d = 0; d < args.size(); d++) {
-        Expr lo = im.dim(static_cast<int>(d)).min();
-        Expr hi = lo + im.dim(static_cast<int>(d)).extent() - 1;
-        coords.push_back(clamp(likely(args[d]), lo, hi));
-    }
-    edge(args) = wrapped(coords);
-    return edge;
-}
-
 } // namespace
 
 PipelineInstance localLaplacian()

@@ -9,6 +9,12 @@ namespace beamscope::pipelines::apps {
 // computes each Func of `roots` at root, tiled the same way (updates too).
 std::function<void(const Halide::Target &)> tiledGpuSchedule(Halide::Func output, std::vector<Halide::Func> roots);
 
+// BoundaryConditions::repeat_edge(im) as Halide 14 builds it, spelled out so its two Funcs
+// carry the names Halide's dumps give them ("lambda_0" or the given lambda name, and
+// "repeat_edge") whatever lambdas this process made before: a Func wrapping the image and
+// one clamping every coordinate into the image's bounds.
+Halide::Func repeatEdge(const Halide::ImageParam &im, const std::string &lambdaName = "lambda_0");
+
 PipelineInstance bilateralGrid();
 PipelineInstance bgu();
 PipelineInstance cameraPipe();
