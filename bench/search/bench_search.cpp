@@ -1,21 +1,28 @@
-// Search speed: wall time of Beamscope's beam search per built-in pipeline at beam 1 and beam 32
-// (V100 limits, baseline weights), states evaluated per second, and beside the golden pipelines
-// Halide v19's own search on its machine (apply_autoscheduler median, schedules evaluated and
-// predicted cost from tests/fixtures/halide/pipelines/summary.json). `seconds` is the search
-// alone; `total_s` the whole autoschedule call (the FunctionDAG, the pipeline's features, the
-// search and the winner's features), which is what Halide's apply_autoscheduler time covers, so
-// the ratio is taken on it. Halide counts one state more than its search costs (the winner,
-// costed again after the search).
+// Search speed on Halide's sixteen apps: Beamscope's whole autoschedule call (the FunctionDAG, the
+// pipeline's features, the search and the winner's features: what Halide's search time covers)
+// at beam 32 with each app's own weights and with the baseline, on one thread and on every
+// thread, beside Halide v19's one-core time for the same app and weights
+// (tests/fixtures/halide/real_apps/halide_times.tsv). Each run is a child process, so that its
+// peak resident memory (wait4's ru_maxrss) is its own.
 //
-// usage: bench_search [--weights FILE|NAME] [--golden DIR] [--repeats N] [--threads N] [--only NAME]...
-//   weights default: $BEAMSCOPE_WEIGHTS_PATH, else the shipped baseline.weights;
-//   golden default: the source tree's tests/fixtures/halide
+// usage: bench_search [--apps a,b,...] [--weights own,baseline] [--threads 1,0] [--beam N]
+//                     [--repeats N] [--repeat-below SECONDS] [--golden-pipelines]
+//   --threads: the thread counts to run (0: one per core; default "1,0")
+//   --repeats: runs per row when the first takes less than --repeat-below (default 3 below 20 s);
+//              the median is printed
+//   --golden-pipelines: the six golden pipelines at beams 1 and 32 under the baseline, beside
+//              Halide's apply_autoscheduler median (tests/fixtures/halide/pipelines/summary.json)
 
 #include "core/pipelines/pipeline.h"
 #include "core/search/autoschedule.h"
 #include "core/util/json.h"
+#include "core/util/parallel_for.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,41 +34,150 @@
 
 using namespace beamscope;
 
-int main(int argc, char **argv)
-{
-    std::string weightsPath, goldenDir = BEAMSCOPE_GOLDEN_DIR, only;
-    std::vector<std::string> names;
-    int repeats = 3, threads = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string k = argv[i], v = argv[i + 1];
-        if (k == "--weights")
-            weightsPath = v;
-        else if (k == "--golden")
-            goldenDir = v;
-        else if (k == "--repeats")
-            repeats = std::max(1, std::atoi(v.c_str()));
-        else if (k == "--threads")
-            threads = std::max(0, std::atoi(v.c_str()));
-        else if (k == "--only")
-            names.push_back(v);
-    }
-    std::string why;
-    weightsPath = weights::resolveWeightsArgument(weightsPath.empty() ? std::nullopt : std::optional(weightsPath),
-                                                  std::nullopt, why)
-                      .string();
-    if (weightsPath.empty()) {
-        std::fprintf(stderr, "bench_search: %s\n", why.c_str());
-        return 1;
-    }
-    auto loaded = weights::loadWeights(weightsPath);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "bench_search: %s: cannot load weights (give --weights FILE)\n", weightsPath.c_str());
-        return 1;
-    }
-    const model::CostModel model(*loaded.weights);
+namespace {
 
-    // Halide's figures, keyed by "pipeline/beam".
-    std::map<std::string, Json> golden;
+std::vector<std::string> splitCommas(const std::string &s)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+struct Run {
+    bool ok = false;
+    double seconds = 0; // the whole autoschedule call
+    int64_t states = 0; // states the cost model costed
+    double cost = 0;
+    double peakMiB = 0;
+};
+
+// One autoschedule call in a child process; its figures come back through a pipe.
+Run runInChild(const pipelines::PipelineInfo &info, const std::string &weightsName, int beam, int threads)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return {};
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        std::string why;
+        const auto path = weights::resolveWeightsArgument(weightsName, std::nullopt, why);
+        auto loaded = weights::loadWeights(path);
+        if (!loaded.ok())
+            _exit(2);
+        const model::CostModel model(*loaded.weights);
+        search::AutoscheduleParams params;
+        params.beamSize = beam;
+        params.threads = threads;
+        pipelines::PipelineInstance instance = info.build();
+        const auto start = std::chrono::steady_clock::now();
+        const search::AutoscheduleOutcome out =
+            search::autoschedule(info.name, instance.outputs, model, params, nullptr, nullptr);
+        Run r;
+        r.ok = true;
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        r.states = out.result.statesEvaluated;
+        r.cost = out.result.cost;
+        const ssize_t written = write(fds[1], &r, sizeof r);
+        _exit(written == static_cast<ssize_t>(sizeof r) ? 0 : 3);
+    }
+    close(fds[1]);
+    Run r;
+    if (pid < 0 || read(fds[0], &r, sizeof r) != static_cast<ssize_t>(sizeof r))
+        r.ok = false;
+    close(fds[0]);
+    int status = 0;
+    struct rusage usage {};
+    if (pid > 0 && wait4(pid, &status, 0, &usage) == pid)
+        r.peakMiB = static_cast<double>(usage.ru_maxrss) / 1024.0; // kilobytes on Linux
+    r.ok = r.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return r;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Halide's one-core beam-32 seconds, keyed by "app/weights" (empty: no figure).
+std::map<std::string, double> halideTimes(const std::string &goldenDir)
+{
+    std::map<std::string, double> out;
+    std::ifstream in(goldenDir + "/real_apps/halide_times.tsv");
+    std::string line;
+    std::getline(in, line); // header
+    while (std::getline(in, line)) {
+        std::stringstream ss(line);
+        std::string app, weights, seconds;
+        std::getline(ss, app, '\t');
+        std::getline(ss, weights, '\t');
+        std::getline(ss, seconds, '\t');
+        if (!seconds.empty())
+            out[app + "/" + weights] = std::atof(seconds.c_str());
+    }
+    return out;
+}
+
+int benchApps(const std::vector<std::string> &apps, const std::vector<std::string> &weightsKinds,
+              const std::vector<int> &threadCounts, int beam, int repeats, double repeatBelow,
+              const std::string &goldenDir)
+{
+    const std::map<std::string, double> halide = halideTimes(goldenDir);
+    std::printf("# beam %d; threads 0 = %d (one per core); ratio (beam 32) = seconds / Halide's one-core seconds\n",
+                beam, defaultThreadCount());
+    std::printf("%-26s %-26s %3s %9s %10s %10s %14s %9s %8s %9s %5s\n", "app", "weights", "thr", "seconds", "states",
+                "us/state", "cost", "halide_s", "ratio", "peak_MiB", "runs");
+    int failures = 0;
+    for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
+        if (info.origin != pipelines::Origin::App)
+            continue;
+        if (!apps.empty() && std::find(apps.begin(), apps.end(), info.name) == apps.end())
+            continue;
+        for (const std::string &kind : weightsKinds) {
+            const std::string weightsName = kind == "own" ? info.name : kind;
+            for (int threads : threadCounts) {
+                std::vector<double> seconds;
+                Run last;
+                double peak = 0;
+                for (int r = 0; r < repeats; r++) {
+                    last = runInChild(info, weightsName, beam, threads);
+                    if (!last.ok)
+                        break;
+                    seconds.push_back(last.seconds);
+                    peak = std::max(peak, last.peakMiB);
+                    if (last.seconds >= repeatBelow)
+                        break;
+                }
+                if (!last.ok) {
+                    std::printf("%-26s %-26s %3d  failed\n", info.name.c_str(), weightsName.c_str(), threads);
+                    failures++;
+                    continue;
+                }
+                const double s = median(seconds);
+                std::printf("%-26s %-26s %3d %9.3f %10lld %10.2f %14.9g", info.name.c_str(), weightsName.c_str(),
+                            threads, s, static_cast<long long>(last.states),
+                            1e6 * s / double(std::max<int64_t>(1, last.states)), last.cost);
+                const auto h = halide.find(info.name + "/" + weightsName);
+                if (h != halide.end() && beam == 32)
+                    std::printf(" %9.2f %8.3f", h->second, s / h->second);
+                else
+                    std::printf(" %9s %8s", "-", "-");
+                std::printf(" %9.0f %5zu\n", peak, seconds.size());
+                std::fflush(stdout);
+            }
+        }
+    }
+    return failures == 0 ? 0 : 1;
+}
+
+// The six golden pipelines beside Halide's own search of them on its machine.
+int benchGoldenPipelines(const std::string &goldenDir, int repeats)
+{
+    std::map<std::string, Json> golden; // "pipeline/beam"
     {
         std::ifstream in(goldenDir + "/pipelines/summary.json");
         std::stringstream ss;
@@ -70,41 +186,27 @@ int main(int argc, char **argv)
             for (const Json &r : j.value->items())
                 golden[r.find("pipeline")->toString() + "/" + std::to_string(r.find("beam_size")->toInt())] = r;
     }
-
-    // ratio: Beamscope's median total time over Halide's. per_state: the same per state costed
-    // (with Halide's steps both searches walk the same tree, so the two agree).
-    std::printf("%-26s %5s %10s %10s %10s %12s %10s | %10s %10s %10s %8s %9s\n", "pipeline", "beam", "seconds",
-                "total_s", "states", "states/s", "cost", "halide_s", "h_states", "h_cost", "ratio", "per_state");
+    std::printf("%-20s %5s %10s %10s %10s | %10s %10s %8s\n", "pipeline", "beam", "seconds", "states", "cost",
+                "halide_s", "h_states", "ratio");
     for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
-        if (!names.empty() && std::find(names.begin(), names.end(), info.name) == names.end())
+        if (info.origin != pipelines::Origin::Golden)
             continue;
         for (int beam : {1, 32}) {
-            search::AutoscheduleParams params;
-            params.beamSize = beam;
-            params.threads = threads;
-            std::vector<double> seconds, totals;
-            search::AutoscheduleOutcome last;
+            std::vector<double> seconds;
+            Run last;
             for (int r = 0; r < repeats; r++) {
-                pipelines::PipelineInstance instance = info.build();
-                const auto start = std::chrono::steady_clock::now();
-                last = search::autoschedule(info.name, instance.outputs, model, params, nullptr, nullptr);
-                totals.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-                seconds.push_back(last.result.searchSeconds);
+                last = runInChild(info, "baseline", beam, 1);
+                seconds.push_back(last.seconds);
             }
-            std::sort(seconds.begin(), seconds.end());
-            std::sort(totals.begin(), totals.end());
-            const double median = seconds[seconds.size() / 2], total = totals[totals.size() / 2];
-            const auto &res = last.result;
-            std::printf("%-26s %5d %10.4f %10.4f %10lld %12.0f %10.4f", info.name.c_str(), beam, median, total,
-                        static_cast<long long>(res.statesEvaluated), double(res.statesEvaluated) / median, res.cost);
-            auto g = golden.find(info.name + "/" + std::to_string(beam));
+            const double s = median(seconds);
+            std::printf("%-20s %5d %10.4f %10lld %10.4f", info.name.c_str(), beam, s,
+                        static_cast<long long>(last.states), last.cost);
+            const auto g = golden.find(info.name + "/" + std::to_string(beam));
             if (g != golden.end()) {
                 const double hs = g->second.find("apply_autoscheduler_seconds_median")->toNumber();
-                const int64_t halideStates = g->second.find("num_schedules_evaluated_by_cost_model")->toInt();
-                const double perState = (total / double(std::max<int64_t>(1, res.statesEvaluated))) /
-                                        (hs / double(std::max<int64_t>(1, halideStates)));
-                std::printf(" | %10.4f %10lld %10.4f %8.2f %9.2f\n", hs, static_cast<long long>(halideStates),
-                            g->second.find("predicted_cost_recomputed")->toNumber(), total / hs, perState);
+                std::printf(" | %10.4f %10lld %8.2f\n", hs,
+                            static_cast<long long>(g->second.find("num_schedules_evaluated_by_cost_model")->toInt()),
+                            s / hs);
             } else {
                 std::printf(" |\n");
             }
@@ -112,4 +214,49 @@ int main(int argc, char **argv)
         }
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::vector<std::string> apps, weightsKinds{"own", "baseline"};
+    std::vector<int> threadCounts{1, 0};
+    int beam = 32, repeats = 3;
+    double repeatBelow = 20;
+    bool goldenPipelines = false;
+    for (int i = 1; i < argc; i++) {
+        const std::string k = argv[i];
+        const std::string v = i + 1 < argc ? argv[i + 1] : "";
+        if (k == "--golden-pipelines") {
+            goldenPipelines = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "bench_search: %s needs a value\n", k.c_str());
+            return 2;
+        }
+        i++;
+        if (k == "--apps")
+            apps = splitCommas(v);
+        else if (k == "--weights")
+            weightsKinds = splitCommas(v);
+        else if (k == "--threads") {
+            threadCounts.clear();
+            for (const std::string &t : splitCommas(v))
+                threadCounts.push_back(std::max(0, std::atoi(t.c_str())));
+        } else if (k == "--beam")
+            beam = std::max(1, std::atoi(v.c_str()));
+        else if (k == "--repeats")
+            repeats = std::max(1, std::atoi(v.c_str()));
+        else if (k == "--repeat-below")
+            repeatBelow = std::atof(v.c_str());
+        else {
+            std::fprintf(stderr, "bench_search: unknown option %s\n", k.c_str());
+            return 2;
+        }
+    }
+    if (goldenPipelines)
+        return benchGoldenPipelines(BEAMSCOPE_GOLDEN_DIR, repeats);
+    return benchApps(apps, weightsKinds, threadCounts, beam, repeats, repeatBelow, BEAMSCOPE_GOLDEN_DIR);
 }

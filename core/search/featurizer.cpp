@@ -127,6 +127,9 @@ private:
     std::map<std::pair<int, int>, int64_t> placedSharedBytes;      // (node, stage) of a block loop -> bytes
                                                                    // of the unscheduled Funcs placed there
     std::map<int, int> inlinedSiteVectorDim; // inlined Func -> vector dim of its last innermost loop
+    // requiredPerIteration by (node, loop): placing the unscheduled Funcs asks for the same regions
+    // again and again, each through the same chain of unscheduled consumers.
+    mutable std::unordered_map<uint64_t, Region> requiredMemo;
 
     ScheduleFeatures *featOf(int node, int stage)
     {
@@ -136,7 +139,6 @@ private:
     Site siteOf(int producer, int consumerNode) const;
     LoopPath innermostPath(int node, int stage) const;
     void innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &out) const;
-    bool readsTransitively(int consumer, int producer) const;
     Region requiredPerIteration(int node, const LoopPath &loop) const;
     Region computedPerIteration(int node, const LoopPath &loop) const;
     int64_t iterationsOf(const LoopPath &loop) const;
@@ -235,25 +237,6 @@ void Featurizer::innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &o
     }
 }
 
-bool Featurizer::readsTransitively(int consumer, int producer) const
-{
-    std::vector<int> pending{consumer};
-    std::set<int> seen;
-    while (!pending.empty()) {
-        const int n = pending.back();
-        pending.pop_back();
-        for (const dag::Stage &s : d.node(n).stages)
-            for (int e : s.incomingEdges) {
-                const int p = d.edge(e).producer;
-                if (p == producer)
-                    return true;
-                if (seen.insert(p).second)
-                    pending.push_back(p);
-            }
-    }
-    return false;
-}
-
 // The region of `node` one iteration of `loop` needs (Halide's get_bounds there): what the stage
 // owning the loop and the Funcs nested in it read, plus, as Halide's bounds follow every consumer
 // the loop's stage depends on, what unscheduled consumers placed there read.
@@ -262,10 +245,15 @@ Region Featurizer::requiredPerIteration(int node, const LoopPath &loop) const
     if (loop.empty())
         return d.rootRequired(node);
     const LoopLevel &l = loop.back();
+    // The region depends on the loop's stage and level only (levels 3 and 4 alike).
+    const uint64_t key = (uint64_t(uint32_t(node)) << 40) | (uint64_t(uint32_t(l.node)) << 18) |
+                         (uint64_t(uint32_t(l.stage)) << 2) | uint64_t(std::min(l.level, 3));
+    if (auto it = requiredMemo.find(key); it != requiredMemo.end())
+        return it->second;
     Region r = st.requiredAt(node, l.node, l.stage, std::min(l.level, 3));
     for (int e : d.node(node).outgoingEdges) {
         const dag::Edge &edge = d.edge(e);
-        if (st.scheduleOf(edge.consumerNode) || !readsTransitively(l.node, edge.consumerNode))
+        if (st.scheduleOf(edge.consumerNode) || !d.nodeReads(l.node, edge.consumerNode))
             continue;
         const Region consumer = requiredPerIteration(edge.consumerNode, loop);
         if (consumer.empty())
@@ -279,6 +267,7 @@ Region Featurizer::requiredPerIteration(int node, const LoopPath &loop) const
             for (size_t i = 0; i < r.size() && i < mine.size(); i++)
                 r[i] = Span{std::min(r[i].min, mine[i].min), std::max(r[i].max, mine[i].max)};
     }
+    requiredMemo.emplace(key, r);
     return r;
 }
 

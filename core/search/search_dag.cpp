@@ -115,6 +115,7 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d)
             m_stageReads[ni].push_back(std::move(reads));
         }
     }
+    m_nodeReads = std::move(nodeReads);
 
     m_costStages = d.costModelStages();
     for (size_t i = 0; i < m_costStages.size(); i++) {

@@ -112,6 +112,12 @@ public:
                            [nodeAt(producer, "stageReads")] != 0;
     }
 
+    // Whether any stage of `node` reads `producer`, directly or through other Funcs.
+    bool nodeReads(int node, int producer) const
+    {
+        return m_nodeReads[nodeAt(node, "nodeReads")][nodeAt(producer, "nodeReads")] != 0;
+    }
+
     // Nodes that read node n directly (deduplicated, in edge order).
     const std::vector<int> &consumers(int node) const { return m_consumers[nodeAt(node, "consumers")]; }
 
@@ -182,6 +188,7 @@ private:
     std::vector<float> m_pipelineFeatures;
     std::vector<std::vector<int>> m_consumers;
     std::vector<std::vector<std::vector<char>>> m_stageReads; // [node][stage][producer node]
+    std::vector<std::vector<char>> m_nodeReads;               // [node][producer node]
 };
 
 } // namespace beamscope::search
