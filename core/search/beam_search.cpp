@@ -106,6 +106,8 @@ struct Candidate {
     int decisions = 0;                        // decisions made: Halide's (two per DAG node), or Funcs scheduled
     std::shared_ptr<const Lineage> lineage;   // its parent's, null for the initial state
     std::shared_ptr<const LoopNestText> nest; // its dump read once, for the structural hashes
+    // Its features (Halide's steps), which its own children's featurizations start from.
+    std::shared_ptr<const std::vector<ScheduleFeatures>> features;
 };
 
 // Halide's cost model evaluates its queue when the 1025th state is enqueued, and once more when
@@ -219,7 +221,8 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         StepOptions options = rules.halide;
         options.threads = std::max<int>(1, threads / static_cast<int>(std::max<size_t>(1, beam.size())));
         parallelFor(beam.size(), threads, [&](size_t i) {
-            halideChildren[i] = halideStepChildren(beam[i].state, beam[i].decisions, params, options);
+            halideChildren[i] =
+                halideStepChildren(beam[i].state, beam[i].decisions, params, options, beam[i].features.get());
         });
     }
     Generation kept, rejected;
@@ -228,16 +231,19 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, blessingHash(b)});
         const auto take = [&](Generation &into, State state, std::vector<ScheduleFeatures> features, Decision d,
                               bool passThrough) {
-            Candidate c{std::move(state), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr};
+            Candidate c{std::move(state), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr, nullptr};
             c.fixed = rules.fixedChildren;
             c.passThrough = passThrough;
             c.decisions = b.decisions + 1;
             c.lineage = lineage;
             if (passThrough) {
                 c.cost = c.rank = b.rank; // Halide copies the parent's cost, penalty included
+                c.features = b.features;
             } else {
                 c.order = into.costed++;
                 packFeatures(features, into.packed);
+                if (rules.halideSteps)
+                    c.features = std::make_shared<const std::vector<ScheduleFeatures>>(std::move(features));
             }
             into.children.push_back(std::move(c));
             into.decisions.push_back(std::move(d));
@@ -391,7 +397,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
-        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr});
+        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr, nullptr});
         std::optional<Candidate> passBest;
         for (int depth = 0; depth < depthCount; depth++) {
             const int node = halideSteps ? halideStepNode(depth) : order[static_cast<size_t>(depth)];

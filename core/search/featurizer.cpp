@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -112,7 +113,8 @@ class Featurizer {
 public:
     Featurizer(const State &s, const FeatureParams &p) : st(s), d(s.dag()), params(p) {}
 
-    std::vector<ScheduleFeatures> run();
+    // parent: the features of the state this one was made from by deciding its last Func, or null.
+    std::vector<ScheduleFeatures> run(const std::vector<ScheduleFeatures> *parent = nullptr);
 
 private:
     const State &st;
@@ -130,6 +132,7 @@ private:
     // requiredPerIteration by (node, loop): placing the unscheduled Funcs asks for the same regions
     // again and again, each through the same chain of unscheduled consumers.
     mutable std::unordered_map<uint64_t, Region> requiredMemo;
+    mutable State::RequiredMemo requiredAtMemo; // State::requiredAt on this (unchanged) state
 
     ScheduleFeatures *featOf(int node, int stage)
     {
@@ -167,6 +170,8 @@ private:
     void occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     void inlinedFeatures();
     void workingSets();
+    bool readsUndecided(const FuncSchedule &f, int decided) const;
+    std::vector<char> kernelsToRecompute() const;
 };
 
 Site Featurizer::siteOf(int producer, int consumerNode) const
@@ -250,7 +255,7 @@ Region Featurizer::requiredPerIteration(int node, const LoopPath &loop) const
                          (uint64_t(uint32_t(l.stage)) << 2) | uint64_t(std::min(l.level, 3));
     if (auto it = requiredMemo.find(key); it != requiredMemo.end())
         return it->second;
-    Region r = st.requiredAt(node, l.node, l.stage, std::min(l.level, 3));
+    Region r = st.requiredAt(node, l.node, l.stage, std::min(l.level, 3), &requiredAtMemo);
     for (int e : d.node(node).outgoingEdges) {
         const dag::Edge &edge = d.edge(e);
         if (st.scheduleOf(edge.consumerNode) || !d.nodeReads(l.node, edge.consumerNode))
@@ -788,7 +793,8 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
             // each producer's whole root region, whatever share of it this stage reads.
             footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
         } else {
-            footprint(d.node(a.producer).bytesPerPoint, st.requiredAt(a.producer, c.node, c.stage, 0), site, b, l);
+            footprint(d.node(a.producer).bytesPerPoint, st.requiredAt(a.producer, c.node, c.stage, 0, &requiredAtMemo),
+                      site, b, l);
         }
         realizationBytes[m] += b;
         realizationLines[m] += l;
@@ -796,7 +802,7 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
         footprint(d.node(a.producer).bytesPerPoint, site.placedInKernel ? site.computed : storage, site, cb, cl);
         if (site.memory != MemoryType::Register)
             allocation[m] += cb;
-        const Region threadRegion = st.requiredAt(a.producer, c.node, c.stage, 2);
+        const Region threadRegion = st.requiredAt(a.producer, c.node, c.stage, 2, &requiredAtMemo);
         if (site.nestedIn && site.memory == MemoryType::Shared)
             footprint(d.node(a.producer).bytesPerPoint, storage, site, b, l);
         else if (site.placedInKernel && site.memory == MemoryType::Register && !site.atThreadLoop)
@@ -806,7 +812,7 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
             footprint(d.node(a.producer).bytesPerPoint, threadRegion.empty() ? storage : threadRegion, site, b, l);
         threadBytes[m] += b;
         threadLines[m] += l;
-        const Region pointRegion = st.requiredAt(a.producer, c.node, c.stage, 3);
+        const Region pointRegion = st.requiredAt(a.producer, c.node, c.stage, 3, &requiredAtMemo);
         footprint(d.node(a.producer).bytesPerPoint, pointRegion.empty() ? storage : pointRegion, site, b, l);
         pointBytes += b;
         // Halide adds the register *bytes* (not lines) into unique_lines_read_per_point.
@@ -858,7 +864,7 @@ void Featurizer::taskLoadFeatures(const StageCtx &c, ScheduleFeatures &feat) con
         if (!pf && !input && siteOf(e.producer, c.node).placedInKernel)
             continue;
         if (!pf || pf->location == ComputeLocation::Root || pf->storedAtRoot || input) {
-            const Region r = st.requiredAt(e.producer, c.node, c.stage, 1);
+            const Region r = st.requiredAt(e.producer, c.node, c.stage, 1, &requiredAtMemo);
             double b = 0, l = 0;
             footprint(d.node(e.producer).bytesPerPoint, r.empty() ? d.rootRequired(e.producer) : r,
                       siteOf(e.producer, c.node), b, l);
@@ -1012,7 +1018,8 @@ std::vector<int64_t> Featurizer::storeSiteExtents(int node) const
     const FuncSchedule *f = st.scheduleOf(node);
     Region r;
     if (f && f->location != ComputeLocation::Root && f->location != ComputeLocation::Inlined && !f->storedAtRoot)
-        r = st.requiredAt(node, f->consumer, f->consumerStage, f->location == ComputeLocation::BlockLevel ? 1 : 2);
+        r = st.requiredAt(node, f->consumer, f->consumerStage, f->location == ComputeLocation::BlockLevel ? 1 : 2,
+                          &requiredAtMemo);
     if (r.empty())
         r = d.rootRequired(node);
     std::vector<int64_t> out;
@@ -1410,7 +1417,52 @@ void Featurizer::workingSets()
                 }
 }
 
-std::vector<ScheduleFeatures> Featurizer::run()
+// Whether a stage of `f` reads, directly or through Funcs inlined or computed inside a kernel (whose
+// reads the per-task loads look through), the Func just decided or a Func not scheduled yet.
+bool Featurizer::readsUndecided(const FuncSchedule &f, int decided) const
+{
+    std::vector<int> pending{f.node};
+    std::vector<char> seen(static_cast<size_t>(d.nodeCount()), 0);
+    seen[static_cast<size_t>(f.node)] = 1;
+    while (!pending.empty()) {
+        const int n = pending.back();
+        pending.pop_back();
+        for (const dag::Stage &stage : d.node(n).stages)
+            for (int e : stage.incomingEdges) {
+                const int q = d.edge(e).producer;
+                if (d.node(q).isInput)
+                    continue;
+                const FuncSchedule *g = st.scheduleOf(q);
+                if (q == decided || !g)
+                    return true;
+                const bool lookThrough = g->location == ComputeLocation::Inlined ||
+                                         (g->location != ComputeLocation::Root && !g->storedAtRoot);
+                if (lookThrough && !seen[static_cast<size_t>(q)]) {
+                    seen[static_cast<size_t>(q)] = 1;
+                    pending.push_back(q);
+                }
+            }
+    }
+    return false;
+}
+
+// By root Func: whether its kernel (its stages and the Funcs computed inside it) must be
+// featurized anew in a child of the state the parent features belong to (computeFeatures).
+std::vector<char> Featurizer::kernelsToRecompute() const
+{
+    std::vector<char> dirty(static_cast<size_t>(d.nodeCount()), 0);
+    const int decided = st.funcs().back().node;
+    for (const FuncSchedule &f : st.funcs()) {
+        if (f.location == ComputeLocation::Inlined)
+            continue;
+        const int kernel = f.location == ComputeLocation::Root ? f.node : f.consumer;
+        if (f.node == decided || readsUndecided(f, decided))
+            dirty[static_cast<size_t>(kernel)] = 1;
+    }
+    return dirty;
+}
+
+std::vector<ScheduleFeatures> Featurizer::run(const std::vector<ScheduleFeatures> *parent)
 {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
     contexts.assign(feats.size(), StageCtx());
@@ -1420,6 +1472,7 @@ std::vector<ScheduleFeatures> Featurizer::run()
         if (f.location == ComputeLocation::Inlined)
             inlinedKey[static_cast<size_t>(f.node)] = '1';
     computePointsComputedMinimum();
+    const std::vector<char> recompute = parent && !st.funcs().empty() ? kernelsToRecompute() : std::vector<char>{};
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location == ComputeLocation::Inlined) {
             // Inlined Funcs start from zero counts; their consumers add to them.
@@ -1429,11 +1482,17 @@ std::vector<ScheduleFeatures> Featurizer::run()
             }
             continue;
         }
+        const int kernel = f.location == ComputeLocation::Root ? f.node : f.consumer;
+        const bool reuse = !recompute.empty() && !recompute[static_cast<size_t>(kernel)];
         for (size_t s = 0; s < f.stages.size(); s++)
             if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s))) {
-                StageCtx &c = contexts[static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)))];
-                c = context(f, static_cast<int>(s));
-                stageFeatures(c, *ft);
+                const size_t slot = static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)));
+                StageCtx &c = contexts[slot];
+                c = context(f, static_cast<int>(s)); // the inlined Funcs' pass reads every context
+                if (reuse && slot < parent->size())
+                    *ft = (*parent)[slot];
+                else
+                    stageFeatures(c, *ft);
             }
     }
     inlinedFeatures();
@@ -1489,11 +1548,48 @@ State withUntiledRootsTiledForFeatures(const State &state)
 
 std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params)
 {
-    if (hasRootAwaitingGpuTiling(state)) {
-        const State tiled = withUntiledRootsTiledForFeatures(state);
-        return Featurizer(tiled, params).run();
-    }
-    return Featurizer(state, params).run();
+    return computeFeatures(state, params, nullptr);
+}
+
+namespace {
+
+bool checkingFeatureReuse()
+{
+    static const bool checking = std::getenv("BEAMSCOPE_CHECK_FEATURE_REUSE") != nullptr;
+    return checking;
+}
+
+// Throws where the features a child took from its parent differ from its own, bit for bit.
+void checkReuse(const State &state, const std::vector<ScheduleFeatures> &reused,
+                const std::vector<ScheduleFeatures> &whole)
+{
+    const SearchDag &d = state.dag();
+    for (size_t slot = 0; slot < whole.size(); slot++)
+        for (size_t k = 0; k < whole[slot].values.size(); k++) {
+            const double a = reused[slot].values[k], b = whole[slot].values[k];
+            if (a == b || (std::isnan(a) && std::isnan(b)))
+                continue;
+            const dag::StageRef &r = d.costStages()[slot];
+            throw std::logic_error("feature reuse: stage " + d.dag().stage(r).name + ", feature " + std::to_string(k) +
+                                   ": taken from the parent " + std::to_string(a) + ", featurized whole " +
+                                   std::to_string(b) +
+                                   " (last Func decided: " + d.node(state.funcs().back().node).name + ")");
+        }
+}
+
+} // namespace
+
+std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params,
+                                              const std::vector<ScheduleFeatures> *parentFeatures)
+{
+    std::optional<State> tiled;
+    if (hasRootAwaitingGpuTiling(state))
+        tiled = withUntiledRootsTiledForFeatures(state);
+    const State &featurized = tiled ? *tiled : state;
+    std::vector<ScheduleFeatures> out = Featurizer(featurized, params).run(parentFeatures);
+    if (parentFeatures && checkingFeatureReuse())
+        checkReuse(featurized, out, Featurizer(featurized, params).run());
+    return out;
 }
 
 } // namespace beamscope::search

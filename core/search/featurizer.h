@@ -80,4 +80,16 @@ struct FeatureParams {
 // (State::scheduledStageCount(), a prefix of SearchDag::costStages()).
 std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params);
 
+// The same for a state made from a parent by one decision on its last scheduled Func (adding it,
+// or replacing its tiling), given computeFeatures(parent). The search featurizes thousands of such
+// children of each beam state, and most of their stages are the parent's: a kernel keeps its
+// parent's features unless the decided Func runs in it or one of its stages reads (directly,
+// through inlined Funcs, or through Funcs computed inside a kernel) the decided Func or a Func
+// not scheduled yet, whose placement the decision moves. Every other pass (placements, inlined
+// Funcs, working sets) runs whole. With the environment variable BEAMSCOPE_CHECK_FEATURE_REUSE
+// set, every call also featurizes the state whole and throws std::logic_error, naming the stage
+// and the feature, where the two differ (the search tests run so).
+std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params,
+                                              const std::vector<ScheduleFeatures> *parentFeatures);
+
 } // namespace beamscope::search

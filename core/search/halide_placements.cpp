@@ -471,7 +471,8 @@ InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const 
 
 } // namespace
 
-std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, const AutoscheduleParams &params)
+std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, const AutoscheduleParams &params,
+                                                              const std::vector<ScheduleFeatures> *parentFeatures)
 {
     if (!hasValidThreadExtents(s))
         return std::nullopt;
@@ -480,13 +481,14 @@ std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, co
         return std::nullopt;
     if (exceedsSerialExtentsLimit(s))
         return std::nullopt;
-    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device);
+    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device, parentFeatures);
     if (!rejectionBeforeCosting(s, features).empty())
         return std::nullopt;
     return features;
 }
 
-Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params)
+Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params,
+                                const std::vector<ScheduleFeatures> *parentFeatures)
 {
     Phase0Children out;
     const int node = parent.nextNode();
@@ -498,7 +500,7 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     // 1) Inline it: a single-stage Func that is not an output.
     if (params.options.inlineFuncs && n.stages.size() == 1 && !n.isOutput) {
         State s = with(parent, inlined(node));
-        if (auto features = featuresIfCosted(s, params)) {
+        if (auto features = featuresIfCosted(s, params, parentFeatures)) {
             out.children.push_back(std::move(s));
             out.features.push_back(std::move(*features));
         }
@@ -536,7 +538,7 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     for (Option &o : options) {
         if (!out.children.empty() && o.wastage > kMaxIdleLaneWastage)
             break;
-        if (auto features = featuresIfCosted(o.state, params)) {
+        if (auto features = featuresIfCosted(o.state, params, parentFeatures)) {
             out.children.push_back(std::move(o.state));
             out.features.push_back(std::move(*features));
         }

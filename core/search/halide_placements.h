@@ -47,10 +47,15 @@ struct Phase0Children {
 // Whether Halide's State::calculate_cost would hand `s` to the cost model (thread extents, device
 // limits, serial extents, then the feature-based rejections of cost_pruning.h); its features when
 // it would.
-std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, const AutoscheduleParams &params);
+// parentFeatures: the features of the state `s` was made from by deciding its last Func, or null
+// (computeFeatures).
+std::optional<std::vector<ScheduleFeatures>>
+featuresIfCosted(const State &s, const AutoscheduleParams &params,
+                 const std::vector<ScheduleFeatures> *parentFeatures = nullptr);
 
 // The states Halide's phase 0 makes from `parent` for parent.nextNode(), in generation order.
 // Empty when `parent` is complete.
-Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params);
+Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params,
+                                const std::vector<ScheduleFeatures> *parentFeatures = nullptr);
 
 } // namespace beamscope::search

@@ -31,7 +31,8 @@ StepChild passThrough(const State &parent, int node, const char *why)
 }
 
 // Phase 0 of a Func with a fixed decision: that decision, whole (tiled where it is at root).
-std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams &params, const StepOptions &options)
+std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams &params, const StepOptions &options,
+                                  const std::vector<ScheduleFeatures> *parentFeatures)
 {
     std::vector<StepChild> out;
     State s = parent;
@@ -42,20 +43,21 @@ std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams 
     // A fixed decision is costed even where Halide's search would have rejected it before the
     // model (the user's start state; a Func the pre-pass froze in another context): only an
     // illegal one falls back to the Func's normal children.
-    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device);
+    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device, parentFeatures);
     out.push_back(
         StepChild{std::move(s), std::move(features), decisionFor(parent.dag(), *options.fixed, options), false});
     return out;
 }
 
-std::vector<StepChild> placements(const State &parent, const AutoscheduleParams &params, const StepOptions &options)
+std::vector<StepChild> placements(const State &parent, const AutoscheduleParams &params, const StepOptions &options,
+                                  const std::vector<ScheduleFeatures> *parentFeatures)
 {
     if (options.fixed) {
-        std::vector<StepChild> fixed = fixedChild(parent, params, options);
+        std::vector<StepChild> fixed = fixedChild(parent, params, options, parentFeatures);
         if (!fixed.empty() || options.fixedIsStrict)
             return fixed;
     }
-    Phase0Children p = halidePlacements(parent, params);
+    Phase0Children p = halidePlacements(parent, params, parentFeatures);
     std::vector<StepChild> out;
     for (size_t i = 0; i < p.children.size(); i++) {
         const FuncSchedule &f = p.children[i].funcs().back();
@@ -68,7 +70,8 @@ std::vector<StepChild> placements(const State &parent, const AutoscheduleParams 
     return out;
 }
 
-std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams &params, const StepOptions &options)
+std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams &params, const StepOptions &options,
+                                   const std::vector<ScheduleFeatures> *parentFeatures)
 {
     const SearchDag &d = parent.dag();
     const FuncSchedule &placed = parent.funcs().back();
@@ -86,7 +89,7 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
         f.stages = candidates[i].tiling;
         State s = parent;
         s.replaceLast(f);
-        if (std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params))
+        if (std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params, parentFeatures))
             made[i] = StepChild{std::move(s), std::move(*features), decisionFor(d, f, options), false};
         return made[i].has_value();
     });
@@ -102,7 +105,8 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
 } // namespace
 
 std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade, const AutoscheduleParams &params,
-                                          const StepOptions &options)
+                                          const StepOptions &options,
+                                          const std::vector<ScheduleFeatures> *parentFeatures)
 {
     const SearchDag &d = parent.dag();
     const int node = halideStepNode(decisionsMade);
@@ -112,13 +116,13 @@ std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade
     if (n.isInput)
         return {passThrough(parent, node, "an input, nothing to decide")};
     if (halideStepPhase(decisionsMade) == 0)
-        return placements(parent, params, options);
+        return placements(parent, params, options, parentFeatures);
     const FuncSchedule *f = parent.scheduleOf(node);
     // Halide tiles a Func in its second step only when it was computed at root and has loops to
     // spread over the GPU (a zero-dimensional Func stays one untiled point).
     if (!f || !f->awaitingGpuTiling || n.regionRequired.empty() || params.device.parallelism <= 1)
         return {passThrough(parent, node, "nothing to tile")};
-    return rootTilings(parent, params, options);
+    return rootTilings(parent, params, options, parentFeatures);
 }
 
 } // namespace beamscope::search

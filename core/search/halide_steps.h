@@ -47,8 +47,10 @@ inline int halideStepPhase(int decisionsMade) { return decisionsMade % 2; }
 
 // The children of `parent`, which has made `decisionsMade` decisions, in Halide's generation
 // order. Costed children come with their features; an empty list means every candidate was
-// rejected before costing (the state dies, as in Halide).
+// rejected before costing (the state dies, as in Halide). parentFeatures: computeFeatures(parent),
+// which the children's featurizations start from, or null.
 std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade, const AutoscheduleParams &params,
-                                          const StepOptions &options);
+                                          const StepOptions &options,
+                                          const std::vector<ScheduleFeatures> *parentFeatures = nullptr);
 
 } // namespace beamscope::search

@@ -171,8 +171,14 @@ Region State::stageLoopsAt(int node, int stage, int level) const
     return loops;
 }
 
-Region State::requiredAt(int producer, int consumerNode, int consumerStage, int level) const
+Region State::requiredAt(int producer, int consumerNode, int consumerStage, int level, RequiredMemo *memo) const
 {
+    // Node and stage indexes stay far below 2^20.
+    const uint64_t key = (uint64_t(uint32_t(producer)) << 44) | (uint64_t(uint32_t(consumerNode)) << 24) |
+                         (uint64_t(uint32_t(consumerStage)) << 4) | uint64_t(uint32_t(level));
+    if (memo)
+        if (auto it = memo->find(key); it != memo->end())
+            return it->second;
     Region out;
     for (int e : m_dag->node(producer).outgoingEdges) {
         const dag::Edge &edge = m_dag->edge(e);
@@ -204,12 +210,14 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
         if (y->location != ComputeLocation::Inlined &&
             !(level >= 1 && m_dag->stageReads(consumerNode, consumerStage, edge.consumerNode)))
             continue;
-        const Region ry = requiredAt(edge.consumerNode, consumerNode, consumerStage, level);
+        const Region ry = requiredAt(edge.consumerNode, consumerNode, consumerStage, level, memo);
         if (ry.empty())
             continue;
         const Region cy = m_dag->requiredToComputed(edge.consumerNode, ry);
         unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage, cy)));
     }
+    if (memo)
+        memo->emplace(key, out);
     return out;
 }
 

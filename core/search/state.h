@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace beamscope::search {
@@ -144,8 +145,11 @@ public:
     int64_t numThreads(int node, int stage) const;
     // Region of `producer` needed by one iteration of a loop level of the consumer
     // stage (level: 0 = whole realization, 1 = one block, 2 = one thread, 3 = one point),
-    // looking through inlined Funcs.
-    Region requiredAt(int producer, int consumerNode, int consumerStage, int level) const;
+    // looking through inlined Funcs. `memo`, when given, keeps the regions asked of this state (and
+    // the ones met on the way, through chains of inlined Funcs) for the next call with it; it
+    // belongs to one unchanged state, as a featurization holds it.
+    using RequiredMemo = std::unordered_map<uint64_t, Region>;
+    Region requiredAt(int producer, int consumerNode, int consumerStage, int level, RequiredMemo *memo = nullptr) const;
     // Loop bounds of a stage restricted to one iteration at `level` (as above).
     Region stageLoopsAt(int node, int stage, int level) const;
 
