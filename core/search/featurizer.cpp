@@ -1418,7 +1418,9 @@ void Featurizer::workingSets()
 }
 
 // Whether a stage of `f` reads, directly or through Funcs inlined or computed inside a kernel (whose
-// reads the per-task loads look through), the Func just decided or a Func not scheduled yet.
+// reads the per-task loads look through), the Func just decided or a Func not scheduled yet; or
+// reads an input the decided Func also reads (the region needed of an input follows every
+// scheduled reader of it, State::requiredAt, and the decided Func is a new one).
 bool Featurizer::readsUndecided(const FuncSchedule &f, int decided) const
 {
     std::vector<int> pending{f.node};
@@ -1430,8 +1432,12 @@ bool Featurizer::readsUndecided(const FuncSchedule &f, int decided) const
         for (const dag::Stage &stage : d.node(n).stages)
             for (int e : stage.incomingEdges) {
                 const int q = d.edge(e).producer;
-                if (d.node(q).isInput)
+                if (d.node(q).isInput) {
+                    const std::vector<int> &readers = d.consumers(q);
+                    if (std::find(readers.begin(), readers.end(), decided) != readers.end())
+                        return true;
                     continue;
+                }
                 const FuncSchedule *g = st.scheduleOf(q);
                 if (q == decided || !g)
                     return true;
