@@ -13,6 +13,7 @@
 
 #include "core/dag/function_dag.h"
 #include "core/search/compiled_expr.h"
+#include "core/util/small_vector.h"
 
 #include <cstdint>
 #include <mutex>
@@ -25,7 +26,8 @@
 namespace beamscope::search {
 
 using dag::Span;
-using Region = std::vector<Span>;
+// Up to six dimensions inline (Halide's apps have at most five); more go to the heap.
+using Region = SmallVector<Span, 6>;
 
 // The points of a region (the product of its extents; 1 for a region without dimensions).
 inline int64_t volume(const Region &r)
