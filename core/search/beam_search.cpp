@@ -106,8 +106,8 @@ struct Candidate {
     int decisions = 0;                        // decisions made: Halide's (two per DAG node), or Funcs scheduled
     std::shared_ptr<const Lineage> lineage;   // its parent's, null for the initial state
     std::shared_ptr<const LoopNestText> nest; // its dump read once, for the structural hashes
-    // Its features (Halide's steps), which its own children's featurizations start from.
-    std::shared_ptr<const std::vector<ScheduleFeatures>> features;
+    // Its featurization (Halide's steps), which its own children's featurizations start from.
+    std::shared_ptr<const Featurization> featurization;
 };
 
 // Halide's cost model evaluates its queue when the 1025th state is enqueued, and once more when
@@ -222,15 +222,14 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         options.threads = std::max<int>(1, threads / static_cast<int>(std::max<size_t>(1, beam.size())));
         parallelFor(beam.size(), threads, [&](size_t i) {
             halideChildren[i] =
-                halideStepChildren(beam[i].state, beam[i].decisions, params, options, beam[i].features.get());
+                halideStepChildren(beam[i].state, beam[i].decisions, params, options, beam[i].featurization.get());
         });
     }
     Generation kept, rejected;
     for (size_t i = 0; i < beam.size(); i++) {
         Candidate &b = beam[i];
         auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, blessingHash(b)});
-        const auto take = [&](Generation &into, State state, std::vector<ScheduleFeatures> features, Decision d,
-                              bool passThrough) {
+        const auto take = [&](Generation &into, State state, Featurization features, Decision d, bool passThrough) {
             Candidate c{std::move(state), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr, nullptr};
             c.fixed = rules.fixedChildren;
             c.passThrough = passThrough;
@@ -238,12 +237,12 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             c.lineage = lineage;
             if (passThrough) {
                 c.cost = c.rank = b.rank; // Halide copies the parent's cost, penalty included
-                c.features = b.features;
+                c.featurization = b.featurization;
             } else {
                 c.order = into.costed++;
-                packFeatures(features, into.packed);
+                packFeatures(features.features, into.packed);
                 if (rules.halideSteps)
-                    c.features = std::make_shared<const std::vector<ScheduleFeatures>>(std::move(features));
+                    c.featurization = std::make_shared<const Featurization>(std::move(features));
             }
             into.children.push_back(std::move(c));
             into.decisions.push_back(std::move(d));
@@ -255,8 +254,8 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             continue;
         }
         for (Child &c : generateChildren(b.state, params, rules.perFunc, rng)) {
-            std::vector<ScheduleFeatures> features = computeFeatures(c.state, params.device);
-            Generation &into = rejectionBeforeCosting(c.state, features).empty() ? kept : rejected;
+            Featurization features{computeFeatures(c.state, params.device), nullptr};
+            Generation &into = rejectionBeforeCosting(c.state, features.features).empty() ? kept : rejected;
             take(into, std::move(c.state), std::move(features), std::move(c.decision), false);
         }
     }

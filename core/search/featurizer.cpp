@@ -83,6 +83,12 @@ struct Placement {
     Region required, computed;
 };
 
+bool operator==(const Placement &a, const Placement &b)
+{
+    return a.loop == b.loop && a.memory == b.memory && a.realizations == b.realizations && a.required == b.required &&
+           a.computed == b.computed;
+}
+
 struct Access {
     int producer = 0;
     Jacobian jac;
@@ -109,12 +115,21 @@ struct StageCtx {
     int threadOwnerNode = 0, threadOwnerStage = 0; // the stage whose gpu_thread loop this stage runs in
 };
 
+} // namespace
+
+struct UnscheduledPlacements {
+    std::vector<std::optional<Placement>> byNode;
+    std::map<std::pair<int, int>, int64_t> sharedBytes; // (node, stage) of a block loop -> bytes placed there
+};
+
+namespace {
+
 class Featurizer {
 public:
     Featurizer(const State &s, const FeatureParams &p) : st(s), d(s.dag()), params(p) {}
 
-    // parent: the features of the state this one was made from by deciding its last Func, or null.
-    std::vector<ScheduleFeatures> run(const std::vector<ScheduleFeatures> *parent = nullptr);
+    // parent: the featurization of the state this one was made from by deciding its last Func, or null.
+    Featurization run(const Featurization *parent = nullptr);
 
 private:
     const State &st;
@@ -170,8 +185,8 @@ private:
     void occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     void inlinedFeatures();
     void workingSets();
-    bool readsUndecided(const FuncSchedule &f, int decided) const;
-    std::vector<char> kernelsToRecompute() const;
+    bool readsChanged(const FuncSchedule &f, int decided, const UnscheduledPlacements &before) const;
+    std::vector<char> kernelsToRecompute(const UnscheduledPlacements *before) const;
 };
 
 Site Featurizer::siteOf(int producer, int consumerNode) const
@@ -1418,11 +1433,15 @@ void Featurizer::workingSets()
 }
 
 // Whether a stage of `f` reads, directly or through Funcs inlined or computed inside a kernel (whose
-// reads the per-task loads look through), the Func just decided or a Func not scheduled yet; or
-// reads an input the decided Func also reads (the region needed of an input follows every
-// scheduled reader of it, State::requiredAt, and the decided Func is a new one).
-bool Featurizer::readsUndecided(const FuncSchedule &f, int decided) const
+// reads the per-task loads look through), something the decision of `decided` may have changed:
+// the decided Func, a Func not scheduled yet that it also reads or whose placement moved, or an
+// input it also reads.
+bool Featurizer::readsChanged(const FuncSchedule &f, int decided, const UnscheduledPlacements &before) const
 {
+    const auto readBy = [&](int q, int reader) {
+        const std::vector<int> &readers = d.consumers(q);
+        return std::find(readers.begin(), readers.end(), reader) != readers.end();
+    };
     std::vector<int> pending{f.node};
     std::vector<char> seen(static_cast<size_t>(d.nodeCount()), 0);
     seen[static_cast<size_t>(f.node)] = 1;
@@ -1432,15 +1451,17 @@ bool Featurizer::readsUndecided(const FuncSchedule &f, int decided) const
         for (const dag::Stage &stage : d.node(n).stages)
             for (int e : stage.incomingEdges) {
                 const int q = d.edge(e).producer;
-                if (d.node(q).isInput) {
-                    const std::vector<int> &readers = d.consumers(q);
-                    if (std::find(readers.begin(), readers.end(), decided) != readers.end())
+                if (q == decided)
+                    return true;
+                const FuncSchedule *g = st.scheduleOf(q);
+                if (d.node(q).isInput || !g) {
+                    if (readBy(q, decided))
+                        return true;
+                    if (!g && !d.node(q).isInput &&
+                        !(placements[static_cast<size_t>(q)] == before.byNode[static_cast<size_t>(q)]))
                         return true;
                     continue;
                 }
-                const FuncSchedule *g = st.scheduleOf(q);
-                if (q == decided || !g)
-                    return true;
                 const bool lookThrough = g->location == ComputeLocation::Inlined ||
                                          (g->location != ComputeLocation::Root && !g->storedAtRoot);
                 if (lookThrough && !seen[static_cast<size_t>(q)]) {
@@ -1453,22 +1474,36 @@ bool Featurizer::readsUndecided(const FuncSchedule &f, int decided) const
 }
 
 // By root Func: whether its kernel (its stages and the Funcs computed inside it) must be
-// featurized anew in a child of the state the parent features belong to (computeFeatures).
-std::vector<char> Featurizer::kernelsToRecompute() const
+// featurized anew in a child of the state `before` was placed for (computeFeatures).
+std::vector<char> Featurizer::kernelsToRecompute(const UnscheduledPlacements *before) const
 {
-    std::vector<char> dirty(static_cast<size_t>(d.nodeCount()), 0);
+    std::vector<char> dirty(static_cast<size_t>(d.nodeCount()), 1);
+    if (!before || before->byNode.size() != placements.size())
+        return dirty;
     const int decided = st.funcs().back().node;
+    for (const FuncSchedule &f : st.funcs())
+        if (f.location == ComputeLocation::Root)
+            dirty[static_cast<size_t>(f.node)] = 0;
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location == ComputeLocation::Inlined)
             continue;
         const int kernel = f.location == ComputeLocation::Root ? f.node : f.consumer;
-        if (f.node == decided || readsUndecided(f, decided))
+        if (f.node == decided || readsChanged(f, decided, *before))
             dirty[static_cast<size_t>(kernel)] = 1;
     }
+    // Unscheduled Funcs placed at a kernel's block loop count in its shared memory occupancy.
+    for (const auto &[stage, bytes] : placedSharedBytes) {
+        auto old = before->sharedBytes.find(stage);
+        if (old == before->sharedBytes.end() || old->second != bytes)
+            dirty[static_cast<size_t>(stage.first)] = 1;
+    }
+    for (const auto &[stage, bytes] : before->sharedBytes)
+        if (!placedSharedBytes.count(stage))
+            dirty[static_cast<size_t>(stage.first)] = 1;
     return dirty;
 }
 
-std::vector<ScheduleFeatures> Featurizer::run(const std::vector<ScheduleFeatures> *parent)
+Featurization Featurizer::run(const Featurization *parent)
 {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
     contexts.assign(feats.size(), StageCtx());
@@ -1478,7 +1513,8 @@ std::vector<ScheduleFeatures> Featurizer::run(const std::vector<ScheduleFeatures
         if (f.location == ComputeLocation::Inlined)
             inlinedKey[static_cast<size_t>(f.node)] = '1';
     computePointsComputedMinimum();
-    const std::vector<char> recompute = parent && !st.funcs().empty() ? kernelsToRecompute() : std::vector<char>{};
+    const std::vector<char> recompute =
+        parent && !st.funcs().empty() ? kernelsToRecompute(parent->placements.get()) : std::vector<char>{};
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location == ComputeLocation::Inlined) {
             // Inlined Funcs start from zero counts; their consumers add to them.
@@ -1495,8 +1531,8 @@ std::vector<ScheduleFeatures> Featurizer::run(const std::vector<ScheduleFeatures
                 const size_t slot = static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)));
                 StageCtx &c = contexts[slot];
                 c = context(f, static_cast<int>(s)); // the inlined Funcs' pass reads every context
-                if (reuse && slot < parent->size())
-                    *ft = (*parent)[slot];
+                if (reuse && slot < parent->features.size())
+                    *ft = parent->features[slot];
                 else
                     stageFeatures(c, *ft);
             }
@@ -1523,7 +1559,10 @@ std::vector<ScheduleFeatures> Featurizer::run(const std::vector<ScheduleFeatures
                 double(d.node(r.node).bytesPerPoint) * (inRange ? double(rc[static_cast<size_t>(v)].extent()) : 1.0);
         }
     }
-    return std::move(feats);
+    auto kept = std::make_shared<UnscheduledPlacements>();
+    kept->byNode = std::move(placements);
+    kept->sharedBytes = std::move(placedSharedBytes);
+    return Featurization{std::move(feats), std::move(kept)};
 }
 
 bool hasRootAwaitingGpuTiling(const State &state)
@@ -1554,7 +1593,7 @@ State withUntiledRootsTiledForFeatures(const State &state)
 
 std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params)
 {
-    return computeFeatures(state, params, nullptr);
+    return computeFeatures(state, params, nullptr).features;
 }
 
 namespace {
@@ -1585,16 +1624,15 @@ void checkReuse(const State &state, const std::vector<ScheduleFeatures> &reused,
 
 } // namespace
 
-std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params,
-                                              const std::vector<ScheduleFeatures> *parentFeatures)
+Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent)
 {
     std::optional<State> tiled;
     if (hasRootAwaitingGpuTiling(state))
         tiled = withUntiledRootsTiledForFeatures(state);
     const State &featurized = tiled ? *tiled : state;
-    std::vector<ScheduleFeatures> out = Featurizer(featurized, params).run(parentFeatures);
-    if (parentFeatures && checkingFeatureReuse())
-        checkReuse(featurized, out, Featurizer(featurized, params).run());
+    Featurization out = Featurizer(featurized, params).run(parent);
+    if (parent && checkingFeatureReuse())
+        checkReuse(featurized, out.features, Featurizer(featurized, params).run().features);
     return out;
 }
 

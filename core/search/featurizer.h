@@ -64,6 +64,7 @@
 #include "core/search/schedule_features.h"
 #include "core/search/state.h"
 
+#include <memory>
 #include <vector>
 
 namespace beamscope::search {
@@ -80,16 +81,26 @@ struct FeatureParams {
 // (State::scheduledStageCount(), a prefix of SearchDag::costStages()).
 std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params);
 
+// Where a featurization placed the Funcs not scheduled yet (featurizer.cpp), kept beside its
+// features so that the featurizations of the state's children can tell which placements moved.
+struct UnscheduledPlacements;
+
+struct Featurization {
+    std::vector<ScheduleFeatures> features;
+    std::shared_ptr<const UnscheduledPlacements> placements;
+};
+
 // The same for a state made from a parent by one decision on its last scheduled Func (adding it,
-// or replacing its tiling), given computeFeatures(parent). The search featurizes thousands of such
-// children of each beam state, and most of their stages are the parent's: a kernel keeps its
-// parent's features unless the decided Func runs in it or one of its stages reads (directly,
-// through inlined Funcs, or through Funcs computed inside a kernel) the decided Func or a Func
-// not scheduled yet, whose placement the decision moves. Every other pass (placements, inlined
-// Funcs, working sets) runs whole. With the environment variable BEAMSCOPE_CHECK_FEATURE_REUSE
-// set, every call also featurizes the state whole and throws std::logic_error, naming the stage
-// and the feature, where the two differ (the search tests run so).
-std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params,
-                                              const std::vector<ScheduleFeatures> *parentFeatures);
+// or replacing its tiling), given the parent's featurization (null: featurize it whole). The
+// search featurizes thousands of such children of each beam state, and most of their stages are
+// the parent's: a kernel keeps its parent's features unless the decided Func runs in it, or one of
+// its stages reads (directly, through inlined Funcs, or through Funcs computed inside a kernel) the
+// decided Func, a Func not scheduled yet whose placement the decision moved or that the decided
+// Func also reads, or an input the decided Func also reads (the region needed of a Func follows
+// each of its scheduled readers, State::requiredAt). Every other pass (placements, inlined Funcs,
+// working sets) runs whole. With the environment variable BEAMSCOPE_CHECK_FEATURE_REUSE set, every
+// call also featurizes the state whole and throws std::logic_error, naming the stage and the
+// feature, where the two differ (tests/search/feature_reuse runs searches so).
+Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent);
 
 } // namespace beamscope::search

@@ -471,8 +471,8 @@ InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const 
 
 } // namespace
 
-std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, const AutoscheduleParams &params,
-                                                              const std::vector<ScheduleFeatures> *parentFeatures)
+std::optional<Featurization> featuresIfCosted(const State &s, const AutoscheduleParams &params,
+                                              const Featurization *parentFeaturization)
 {
     if (!hasValidThreadExtents(s))
         return std::nullopt;
@@ -481,14 +481,14 @@ std::optional<std::vector<ScheduleFeatures>> featuresIfCosted(const State &s, co
         return std::nullopt;
     if (exceedsSerialExtentsLimit(s))
         return std::nullopt;
-    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device, parentFeatures);
-    if (!rejectionBeforeCosting(s, features).empty())
+    Featurization features = computeFeatures(s, params.device, parentFeaturization);
+    if (!rejectionBeforeCosting(s, features.features).empty())
         return std::nullopt;
     return features;
 }
 
 Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params,
-                                const std::vector<ScheduleFeatures> *parentFeatures)
+                                const Featurization *parentFeaturization)
 {
     Phase0Children out;
     const int node = parent.nextNode();
@@ -500,7 +500,7 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     // 1) Inline it: a single-stage Func that is not an output.
     if (params.options.inlineFuncs && n.stages.size() == 1 && !n.isOutput) {
         State s = with(parent, inlined(node));
-        if (auto features = featuresIfCosted(s, params, parentFeatures)) {
+        if (auto features = featuresIfCosted(s, params, parentFeaturization)) {
             out.children.push_back(std::move(s));
             out.features.push_back(std::move(*features));
         }
@@ -538,7 +538,7 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     for (Option &o : options) {
         if (!out.children.empty() && o.wastage > kMaxIdleLaneWastage)
             break;
-        if (auto features = featuresIfCosted(o.state, params, parentFeatures)) {
+        if (auto features = featuresIfCosted(o.state, params, parentFeaturization)) {
             out.children.push_back(std::move(o.state));
             out.features.push_back(std::move(*features));
         }

@@ -35,8 +35,8 @@
 namespace beamscope::search {
 
 struct Phase0Children {
-    std::vector<State> children;                         // in Halide's generation order
-    std::vector<std::vector<ScheduleFeatures>> features; // each child's, as the cost model takes them
+    std::vector<State> children;         // in Halide's generation order
+    std::vector<Featurization> features; // each child's, as the cost model takes them
     // Non-empty when Halide also considers a placement Beamscope's states cannot hold (a Func
     // computed inside another in-kernel Func's loops, or at a block loop without a thread
     // tiling), which it names: `children` then lacks those candidates, and they may also shift
@@ -47,15 +47,14 @@ struct Phase0Children {
 // Whether Halide's State::calculate_cost would hand `s` to the cost model (thread extents, device
 // limits, serial extents, then the feature-based rejections of cost_pruning.h); its features when
 // it would.
-// parentFeatures: the features of the state `s` was made from by deciding its last Func, or null
-// (computeFeatures).
-std::optional<std::vector<ScheduleFeatures>>
-featuresIfCosted(const State &s, const AutoscheduleParams &params,
-                 const std::vector<ScheduleFeatures> *parentFeatures = nullptr);
+// parentFeaturization: the featurization of the state `s` was made from by deciding its last
+// Func, or null (computeFeatures).
+std::optional<Featurization> featuresIfCosted(const State &s, const AutoscheduleParams &params,
+                                              const Featurization *parentFeaturization = nullptr);
 
 // The states Halide's phase 0 makes from `parent` for parent.nextNode(), in generation order.
 // Empty when `parent` is complete.
 Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params,
-                                const std::vector<ScheduleFeatures> *parentFeatures = nullptr);
+                                const Featurization *parentFeaturization = nullptr);
 
 } // namespace beamscope::search

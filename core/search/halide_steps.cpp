@@ -32,7 +32,7 @@ StepChild passThrough(const State &parent, int node, const char *why)
 
 // Phase 0 of a Func with a fixed decision: that decision, whole (tiled where it is at root).
 std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams &params, const StepOptions &options,
-                                  const std::vector<ScheduleFeatures> *parentFeatures)
+                                  const Featurization *parentFeaturization)
 {
     std::vector<StepChild> out;
     State s = parent;
@@ -43,21 +43,21 @@ std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams 
     // A fixed decision is costed even where Halide's search would have rejected it before the
     // model (the user's start state; a Func the pre-pass froze in another context): only an
     // illegal one falls back to the Func's normal children.
-    std::vector<ScheduleFeatures> features = computeFeatures(s, params.device, parentFeatures);
+    Featurization features = computeFeatures(s, params.device, parentFeaturization);
     out.push_back(
         StepChild{std::move(s), std::move(features), decisionFor(parent.dag(), *options.fixed, options), false});
     return out;
 }
 
 std::vector<StepChild> placements(const State &parent, const AutoscheduleParams &params, const StepOptions &options,
-                                  const std::vector<ScheduleFeatures> *parentFeatures)
+                                  const Featurization *parentFeaturization)
 {
     if (options.fixed) {
-        std::vector<StepChild> fixed = fixedChild(parent, params, options, parentFeatures);
+        std::vector<StepChild> fixed = fixedChild(parent, params, options, parentFeaturization);
         if (!fixed.empty() || options.fixedIsStrict)
             return fixed;
     }
-    Phase0Children p = halidePlacements(parent, params, parentFeatures);
+    Phase0Children p = halidePlacements(parent, params, parentFeaturization);
     std::vector<StepChild> out;
     for (size_t i = 0; i < p.children.size(); i++) {
         const FuncSchedule &f = p.children[i].funcs().back();
@@ -71,7 +71,7 @@ std::vector<StepChild> placements(const State &parent, const AutoscheduleParams 
 }
 
 std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams &params, const StepOptions &options,
-                                   const std::vector<ScheduleFeatures> *parentFeatures)
+                                   const Featurization *parentFeaturization)
 {
     const SearchDag &d = parent.dag();
     const FuncSchedule &placed = parent.funcs().back();
@@ -89,7 +89,7 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
         f.stages = candidates[i].tiling;
         State s = parent;
         s.replaceLast(f);
-        if (std::optional<std::vector<ScheduleFeatures>> features = featuresIfCosted(s, params, parentFeatures))
+        if (std::optional<Featurization> features = featuresIfCosted(s, params, parentFeaturization))
             made[i] = StepChild{std::move(s), std::move(*features), decisionFor(d, f, options), false};
         return made[i].has_value();
     });
@@ -105,8 +105,7 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
 } // namespace
 
 std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade, const AutoscheduleParams &params,
-                                          const StepOptions &options,
-                                          const std::vector<ScheduleFeatures> *parentFeatures)
+                                          const StepOptions &options, const Featurization *parentFeaturization)
 {
     const SearchDag &d = parent.dag();
     const int node = halideStepNode(decisionsMade);
@@ -116,13 +115,13 @@ std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade
     if (n.isInput)
         return {passThrough(parent, node, "an input, nothing to decide")};
     if (halideStepPhase(decisionsMade) == 0)
-        return placements(parent, params, options, parentFeatures);
+        return placements(parent, params, options, parentFeaturization);
     const FuncSchedule *f = parent.scheduleOf(node);
     // Halide tiles a Func in its second step only when it was computed at root and has loops to
     // spread over the GPU (a zero-dimensional Func stays one untiled point).
     if (!f || !f->awaitingGpuTiling || n.regionRequired.empty() || params.device.parallelism <= 1)
         return {passThrough(parent, node, "nothing to tile")};
-    return rootTilings(parent, params, options, parentFeatures);
+    return rootTilings(parent, params, options, parentFeaturization);
 }
 
 } // namespace beamscope::search

@@ -19,7 +19,7 @@ namespace beamscope::search {
 
 struct StepChild {
     State state;
-    std::vector<ScheduleFeatures> features; // what the cost model takes; empty for a pass-through
+    Featurization features; // what the cost model takes; empty for a pass-through
     Decision decision;
     bool passThrough = false;
 };
@@ -47,10 +47,10 @@ inline int halideStepPhase(int decisionsMade) { return decisionsMade % 2; }
 
 // The children of `parent`, which has made `decisionsMade` decisions, in Halide's generation
 // order. Costed children come with their features; an empty list means every candidate was
-// rejected before costing (the state dies, as in Halide). parentFeatures: computeFeatures(parent),
+// rejected before costing (the state dies, as in Halide). parentFeaturization: computeFeatures(parent),
 // which the children's featurizations start from, or null.
 std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade, const AutoscheduleParams &params,
                                           const StepOptions &options,
-                                          const std::vector<ScheduleFeatures> *parentFeatures = nullptr);
+                                          const Featurization *parentFeaturization = nullptr);
 
 } // namespace beamscope::search
