@@ -26,9 +26,11 @@ namespace beamscope::search {
 
 void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out)
 {
+    size_t at = out.size();
+    out.resize(at + features.size() * kScheduleFeatureCount);
     for (const ScheduleFeatures &f : features)
         for (double v : f.values)
-            out.push_back(static_cast<float>(v));
+            out[at++] = static_cast<float>(v);
 }
 
 BeamSearch::BeamSearch(const SearchDag &dag, const model::CostModel &model, AutoscheduleParams params)
@@ -102,7 +104,7 @@ struct Candidate {
     bool fixed = false;       // made by a decision fixed by the start state
     bool passThrough = false; // Halide's copy of its parent at a step with nothing to decide
     int64_t traceId = -1;
-    size_t order = 0;                         // costed children: their feature rows in the depth's packed batch
+    size_t order = 0;                         // costed children: their place in the depth's predictions
     int decisions = 0;                        // decisions made: Halide's (two per DAG node), or Funcs scheduled
     std::shared_ptr<const Lineage> lineage;   // its parent's, null for the initial state
     std::shared_ptr<const LoopNestText> nest; // its dump read once, for the structural hashes
@@ -187,15 +189,33 @@ TraceParams traceParams(const AutoscheduleParams &p, int totalPasses, bool prePa
     return t;
 }
 
-// One depth's children, from every beam state in the order the beam was taken; costed children
-// were featurized once, their rows are in `packed` at position `order`.
+// The cost model on `count` children's feature rows, one prediction each.
+using CostRows = std::function<void(std::span<const float> rows, size_t count, std::span<float> predictions)>;
+
+// One depth's children, from every beam state in the order the beam was taken. A costed child's
+// prediction is costs[order]; its feature rows wait in `packed` (from child `flushed` on) until a
+// batch is full, so a depth of tens of thousands of children never holds all their rows at once.
 struct Generation {
     std::vector<Candidate> children;
     std::vector<Decision> decisions;
     std::vector<int64_t> parents;
     std::vector<float> packed;
-    size_t costed = 0;
+    std::vector<float> costs;
+    size_t costed = 0, flushed = 0;
+
+    void costPending(const CostRows &cost)
+    {
+        if (costed == flushed)
+            return;
+        costs.resize(costed);
+        cost(packed, costed - flushed, std::span<float>(costs).subspan(flushed));
+        flushed = costed;
+        packed.clear();
+    }
 };
+
+// Children costed per call to the cost model: enough to keep its threads busy.
+constexpr size_t kCostChunk = 4096;
 
 // What one step of the search may decide, the same for every beam state of a depth.
 struct StepRules {
@@ -211,22 +231,33 @@ struct StepRules {
 // blessingHash: the structural hash each beam state's children remember it by.
 template <typename BlessingHash>
 Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &params, const StepRules &rules,
-                      int threads, std::mt19937_64 &rng, const BlessingHash &blessingHash)
+                      int threads, std::mt19937_64 &rng, const BlessingHash &blessingHash, const CostRows &cost)
 {
-    // Halide's steps draw no random numbers, so the beam states expand in parallel; their
-    // children are then taken in beam order, as if one after the other.
+    // Halide's steps draw no random numbers, so the beam states expand in parallel, a few at a time
+    // (a state's children with their features take megabytes); their children are then taken in
+    // beam order, as if one after the other.
     std::vector<std::vector<StepChild>> halideChildren(rules.halideSteps ? beam.size() : 0);
-    if (rules.halideSteps) {
-        // Threads the beam leaves idle judge each state's tilings.
-        StepOptions options = rules.halide;
-        options.threads = std::max<int>(1, threads / static_cast<int>(std::max<size_t>(1, beam.size())));
-        parallelFor(beam.size(), threads, [&](size_t i) {
-            halideChildren[i] =
-                halideStepChildren(beam[i].state, beam[i].decisions, params, options, beam[i].featurization.get());
+    StepOptions options = rules.halide;
+    // Threads the beam leaves idle judge each state's tilings.
+    options.threads = std::max<int>(1, threads / static_cast<int>(std::max<size_t>(1, beam.size())));
+    const size_t inFlight = 2 * static_cast<size_t>(std::max(1, threads));
+    const auto expandFrom = [&](size_t first) {
+        const size_t count = std::min(inFlight, beam.size() - first);
+        parallelFor(count, threads, [&](size_t k) {
+            Candidate &b = beam[first + k];
+            // A beam state's children start from its own featurization, made here once rather than
+            // kept for every child of the depth (thousands of them, most never picked).
+            if (!b.featurization && b.state.numScheduled() > 0)
+                b.featurization =
+                    std::make_shared<const Featurization>(computeFeatures(b.state, params.device, nullptr));
+            halideChildren[first + k] =
+                halideStepChildren(b.state, b.decisions, params, options, b.featurization.get());
         });
-    }
+    };
     Generation kept, rejected;
     for (size_t i = 0; i < beam.size(); i++) {
+        if (rules.halideSteps && i % inFlight == 0)
+            expandFrom(i);
         Candidate &b = beam[i];
         auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, blessingHash(b)});
         const auto take = [&](Generation &into, State state, Featurization features, Decision d, bool passThrough) {
@@ -241,8 +272,6 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             } else {
                 c.order = into.costed++;
                 packFeatures(features.features, into.packed);
-                if (rules.halideSteps)
-                    c.featurization = std::make_shared<const Featurization>(std::move(features));
             }
             into.children.push_back(std::move(c));
             into.decisions.push_back(std::move(d));
@@ -251,6 +280,9 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         if (rules.halideSteps) {
             for (StepChild &c : halideChildren[i])
                 take(kept, std::move(c.state), std::move(c.features), std::move(c.decision), c.passThrough);
+            std::vector<StepChild>().swap(halideChildren[i]);
+            if (kept.costed - kept.flushed >= kCostChunk)
+                kept.costPending(cost);
             continue;
         }
         for (Child &c : generateChildren(b.state, params, rules.perFunc, rng)) {
@@ -259,7 +291,9 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             take(into, std::move(c.state), std::move(features), std::move(c.decision), false);
         }
     }
-    return std::move(kept.children.empty() ? rejected : kept);
+    Generation &chosen = kept.children.empty() ? rejected : kept;
+    chosen.costPending(cost);
+    return std::move(chosen);
 }
 
 // Halide's random dropout (AutoSchedule.cpp random_dropout): each state taken off the queue is
@@ -434,8 +468,14 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             // Halide blesses the ancestors of a pass's good states by their hash at the pass's
             // granularity; only coarse-to-fine passes before the last one need it.
             const bool blessing = coarseToFine && pass >= 0 && pass + 1 < mainPasses;
-            Generation g = expandBeam(beam, m_params, rules, threads, rng,
-                                      [&](Candidate &b) { return blessing ? hash(b, pass) : uint64_t{0}; });
+            Generation g = expandBeam(
+                beam, m_params, rules, threads, rng,
+                [&](Candidate &b) { return blessing ? hash(b, pass) : uint64_t{0}; },
+                [&](std::span<const float> rows, size_t count, std::span<float> predictions) {
+                    const int rowStages = static_cast<int>(rows.size() / (count * kScheduleFeatureCount));
+                    m_model.evaluate(embedding(rowStages), rows, static_cast<int>(count), m_params.device.parallelism,
+                                     predictions, {}, 0, threads);
+                });
             std::vector<Candidate> &children = g.children;
             if (children.empty()) {
                 if (fixedHere && strictHere)
@@ -443,17 +483,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                                                 " is not legal in " + pipelineName);
                 break;
             }
-            // Cost the whole batch at once.
-            std::vector<float> predictions(g.costed);
-            int stages = 0;
-            for (const Candidate &c : children)
-                if (!c.passThrough) {
-                    stages = c.state.scheduledStageCount();
-                    break;
-                }
-            if (g.costed > 0)
-                m_model.evaluate(embedding(stages), g.packed, static_cast<int>(g.costed), m_params.device.parallelism,
-                                 predictions, {}, 0, threads);
+            const std::vector<float> &predictions = g.costs;
             result.statesEvaluated += static_cast<int64_t>(g.costed);
             result.statesAdded += static_cast<int64_t>(children.size());
             for (size_t i = 0; i < children.size(); i++) {
@@ -501,8 +531,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             // At the last depth the beam is the pass's result (the rest were only blessed).
             if (trace)
                 for (size_t i = 0; i < (last ? std::min<size_t>(1, next.size()) : next.size()); i++)
-                    recordExpanded(*trace, next[i].traceId, next[i].passThrough, stages, g.packed, next[i].order,
-                                   next[i].state);
+                    recordExpanded(*trace, next[i].traceId, next[i].passThrough, next[i].state);
             beam = std::move(next);
             if (last && !beam.empty())
                 passBest = beam.front();
@@ -540,8 +569,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     return result;
 }
 
-void BeamSearch::recordExpanded(SearchTrace &trace, int64_t traceId, bool passThrough, int stages,
-                                std::span<const float> packed, size_t order, const State &state) const
+void BeamSearch::recordExpanded(SearchTrace &trace, int64_t traceId, bool passThrough, const State &state) const
 {
     TraceNode *n = traceId >= 0 ? trace.find(traceId) : nullptr;
     if (!n)
@@ -556,9 +584,10 @@ void BeamSearch::recordExpanded(SearchTrace &trace, int64_t traceId, bool passTh
         }
         return;
     }
-    // The rows this state was costed with: featurized once, when it was a child.
-    const size_t rowFloats = static_cast<size_t>(stages) * kScheduleFeatureCount;
-    const std::span<const float> rows = packed.subspan(order * rowFloats, rowFloats);
+    // The rows this state was costed with (a whole featurization gives a child's very features).
+    std::vector<float> rows;
+    packFeatures(computeFeatures(state, m_params.device), rows);
+    const int stages = static_cast<int>(rows.size() / kScheduleFeatureCount);
     for (int st = 0; st < stages; st++) {
         std::array<float, 73> row{};
         std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(st) * kScheduleFeatureCount, row.size(), row.begin());

@@ -73,8 +73,7 @@ public:
 private:
     const model::PipelineEmbedding &embedding(int stages) const;
     // Marks a trace node as kept in the beam and gives it its rows, stage costs and loop nest.
-    void recordExpanded(SearchTrace &trace, int64_t traceId, bool passThrough, int stages,
-                        std::span<const float> packed, size_t order, const State &state) const;
+    void recordExpanded(SearchTrace &trace, int64_t traceId, bool passThrough, const State &state) const;
     // Halide's freeze_lowest_cost_stages: fixes the cheapest Funcs' choices; returns their names.
     std::vector<std::string> freezeLowestCostStages(const State &best,
                                                     std::vector<std::optional<FuncSchedule>> &fixed) const;

@@ -117,9 +117,19 @@ struct StageCtx {
 
 } // namespace
 
-struct UnscheduledPlacements {
-    std::vector<std::optional<Placement>> byNode;
-    std::map<std::pair<int, int>, int64_t> sharedBytes; // (node, stage) of a block loop -> bytes placed there
+// What a reader of a scheduled Func sees of its schedule: where it is computed and stored, and its
+// storage's vector dim. A Func's tiling at root changes nothing else its readers' features take.
+struct ScheduledSite {
+    ComputeLocation location = ComputeLocation::Root;
+    bool storedAtRoot = false, insideSerialLoop = false;
+    int consumer = -1, consumerStage = -1, vectorDim = 0;
+    bool operator==(const ScheduledSite &) const = default;
+};
+
+struct FuncSites {
+    std::vector<std::optional<Placement>> placements;    // by node: the Funcs not scheduled
+    std::map<std::pair<int, int>, int64_t> sharedBytes;  // (node, stage) of a block loop -> bytes placed there
+    std::vector<std::optional<ScheduledSite>> scheduled; // by node: the scheduled Funcs
 };
 
 namespace {
@@ -138,7 +148,6 @@ private:
     std::vector<ScheduleFeatures> feats; // by cost-model slot (scheduled prefix)
     std::vector<int64_t> pcm;            // points_computed_minimum per slot (all stages)
     std::vector<StageCtx> contexts;      // per scheduled slot, shared by the per-stage and inlined passes
-    std::string inlinedKey;              // which Funcs are inlined, for the expr_branching memo
     mutable std::unordered_map<std::string, int> inlinedBranching; // per state: Func name -> branching
     std::vector<std::optional<Placement>> placements;              // by node: unscheduled Funcs
     std::map<std::pair<int, int>, int64_t> placedSharedBytes;      // (node, stage) of a block loop -> bytes
@@ -165,6 +174,7 @@ private:
     StageCtx context(const FuncSchedule &f, int stage) const;
     void collectAccesses(int node, int stage, std::vector<Access> &out) const;
     int branching(int node);
+    std::string branchingKey(int node) const;
     void memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     int64_t pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat, const std::vector<int> &chain,
                                     const RationalJacobian &thread, const RationalJacobian &serial, bool scheduled,
@@ -185,8 +195,9 @@ private:
     void occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     void inlinedFeatures();
     void workingSets();
-    bool readsChanged(const FuncSchedule &f, int decided, const UnscheduledPlacements &before) const;
-    std::vector<char> kernelsToRecompute(const UnscheduledPlacements *before) const;
+    bool readsChanged(const FuncSchedule &f, int decided, const FuncSites &before) const;
+    std::optional<ScheduledSite> scheduledSite(int node) const;
+    std::vector<char> kernelsToRecompute(const FuncSites *before) const;
 };
 
 Site Featurizer::siteOf(int producer, int consumerNode) const
@@ -564,6 +575,30 @@ void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) 
 // Halide measures the Func's pure definition for every stage, through the
 // Funcs inlined into it. Each inlined Func is measured once per state (chains
 // of inlined stencils would otherwise be expanded exponentially).
+std::string Featurizer::branchingKey(int node) const
+{
+    std::vector<int> inlined, pending{node};
+    while (!pending.empty()) {
+        const int n = pending.back();
+        pending.pop_back();
+        for (const dag::Stage &s : d.node(n).stages)
+            for (int e : s.incomingEdges) {
+                const int q = d.edge(e).producer;
+                const FuncSchedule *g = st.scheduleOf(q);
+                if (g && g->location == ComputeLocation::Inlined &&
+                    std::find(inlined.begin(), inlined.end(), q) == inlined.end()) {
+                    inlined.push_back(q);
+                    pending.push_back(q);
+                }
+            }
+    }
+    std::sort(inlined.begin(), inlined.end());
+    std::string key = std::to_string(node);
+    for (int q : inlined)
+        key += "," + std::to_string(q);
+    return key;
+}
+
 int Featurizer::branching(int node)
 {
     const std::function<bool(const std::string &, int &)> inlinedMeasure = [&](const std::string &name, int &out) {
@@ -641,10 +676,10 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat)
         taskLoadFeatures(c, feat);
     memoryFeatures(c, feat);
     occupancyFeatures(c, feat);
-    // Keyed by the inlined set and the Func (every stage reports the pure definition's measure).
-    std::string key = inlinedKey;
-    key += "#" + std::to_string(c.node);
-    feat[Feature::ExprBranching] = d.branching(key, [&] { return branching(c.node); });
+    // Every stage reports the pure definition's measure, which depends on the Func and on which of
+    // the Funcs it calls, directly or through other inlined Funcs, are inlined: the memo's key. (A key
+    // of every Func's inlining would make the memo grow with every state a search visits.)
+    feat[Feature::ExprBranching] = d.branching(branchingKey(c.node), [&] { return branching(c.node); });
 }
 
 // Realizations, points computed, scalars, innermost and unrolled extents.
@@ -1436,8 +1471,12 @@ void Featurizer::workingSets()
 // reads the per-task loads look through), something the decision of `decided` may have changed:
 // the decided Func, a Func not scheduled yet that it also reads or whose placement moved, or an
 // input it also reads.
-bool Featurizer::readsChanged(const FuncSchedule &f, int decided, const UnscheduledPlacements &before) const
+bool Featurizer::readsChanged(const FuncSchedule &f, int decided, const FuncSites &before) const
 {
+    // A Func retiled where it was (its site as before) changes no region its readers or the readers
+    // of its producers see.
+    const bool decidedSiteKept = before.scheduled[static_cast<size_t>(decided)] &&
+                                 before.scheduled[static_cast<size_t>(decided)] == scheduledSite(decided);
     const auto readBy = [&](int q, int reader) {
         const std::vector<int> &readers = d.consumers(q);
         return std::find(readers.begin(), readers.end(), reader) != readers.end();
@@ -1451,14 +1490,14 @@ bool Featurizer::readsChanged(const FuncSchedule &f, int decided, const Unschedu
         for (const dag::Stage &stage : d.node(n).stages)
             for (int e : stage.incomingEdges) {
                 const int q = d.edge(e).producer;
-                if (q == decided)
+                if (q == decided && !decidedSiteKept)
                     return true;
                 const FuncSchedule *g = st.scheduleOf(q);
                 if (d.node(q).isInput || !g) {
-                    if (readBy(q, decided))
+                    if (!decidedSiteKept && readBy(q, decided))
                         return true;
                     if (!g && !d.node(q).isInput &&
-                        !(placements[static_cast<size_t>(q)] == before.byNode[static_cast<size_t>(q)]))
+                        !(placements[static_cast<size_t>(q)] == before.placements[static_cast<size_t>(q)]))
                         return true;
                     continue;
                 }
@@ -1473,12 +1512,27 @@ bool Featurizer::readsChanged(const FuncSchedule &f, int decided, const Unschedu
     return false;
 }
 
+std::optional<ScheduledSite> Featurizer::scheduledSite(int node) const
+{
+    const FuncSchedule *f = st.scheduleOf(node);
+    if (!f)
+        return std::nullopt;
+    ScheduledSite s;
+    s.location = f->location;
+    s.storedAtRoot = f->storedAtRoot;
+    s.insideSerialLoop = f->insideSerialLoop;
+    s.consumer = f->consumer;
+    s.consumerStage = f->consumerStage;
+    s.vectorDim = f->stages.empty() ? -1 : d.vectorDim(node, 0, f->stages[0].vectorLoop);
+    return s;
+}
+
 // By root Func: whether its kernel (its stages and the Funcs computed inside it) must be
 // featurized anew in a child of the state `before` was placed for (computeFeatures).
-std::vector<char> Featurizer::kernelsToRecompute(const UnscheduledPlacements *before) const
+std::vector<char> Featurizer::kernelsToRecompute(const FuncSites *before) const
 {
     std::vector<char> dirty(static_cast<size_t>(d.nodeCount()), 1);
-    if (!before || before->byNode.size() != placements.size())
+    if (!before || before->placements.size() != placements.size())
         return dirty;
     const int decided = st.funcs().back().node;
     for (const FuncSchedule &f : st.funcs())
@@ -1507,14 +1561,10 @@ Featurization Featurizer::run(const Featurization *parent)
 {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
     contexts.assign(feats.size(), StageCtx());
-    inlinedKey.assign(static_cast<size_t>(d.nodeCount()), '0');
     placeUnscheduledFuncs();
-    for (const FuncSchedule &f : st.funcs())
-        if (f.location == ComputeLocation::Inlined)
-            inlinedKey[static_cast<size_t>(f.node)] = '1';
     computePointsComputedMinimum();
     const std::vector<char> recompute =
-        parent && !st.funcs().empty() ? kernelsToRecompute(parent->placements.get()) : std::vector<char>{};
+        parent && !st.funcs().empty() ? kernelsToRecompute(parent->sites.get()) : std::vector<char>{};
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location == ComputeLocation::Inlined) {
             // Inlined Funcs start from zero counts; their consumers add to them.
@@ -1559,8 +1609,11 @@ Featurization Featurizer::run(const Featurization *parent)
                 double(d.node(r.node).bytesPerPoint) * (inRange ? double(rc[static_cast<size_t>(v)].extent()) : 1.0);
         }
     }
-    auto kept = std::make_shared<UnscheduledPlacements>();
-    kept->byNode = std::move(placements);
+    auto kept = std::make_shared<FuncSites>();
+    kept->scheduled.resize(placements.size());
+    for (const FuncSchedule &f : st.funcs())
+        kept->scheduled[static_cast<size_t>(f.node)] = scheduledSite(f.node);
+    kept->placements = std::move(placements);
     kept->sharedBytes = std::move(placedSharedBytes);
     return Featurization{std::move(feats), std::move(kept)};
 }

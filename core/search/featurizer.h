@@ -81,13 +81,14 @@ struct FeatureParams {
 // (State::scheduledStageCount(), a prefix of SearchDag::costStages()).
 std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params);
 
-// Where a featurization placed the Funcs not scheduled yet (featurizer.cpp), kept beside its
-// features so that the featurizations of the state's children can tell which placements moved.
-struct UnscheduledPlacements;
+// What a featurization saw of where each Func lives (featurizer.cpp): the placements it gave the
+// Funcs not scheduled yet, and the sites of the scheduled ones as their readers see them. Kept
+// beside its features so that the featurizations of the state's children can tell what moved.
+struct FuncSites;
 
 struct Featurization {
     std::vector<ScheduleFeatures> features;
-    std::shared_ptr<const UnscheduledPlacements> placements;
+    std::shared_ptr<const FuncSites> sites;
 };
 
 // The same for a state made from a parent by one decision on its last scheduled Func (adding it,

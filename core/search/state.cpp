@@ -57,11 +57,7 @@ const char *plainLoopKindName(PlainLoop::Kind k)
     return "?";
 }
 
-State::State(const SearchDag &dag)
-    : m_dag(&dag),
-      m_index(static_cast<size_t>(dag.nodeCount()), -1),
-      m_computedCache(static_cast<size_t>(dag.nodeCount()))
-{}
+State::State(const SearchDag &dag) : m_dag(&dag), m_index(static_cast<size_t>(dag.nodeCount()), -1) {}
 
 int State::nextNode() const
 {
@@ -90,7 +86,7 @@ void State::replaceLast(FuncSchedule f)
                                     " is not the last Func scheduled");
     m_funcs.back() = std::move(f);
     // Regions of Funcs computed inside a kernel depend on their readers' tilings.
-    std::fill(m_computedCache.begin(), m_computedCache.end(), Region{});
+    m_computedCache.clear();
 }
 
 int State::scheduledStageCount() const
@@ -106,6 +102,10 @@ Region State::computedRegion(int node) const
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->location == ComputeLocation::Root || f->location == ComputeLocation::Inlined)
         return m_dag->rootComputed(node);
+    // Allocated at the first nested Func: a search holds thousands of states at once, most of
+    // whose Funcs are inlined or at root.
+    if (m_computedCache.empty())
+        m_computedCache.resize(static_cast<size_t>(m_dag->nodeCount()));
     Region &cached = m_computedCache[static_cast<size_t>(node)];
     if (!cached.empty())
         return cached;
