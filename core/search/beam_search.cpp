@@ -26,11 +26,10 @@ namespace beamscope::search {
 
 void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out)
 {
-    size_t at = out.size();
-    out.resize(at + features.size() * kScheduleFeatureCount);
+    // (No reserve here: one per call would defeat the vector's geometric growth.)
     for (const ScheduleFeatures &f : features)
         for (double v : f.values)
-            out[at++] = static_cast<float>(v);
+            out.push_back(static_cast<float>(v));
 }
 
 BeamSearch::BeamSearch(const SearchDag &dag, const model::CostModel &model, AutoscheduleParams params)

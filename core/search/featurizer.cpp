@@ -197,6 +197,7 @@ private:
     void workingSets();
     bool readsChanged(const FuncSchedule &f, int decided, const FuncSites &before) const;
     std::optional<ScheduledSite> scheduledSite(int node) const;
+    bool readsInlined(int node, int stage) const;
     std::vector<char> kernelsToRecompute(const FuncSites *before) const;
 };
 
@@ -1512,6 +1513,16 @@ bool Featurizer::readsChanged(const FuncSchedule &f, int decided, const FuncSite
     return false;
 }
 
+bool Featurizer::readsInlined(int node, int stage) const
+{
+    for (int e : d.stage(node, stage).incomingEdges) {
+        const FuncSchedule *g = st.scheduleOf(d.edge(e).producer);
+        if (g && g->location == ComputeLocation::Inlined)
+            return true;
+    }
+    return false;
+}
+
 std::optional<ScheduledSite> Featurizer::scheduledSite(int node) const
 {
     const FuncSchedule *f = st.scheduleOf(node);
@@ -1580,11 +1591,15 @@ Featurization Featurizer::run(const Featurization *parent)
             if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s))) {
                 const size_t slot = static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)));
                 StageCtx &c = contexts[slot];
-                c = context(f, static_cast<int>(s)); // the inlined Funcs' pass reads every context
-                if (reuse && slot < parent->features.size())
+                if (reuse && slot < parent->features.size()) {
                     *ft = parent->features[slot];
-                else
+                    // The inlined Funcs' pass reads the contexts of the stages they are inlined into.
+                    if (readsInlined(f.node, static_cast<int>(s)))
+                        c = context(f, static_cast<int>(s));
+                } else {
+                    c = context(f, static_cast<int>(s));
                     stageFeatures(c, *ft);
+                }
             }
     }
     inlinedFeatures();
