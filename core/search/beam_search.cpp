@@ -248,7 +248,7 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             // kept for every child of the depth (thousands of them, most never picked).
             if (!b.featurization && b.state.numScheduled() > 0)
                 b.featurization =
-                    std::make_shared<const Featurization>(computeFeatures(b.state, params.device, nullptr));
+                    std::make_shared<const Featurization>(computeFeatures(b.state, params.device, nullptr, true));
             halideChildren[first + k] =
                 halideStepChildren(b.state, b.decisions, params, options, b.featurization.get());
         });

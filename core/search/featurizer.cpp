@@ -139,7 +139,8 @@ public:
     Featurizer(const State &s, const FeatureParams &p) : st(s), d(s.dag()), params(p) {}
 
     // parent: the featurization of the state this one was made from by deciding its last Func, or null.
-    Featurization run(const Featurization *parent = nullptr);
+    // keepSites: also return the FuncSites (for a state whose children will be featurized).
+    Featurization run(const Featurization *parent = nullptr, bool keepSites = false);
 
 private:
     const State &st;
@@ -1568,7 +1569,7 @@ std::vector<char> Featurizer::kernelsToRecompute(const FuncSites *before) const
     return dirty;
 }
 
-Featurization Featurizer::run(const Featurization *parent)
+Featurization Featurizer::run(const Featurization *parent, bool keepSites)
 {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
     contexts.assign(feats.size(), StageCtx());
@@ -1624,6 +1625,8 @@ Featurization Featurizer::run(const Featurization *parent)
                 double(d.node(r.node).bytesPerPoint) * (inRange ? double(rc[static_cast<size_t>(v)].extent()) : 1.0);
         }
     }
+    if (!keepSites)
+        return Featurization{std::move(feats), nullptr};
     auto kept = std::make_shared<FuncSites>();
     kept->scheduled.resize(placements.size());
     for (const FuncSchedule &f : st.funcs())
@@ -1692,13 +1695,14 @@ void checkReuse(const State &state, const std::vector<ScheduleFeatures> &reused,
 
 } // namespace
 
-Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent)
+Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent,
+                              bool keepSites)
 {
     std::optional<State> tiled;
     if (hasRootAwaitingGpuTiling(state))
         tiled = withUntiledRootsTiledForFeatures(state);
     const State &featurized = tiled ? *tiled : state;
-    Featurization out = Featurizer(featurized, params).run(parent);
+    Featurization out = Featurizer(featurized, params).run(parent, keepSites);
     if (parent && checkingFeatureReuse())
         checkReuse(featurized, out.features, Featurizer(featurized, params).run().features);
     return out;

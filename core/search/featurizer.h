@@ -102,6 +102,8 @@ struct Featurization {
 // working sets) runs whole. With the environment variable BEAMSCOPE_CHECK_FEATURE_REUSE set, every
 // call also featurizes the state whole and throws std::logic_error, naming the stage and the
 // feature, where the two differ (tests/search/feature_reuse runs searches so).
-Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent);
+// keepSites: keep the FuncSites too, for a state whose own children will start from it.
+Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent,
+                              bool keepSites = false);
 
 } // namespace beamscope::search

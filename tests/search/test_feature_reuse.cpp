@@ -64,7 +64,7 @@ private Q_SLOTS:
         const test::BuiltPipeline p = test::buildRegistered("unsharp");
         AutoscheduleParams params;
         State state(*p.searchDag);
-        Featurization featurized = computeFeatures(state, params.device, nullptr);
+        Featurization featurized = computeFeatures(state, params.device, nullptr, true);
         const int decisions = halideDecisionCount(*p.searchDag);
         int compared = 0;
         for (int depth = 0; depth < decisions; depth++) {
@@ -84,7 +84,7 @@ private Q_SLOTS:
             StepChild &next = children.back();
             state = next.state;
             if (!next.passThrough)
-                featurized = next.features;
+                featurized = computeFeatures(state, params.device, nullptr, true);
         }
         QVERIFY(state.complete());
         QVERIFY(compared > 20);
