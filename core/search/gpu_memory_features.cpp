@@ -79,35 +79,11 @@ WarpLayout makeWarpLayout(const ThreadInfo &info)
 {
     WarpLayout w;
     w.info = info;
-    const int64_t last = info.numThreadsInBlock - 1;
-    int id = 0, activeInWarp = 0, threadsInWarp = 0, activeInFirstWarp = 0;
-    bool warpActive = false, first = true;
-    int activeWarps = 0;
-    for (int z = 0; z < info.inBlock[2]; z++)
-        for (int y = 0; y < info.inBlock[1]; y++)
-            for (int x = 0; x < info.inBlock[0]; x++, id++) {
-                const bool active = x < info.threads[0] && y < info.threads[1] && z < info.threads[2];
-                warpActive = warpActive || active;
-                activeInWarp += active ? 1 : 0;
-                threadsInWarp++;
-                if ((id + 1) % kWarpSize == 0 || id == last) {
-                    if (warpActive) {
-                        activeWarps++;
-                        if (first) {
-                            first = false;
-                            activeInFirstWarp = activeInWarp;
-                        }
-                        if (id == last) {
-                            w.tailThreads = threadsInWarp;
-                            w.hasTailWarp = activeInFirstWarp != activeInWarp;
-                            w.tailFirstThread = id - threadsInWarp + 1;
-                        }
-                    }
-                    warpActive = false;
-                    activeInWarp = threadsInWarp = 0;
-                }
-            }
-    w.regularActiveWarps = activeWarps - (w.hasTailWarp ? 1 : 0);
+    const WarpCounts counts = countWarps(info.threads, info.inBlock);
+    w.hasTailWarp = counts.hasTailWarp;
+    w.tailFirstThread = counts.tailFirstThread;
+    w.tailThreads = counts.tailThreads;
+    w.regularActiveWarps = counts.activeWarps - (w.hasTailWarp ? 1 : 0);
     return w;
 }
 

@@ -1,5 +1,7 @@
 #include "core/search/thread_info.h"
 
+#include <algorithm>
+
 namespace beamscope::search {
 
 void assignThreadLoops(int vectorLoop, const std::vector<int64_t> &sizes, int out[3], int64_t &count,
@@ -45,24 +47,69 @@ ThreadInfo makeThreadInfo(int vectorLoop, const std::vector<int64_t> &sizes, con
     }
     t.numWarpsPerBlock = static_cast<int>((t.numThreadsInBlock + kWarpSize - 1) / kWarpSize);
 
-    int id = 0;
-    bool warpActive = false;
-    const int64_t last = t.numThreadsInBlock - 1;
-    for (int z = 0; z < t.inBlock[2]; z++)
-        for (int y = 0; y < t.inBlock[1]; y++)
-            for (int x = 0; x < t.inBlock[0]; x++) {
-                const bool active = x < t.threads[0] && y < t.threads[1] && z < t.threads[2];
-                warpActive = warpActive || active;
-                if (active)
-                    t.numActiveThreads++;
-                if ((id + 1) % kWarpSize == 0 || id == last) {
-                    if (warpActive)
-                        t.numActiveWarpsPerBlock++;
-                    warpActive = false;
-                }
-                id++;
-            }
+    const WarpCounts w = countWarps(t.threads, t.inBlock);
+    t.numActiveThreads = w.activeThreads;
+    t.numActiveWarpsPerBlock = w.activeWarps;
     return t;
+}
+
+namespace {
+
+WarpCounts walkWarps(const int threads[3], const int inBlock[3])
+{
+    WarpCounts w;
+    const int64_t last = int64_t(inBlock[0]) * inBlock[1] * inBlock[2] - 1;
+    int id = 0, activeInWarp = 0, threadsInWarp = 0, activeInFirstWarp = 0;
+    bool warpActive = false, first = true;
+    for (int z = 0; z < inBlock[2]; z++)
+        for (int y = 0; y < inBlock[1]; y++)
+            for (int x = 0; x < inBlock[0]; x++, id++) {
+                const bool active = x < threads[0] && y < threads[1] && z < threads[2];
+                warpActive = warpActive || active;
+                activeInWarp += active ? 1 : 0;
+                w.activeThreads += active ? 1 : 0;
+                threadsInWarp++;
+                if ((id + 1) % kWarpSize == 0 || id == last) {
+                    if (warpActive) {
+                        w.activeWarps++;
+                        if (first) {
+                            first = false;
+                            activeInFirstWarp = activeInWarp;
+                        }
+                        if (id == last) {
+                            w.tailThreads = threadsInWarp;
+                            w.hasTailWarp = activeInFirstWarp != activeInWarp;
+                            w.tailFirstThread = id - threadsInWarp + 1;
+                        }
+                    }
+                    warpActive = false;
+                    activeInWarp = threadsInWarp = 0;
+                }
+            }
+    return w;
+}
+
+} // namespace
+
+WarpCounts countWarps(const int threads[3], const int inBlock[3])
+{
+    // A small direct-mapped cache: a slot holds the last shape that hashed to it.
+    struct Slot {
+        int key[6] = {-1, -1, -1, -1, -1, -1};
+        WarpCounts counts;
+    };
+    constexpr size_t kSlots = 1024;
+    thread_local std::vector<Slot> cache(kSlots);
+    const int key[6] = {threads[0], threads[1], threads[2], inBlock[0], inBlock[1], inBlock[2]};
+    uint64_t h = 1469598103934665603ULL;
+    for (int k : key)
+        h = (h ^ static_cast<uint64_t>(static_cast<uint32_t>(k))) * 1099511628211ULL;
+    Slot &slot = cache[h % kSlots];
+    if (!std::equal(key, key + 6, slot.key)) {
+        slot.counts = walkWarps(threads, inBlock);
+        std::copy(key, key + 6, slot.key);
+    }
+    return slot.counts;
 }
 
 } // namespace beamscope::search

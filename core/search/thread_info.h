@@ -34,6 +34,20 @@ struct ThreadInfo {
     double blockOccupancy() const { return double(numThreads) / kMaxThreadsPerBlock; }
 };
 
+// A block's threads counted warp by warp: the stage's threads are those with every coordinate
+// below `threads`, the block's span `inBlock`, numbered x fastest.
+struct WarpCounts {
+    int64_t activeThreads = 0;
+    int activeWarps = 0;
+    // The last warp when it is active with another number of active threads than the first
+    // active warp (Halide counts such a tail warp's accesses on their own).
+    bool hasTailWarp = false;
+    int tailFirstThread = 0, tailThreads = 0;
+};
+// Memoized per thread: the search asks for the same few block shapes millions of times, and a
+// count walks up to 1024 threads.
+WarpCounts countWarps(const int threads[3], const int inBlock[3]);
+
 // The thread dims a stage uses: `sizes` are its thread extents per loop.
 void assignThreadLoops(int vectorLoop, const std::vector<int64_t> &sizes, int out[3], int64_t &count,
                        std::vector<int> &loopIndices);
