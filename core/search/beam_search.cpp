@@ -426,6 +426,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
         trace->params = traceParams(m_params, totalPasses, prePass, startDepth, halideSteps);
     }
 
+    RootTilingCandidates rootTilingCandidates(m_params.device.parallelism);
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
@@ -459,6 +460,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             rules.halide.prePass = pass < 0;
             rules.halide.maxRootTilings = rules.perFunc.maxRootTilings;
             rules.halide.describeDecisions = trace != nullptr;
+            rules.halide.rootTilingCandidates = &rootTilingCandidates;
             // A fixed decision is taken at the Func's first step; its second has nothing left to decide.
             rules.halide.fixed = halideStepPhase(depth) == 0 ? fixedHere : nullptr;
             rules.halide.fixedIsStrict = strictHere;

@@ -298,4 +298,20 @@ std::vector<FuncTiling> halideRootTilings(const dag::Node &node, const std::vect
     return out;
 }
 
+const std::vector<RootTilingCandidate> &RootTilingCandidates::of(const SearchDag &dag, int node)
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_byNode.find(node);
+    if (it == m_byNode.end()) {
+        const dag::Node &n = dag.node(node);
+        std::vector<Region> loops;
+        for (size_t s = 0; s < n.stages.size(); s++)
+            loops.push_back(dag.rootLoops(node, static_cast<int>(s)));
+        it = m_byNode
+                 .emplace(node, halideRootTilingCandidates(n, loops, halideRootVectorDim(n, loops[0]), m_parallelism))
+                 .first;
+    }
+    return it->second;
+}
+
 } // namespace beamscope::search

@@ -11,6 +11,8 @@
 #include "core/search/state.h"
 
 #include <functional>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace beamscope::search {
@@ -43,6 +45,20 @@ struct RootTilingCandidate {
 std::vector<RootTilingCandidate> halideRootTilingCandidates(const dag::Node &node,
                                                             const std::vector<Region> &stageLoops, int vectorDim,
                                                             int64_t parallelism);
+
+// halideRootTilingCandidates of a Func at root over its root loops, made once per Func: they depend
+// on the Func and the GPU alone, and a search asks for them once per beam state at every tiling
+// step. Safe to use from several threads at once.
+class RootTilingCandidates {
+public:
+    explicit RootTilingCandidates(int64_t parallelism) : m_parallelism(parallelism) {}
+    const std::vector<RootTilingCandidate> &of(const SearchDag &dag, int node);
+
+private:
+    int64_t m_parallelism;
+    std::mutex m_mutex;
+    std::map<int, std::vector<RootTilingCandidate>> m_byNode; // entries never move once made
+};
 
 // Halide's stopping rule (SearchSpace::generate_children) over `candidates`: which are judged,
 // and which of those `accept(i)` takes; true at the accepted indices. The rule reads only whether

@@ -75,12 +75,10 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
 {
     const SearchDag &d = parent.dag();
     const FuncSchedule &placed = parent.funcs().back();
-    const dag::Node &n = d.node(placed.node);
-    std::vector<Region> loops;
-    for (size_t s = 0; s < n.stages.size(); s++)
-        loops.push_back(d.rootLoops(placed.node, static_cast<int>(s)));
-    const std::vector<RootTilingCandidate> candidates =
-        halideRootTilingCandidates(n, loops, halideRootVectorDim(n, loops[0]), params.device.parallelism);
+    std::optional<RootTilingCandidates> own;
+    RootTilingCandidates &memo =
+        options.rootTilingCandidates ? *options.rootTilingCandidates : own.emplace(params.device.parallelism);
+    const std::vector<RootTilingCandidate> &candidates = memo.of(d, placed.node);
     // Only this candidate's slot is written, so candidates may be judged on several threads.
     std::vector<std::optional<StepChild>> made(candidates.size());
     acceptRootTilings(candidates, options.threads, [&](size_t i) {

@@ -10,6 +10,7 @@
 // (penalised) cost in the queue.
 
 #include "core/search/autoschedule_params.h"
+#include "core/search/halide_root_tilings.h"
 #include "core/search/search_space.h"
 #include "core/search/state.h"
 
@@ -36,6 +37,8 @@ struct StepOptions {
     // Threads to judge one state's root tilings on (the search gives them when its beam is
     // narrower than its thread count, e.g. a pass's first tiling, from the one initial state).
     int threads = 1;
+    // The search's memo of Halide's root tilings (null: made anew for each state).
+    RootTilingCandidates *rootTilingCandidates = nullptr;
 };
 
 // The number of decisions Halide's search makes on this pipeline (2 per DAG node).
