@@ -16,6 +16,7 @@
 #include <memory>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 #include <random>
@@ -96,7 +97,13 @@ struct Lineage {
 };
 
 struct Candidate {
-    State state;
+    // Its state. A child of Halide's steps keeps only what its parent's decision made (the parent
+    // stays in the beam for the whole depth) until the search takes it off the queue: a depth has
+    // up to tens of thousands of children, each state of a large app tens of kilobytes.
+    std::optional<State> state;
+    const State *parentState = nullptr;
+    std::optional<FuncSchedule> decided; // the Func the decision added (or retiled, with `retiled`)
+    bool retiled = false;
     double cost = 0; // the cost model's prediction; a pass-through's is its parent's (penalised) rank
     double rank = 0; // the queue's key: cost with the coarse-to-fine penalty applied
     bool penalized = false;
@@ -109,6 +116,24 @@ struct Candidate {
     std::shared_ptr<const LoopNestText> nest; // its dump read once, for the structural hashes
     // Its featurization (Halide's steps), which its own children's featurizations start from.
     std::shared_ptr<const Featurization> featurization;
+
+    // Its state, made from its parent's the first time it is asked for.
+    State &materialized()
+    {
+        if (!state) {
+            State s = *parentState;
+            if (decided) {
+                if (retiled)
+                    s.replaceLast(*decided);
+                else
+                    s.add(*decided);
+            }
+            state = std::move(s);
+        }
+        return *state;
+    }
+    // The schedule the decision gave `node`.
+    const FuncSchedule &scheduleOf(int node) const { return state ? *state->scheduleOf(node) : *decided; }
 };
 
 // Halide's cost model evaluates its queue when the 1025th state is enqueued, and once more when
@@ -246,11 +271,11 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             Candidate &b = beam[first + k];
             // A beam state's children start from its own featurization, made here once rather than
             // kept for every child of the depth (thousands of them, most never picked).
-            if (!b.featurization && b.state.numScheduled() > 0)
+            const State &state = b.materialized();
+            if (!b.featurization && state.numScheduled() > 0)
                 b.featurization =
-                    std::make_shared<const Featurization>(computeFeatures(b.state, params.device, nullptr, true));
-            halideChildren[first + k] =
-                halideStepChildren(b.state, b.decisions, params, options, b.featurization.get());
+                    std::make_shared<const Featurization>(computeFeatures(state, params.device, nullptr, true));
+            halideChildren[first + k] = halideStepChildren(state, b.decisions, params, options, b.featurization.get());
         });
     };
     Generation kept, rejected;
@@ -260,7 +285,16 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         Candidate &b = beam[i];
         auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, blessingHash(b)});
         const auto take = [&](Generation &into, State state, Featurization features, Decision d, bool passThrough) {
-            Candidate c{std::move(state), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr, nullptr};
+            Candidate c;
+            if (rules.halideSteps) {
+                c.parentState = &b.materialized();
+                if (!passThrough) {
+                    c.retiled = state.numScheduled() == c.parentState->numScheduled();
+                    c.decided = state.funcs().back();
+                }
+            } else {
+                c.state = std::move(state);
+            }
             c.fixed = rules.fixedChildren;
             c.passThrough = passThrough;
             c.decisions = b.decisions + 1;
@@ -284,7 +318,7 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
                 kept.costPending(cost);
             continue;
         }
-        for (Child &c : generateChildren(b.state, params, rules.perFunc, rng)) {
+        for (Child &c : generateChildren(b.materialized(), params, rules.perFunc, rng)) {
             Featurization features{computeFeatures(c.state, params.device), nullptr};
             Generation &into = rejectionBeforeCosting(c.state, features.features).empty() ? kept : rejected;
             take(into, std::move(c.state), std::move(features), std::move(c.decision), false);
@@ -408,9 +442,9 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     int64_t bestTraceId = -1;
     const auto hash = [&](Candidate &c, int granularity) {
         if (!halideSteps)
-            return coarseToFineHash(c.state, granularity);
+            return coarseToFineHash(c.materialized(), granularity);
         if (granularity >= 0 && !c.nest)
-            c.nest = std::make_shared<const LoopNestText>(c.state.halideLoopNestTree());
+            c.nest = std::make_shared<const LoopNestText>(c.materialized().halideLoopNestTree());
         return granularity < 0 ? static_cast<uint64_t>(c.decisions)
                                : halideStructuralHash(*c.nest, c.decisions, granularity);
     };
@@ -430,7 +464,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
-        beam.push_back(Candidate{State(m_dag), 0, 0, false, false, false, -1, 0, 0, nullptr, nullptr, nullptr});
+        beam.emplace_back();
+        beam.back().state = State(m_dag);
         std::optional<Candidate> passBest;
         for (int depth = 0; depth < depthCount; depth++) {
             const int node = halideSteps ? halideStepNode(depth) : order[static_cast<size_t>(depth)];
@@ -501,7 +536,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                     n.depth = c.decisions;
                     n.decision = g.decisions[i].text;
                     n.detail = c.passThrough ? passThroughDetail(m_dag, g.decisions[i].node)
-                                             : g.decisions[i].toJson(m_dag, *c.state.scheduleOf(g.decisions[i].node));
+                                             : g.decisions[i].toJson(m_dag, c.scheduleOf(g.decisions[i].node));
                     n.cost = c.cost;
                     n.fixed = c.fixed;
                     n.passThrough = c.passThrough;
@@ -527,21 +562,24 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                     }
             }
             std::vector<Candidate> next;
-            for (Candidate *c : picked)
+            for (Candidate *c : picked) {
+                c->materialized(); // its parent, in the beam being replaced, goes
+                c->parentState = nullptr;
                 next.push_back(std::move(*c));
+            }
             // At the last depth the beam is the pass's result (the rest were only blessed).
             if (trace)
                 for (size_t i = 0; i < (last ? std::min<size_t>(1, next.size()) : next.size()); i++)
-                    recordExpanded(*trace, next[i].traceId, next[i].passThrough, next[i].state);
+                    recordExpanded(*trace, next[i].traceId, next[i].passThrough, *next[i].state);
             beam = std::move(next);
             if (last && !beam.empty())
                 passBest = beam.front();
         }
-        if (result.cancelled || !passBest || !passBest->state.complete())
+        if (result.cancelled || !passBest || !passBest->state->complete())
             continue;
         if (pass < 0) {
             result.prePassCost = passBest->cost;
-            result.frozen = freezeLowestCostStages(passBest->state, fixed);
+            result.frozen = freezeLowestCostStages(*passBest->state, fixed);
             if (trace)
                 trace->params.frozen = result.frozen;
             continue;
@@ -550,7 +588,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
         result.passCosts.push_back(passBest->cost);
         if (passBest->cost < bestCost) {
             bestCost = passBest->cost;
-            result.best = passBest->state;
+            result.best = *passBest->state;
             bestTraceId = passBest->traceId;
         }
     }
