@@ -25,14 +25,6 @@
 
 namespace beamscope::search {
 
-void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out)
-{
-    // (No reserve here: one per call would defeat the vector's geometric growth.)
-    for (const ScheduleFeatures &f : features)
-        for (double v : f.values)
-            out.push_back(static_cast<float>(v));
-}
-
 BeamSearch::BeamSearch(const SearchDag &dag, const model::CostModel &model, AutoscheduleParams params)
     : m_dag(dag), m_model(model), m_params(std::move(params))
 {
@@ -284,7 +276,8 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             expandFrom(i);
         Candidate &b = beam[i];
         auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, blessingHash(b)});
-        const auto take = [&](Generation &into, State state, Featurization features, Decision d, bool passThrough) {
+        const auto take = [&](Generation &into, State state, std::span<const float> rows, Decision d,
+                              bool passThrough) {
             Candidate c;
             if (rules.halideSteps) {
                 c.parentState = &b.materialized();
@@ -304,7 +297,7 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
                 c.featurization = b.featurization;
             } else {
                 c.order = into.costed++;
-                packFeatures(features.features, into.packed);
+                into.packed.insert(into.packed.end(), rows.begin(), rows.end());
             }
             into.children.push_back(std::move(c));
             into.decisions.push_back(std::move(d));
@@ -312,16 +305,18 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         };
         if (rules.halideSteps) {
             for (StepChild &c : halideChildren[i])
-                take(kept, std::move(c.state), std::move(c.features), std::move(c.decision), c.passThrough);
+                take(kept, std::move(c.state), c.rows, std::move(c.decision), c.passThrough);
             std::vector<StepChild>().swap(halideChildren[i]);
             if (kept.costed - kept.flushed >= kCostChunk)
                 kept.costPending(cost);
             continue;
         }
         for (Child &c : generateChildren(b.materialized(), params, rules.perFunc, rng)) {
-            Featurization features{computeFeatures(c.state, params.device), nullptr};
-            Generation &into = rejectionBeforeCosting(c.state, features.features).empty() ? kept : rejected;
-            take(into, std::move(c.state), std::move(features), std::move(c.decision), false);
+            const std::vector<ScheduleFeatures> features = computeFeatures(c.state, params.device);
+            Generation &into = rejectionBeforeCosting(c.state, features).empty() ? kept : rejected;
+            std::vector<float> rows;
+            packFeatures(features, rows);
+            take(into, std::move(c.state), rows, std::move(c.decision), false);
         }
     }
     Generation &chosen = kept.children.empty() ? rejected : kept;

@@ -52,10 +52,6 @@ struct SearchResult {
     std::vector<std::string> frozen; // and the Funcs it froze
 };
 
-// Packs features of `count` states with `stages` stages each into the model's
-// [B][stages][73] float layout.
-void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out);
-
 class BeamSearch {
 public:
     BeamSearch(const SearchDag &dag, const model::CostModel &model, AutoscheduleParams params);

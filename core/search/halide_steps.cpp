@@ -43,9 +43,9 @@ std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams 
     // A fixed decision is costed even where Halide's search would have rejected it before the
     // model (the user's start state; a Func the pre-pass froze in another context): only an
     // illegal one falls back to the Func's normal children.
-    Featurization features = computeFeatures(s, params.device, parentFeaturization);
-    out.push_back(
-        StepChild{std::move(s), std::move(features), decisionFor(parent.dag(), *options.fixed, options), false});
+    std::vector<float> rows;
+    packFeatures(computeFeatures(s, params.device, parentFeaturization).features, rows);
+    out.push_back(StepChild{std::move(s), std::move(rows), decisionFor(parent.dag(), *options.fixed, options), false});
     return out;
 }
 
@@ -65,7 +65,10 @@ std::vector<StepChild> placements(const State &parent, const AutoscheduleParams 
         if (options.prePass && f.location != ComputeLocation::Inlined && f.location != ComputeLocation::Root)
             continue;
         Decision d = decisionFor(parent.dag(), f, options);
-        out.push_back(StepChild{std::move(p.children[i]), std::move(p.features[i]), std::move(d), false});
+        std::vector<float> rows;
+        packFeatures(p.features[i].features, rows);
+        std::vector<ScheduleFeatures>().swap(p.features[i].features);
+        out.push_back(StepChild{std::move(p.children[i]), std::move(rows), std::move(d), false});
     }
     return out;
 }
@@ -87,8 +90,11 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
         f.stages = candidates[i].tiling;
         State s = parent;
         s.replaceLast(f);
-        if (std::optional<Featurization> features = featuresIfCosted(s, params, parentFeaturization))
-            made[i] = StepChild{std::move(s), std::move(*features), decisionFor(d, f, options), false};
+        if (std::optional<Featurization> features = featuresIfCosted(s, params, parentFeaturization)) {
+            std::vector<float> rows;
+            packFeatures(features->features, rows);
+            made[i] = StepChild{std::move(s), std::move(rows), decisionFor(d, f, options), false};
+        }
         return made[i].has_value();
     });
     std::vector<StepChild> out;

@@ -20,7 +20,9 @@ namespace beamscope::search {
 
 struct StepChild {
     State state;
-    Featurization features; // what the cost model takes; empty for a pass-through
+    // Its features packed as the cost model takes them (packFeatures; a large app's doubles are
+    // tens of kilobytes, and a tiling step makes thousands of children); empty for a pass-through.
+    std::vector<float> rows;
     Decision decision;
     bool passThrough = false;
 };

@@ -22,4 +22,12 @@ ScheduleFeatures::ScheduleFeatures()
     (*this)[Feature::SharedMemBlockLimitFactor] = 1;
 }
 
+void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out)
+{
+    // (No reserve here: one per call would defeat the vector's geometric growth.)
+    for (const ScheduleFeatures &f : features)
+        for (double v : f.values)
+            out.push_back(static_cast<float>(v));
+}
+
 } // namespace beamscope::search

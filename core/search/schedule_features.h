@@ -4,6 +4,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace beamscope::search {
 
@@ -97,5 +98,8 @@ struct ScheduleFeatures {
     double &operator[](Feature f) { return values[static_cast<size_t>(f)]; }
     double operator[](Feature f) const { return values[static_cast<size_t>(f)]; }
 };
+
+// Appends one state's features to `out` in the cost model's [B][stages][73] float layout.
+void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out);
 
 } // namespace beamscope::search
