@@ -16,6 +16,7 @@
 #include "core/pipelines/pipeline.h"
 #include "core/search/autoschedule.h"
 #include "core/util/json.h"
+#include "core/util/key_value.h"
 #include "core/util/parallel_for.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
@@ -35,16 +36,6 @@
 using namespace beamscope;
 
 namespace {
-
-std::vector<std::string> splitCommas(const std::string &s)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
 
 struct Run {
     bool ok = false;
@@ -238,12 +229,12 @@ int main(int argc, char **argv)
         }
         i++;
         if (k == "--apps")
-            apps = splitCommas(v);
+            apps = splitCommaList(v);
         else if (k == "--weights")
-            weightsKinds = splitCommas(v);
+            weightsKinds = splitCommaList(v);
         else if (k == "--threads") {
             threadCounts.clear();
-            for (const std::string &t : splitCommas(v))
+            for (const std::string &t : splitCommaList(v))
                 threadCounts.push_back(std::max(0, std::atoi(t.c_str())));
         } else if (k == "--beam")
             beam = std::max(1, std::atoi(v.c_str()));

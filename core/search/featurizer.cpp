@@ -196,7 +196,7 @@ private:
     void occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     void inlinedFeatures();
     void workingSets();
-    bool readsChanged(const FuncSchedule &f, int decided, const FuncSites &before) const;
+    bool readsChanged(const FuncSchedule &f, int decided, bool decidedSiteKept, const FuncSites &before) const;
     std::optional<ScheduledSite> scheduledSite(int node) const;
     bool readsInlined(int node, int stage) const;
     std::vector<char> kernelsToRecompute(const FuncSites *before) const;
@@ -574,9 +574,8 @@ void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) 
     }
 }
 
-// Halide measures the Func's pure definition for every stage, through the
-// Funcs inlined into it. Each inlined Func is measured once per state (chains
-// of inlined stencils would otherwise be expanded exponentially).
+// The expr_branching memo's key for `node`: the Func and the Funcs inlined into it, directly or
+// through other inlined Funcs, which are all its measure depends on.
 std::string Featurizer::branchingKey(int node) const
 {
     std::vector<int> inlined, pending{node};
@@ -601,6 +600,9 @@ std::string Featurizer::branchingKey(int node) const
     return key;
 }
 
+// Halide measures the Func's pure definition for every stage, through the
+// Funcs inlined into it. Each inlined Func is measured once per state (chains
+// of inlined stencils would otherwise be expanded exponentially).
 int Featurizer::branching(int node)
 {
     const std::function<bool(const std::string &, int &)> inlinedMeasure = [&](const std::string &name, int &out) {
@@ -1472,13 +1474,10 @@ void Featurizer::workingSets()
 // Whether a stage of `f` reads, directly or through Funcs inlined or computed inside a kernel (whose
 // reads the per-task loads look through), something the decision of `decided` may have changed:
 // the decided Func, a Func not scheduled yet that it also reads or whose placement moved, or an
-// input it also reads.
-bool Featurizer::readsChanged(const FuncSchedule &f, int decided, const FuncSites &before) const
+// input it also reads. decidedSiteKept: the decision retiled the Func where it was (its site as
+// before), which changes no region its readers or the readers of its producers see.
+bool Featurizer::readsChanged(const FuncSchedule &f, int decided, bool decidedSiteKept, const FuncSites &before) const
 {
-    // A Func retiled where it was (its site as before) changes no region its readers or the readers
-    // of its producers see.
-    const bool decidedSiteKept = before.scheduled[static_cast<size_t>(decided)] &&
-                                 before.scheduled[static_cast<size_t>(decided)] == scheduledSite(decided);
     const auto readBy = [&](int q, int reader) {
         const std::vector<int> &readers = d.consumers(q);
         return std::find(readers.begin(), readers.end(), reader) != readers.end();
@@ -1547,6 +1546,8 @@ std::vector<char> Featurizer::kernelsToRecompute(const FuncSites *before) const
     if (!before || before->placements.size() != placements.size())
         return dirty;
     const int decided = st.funcs().back().node;
+    const bool decidedSiteKept = before->scheduled[static_cast<size_t>(decided)] &&
+                                 before->scheduled[static_cast<size_t>(decided)] == scheduledSite(decided);
     for (const FuncSchedule &f : st.funcs())
         if (f.location == ComputeLocation::Root)
             dirty[static_cast<size_t>(f.node)] = 0;
@@ -1554,7 +1555,7 @@ std::vector<char> Featurizer::kernelsToRecompute(const FuncSites *before) const
         if (f.location == ComputeLocation::Inlined)
             continue;
         const int kernel = f.location == ComputeLocation::Root ? f.node : f.consumer;
-        if (f.node == decided || readsChanged(f, decided, *before))
+        if (f.node == decided || readsChanged(f, decided, decidedSiteKept, *before))
             dirty[static_cast<size_t>(kernel)] = 1;
     }
     // Unscheduled Funcs placed at a kernel's block loop count in its shared memory occupancy.

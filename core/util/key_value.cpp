@@ -1,5 +1,7 @@
 #include "core/util/key_value.h"
 
+#include <sstream>
+
 namespace beamscope {
 
 namespace {
@@ -66,6 +68,16 @@ std::optional<std::map<std::string, std::string>> parseKeyValues(const std::vect
             return std::nullopt;
         }
     }
+    return out;
+}
+
+std::vector<std::string> splitCommaList(const std::string &list)
+{
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty())
+            out.push_back(item);
     return out;
 }
 

@@ -23,4 +23,7 @@ std::optional<std::pair<std::string, std::string>> parseKeyValue(std::string_vie
 std::optional<std::map<std::string, std::string>> parseKeyValues(const std::vector<std::string> &entries,
                                                                  std::string *error);
 
+// The items of a comma-separated command-line list ("a,b,,c" -> a, b, c): empty items are dropped.
+std::vector<std::string> splitCommaList(const std::string &list);
+
 } // namespace beamscope

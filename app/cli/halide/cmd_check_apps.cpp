@@ -17,6 +17,7 @@
 #include "core/util/json.h"
 #include "core/util/progress.h"
 #include "core/weights/weights.h"
+#include "core/util/key_value.h"
 
 #include <cstdio>
 #include <iostream>
@@ -36,16 +37,6 @@ int fail(const std::string &message)
 {
     std::cerr << "beamscope-cli check-apps: " << message << "\n";
     return kFailure;
-}
-
-std::vector<std::string> splitList(const std::string &s)
-{
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty())
-            out.push_back(item);
-    return out;
 }
 
 // "ok", "ok (tolerance)" or the failure in a few words; the whole message goes to --json and stderr.
@@ -115,7 +106,7 @@ int runCheckApps(CheckAppsOptions &o)
 
     std::vector<pipelines::PipelineInfo> apps;
     if (const auto &list = o.apps) {
-        for (const std::string &name : splitList(*list)) {
+        for (const std::string &name : splitCommaList(*list)) {
             auto info = pipelines::findPipeline(name);
             if (!info)
                 return fail("--apps: unknown pipeline '" + name + "' (see 'beamscope-cli apps')");
