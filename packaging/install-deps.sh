@@ -9,6 +9,7 @@ packages=(
     cmake make g++ clang libclang-rt-14-dev
     qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
     libhalide14-0-dev
+    libmimalloc-dev   # the allocator of the programs that search (cmake/BeamscopeAllocator.cmake)
     libcli11-dev      # header-only command-line parser of beamscope-cli and the bench worker
     nlohmann-json3-dev   # JSON (core/util/json_parse.cpp), header-only: no runtime package
     pocl-opencl-icd ocl-icd-opencl-dev

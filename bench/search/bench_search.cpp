@@ -118,8 +118,9 @@ int benchApps(const std::vector<std::string> &apps, const std::vector<std::strin
               const std::string &goldenDir)
 {
     const std::map<std::string, double> halide = halideTimes(goldenDir);
-    std::printf("# beam %d; threads 0 = %d (one per core); ratio (beam 32) = seconds / Halide's one-core seconds\n",
-                beam, defaultThreadCount());
+    std::printf("# beam %d; threads 0 = %d (one per core); allocator %s; ratio (beam 32) = seconds / Halide's one-core "
+                "seconds\n",
+                beam, defaultThreadCount(), BEAMSCOPE_ALLOCATOR);
     std::printf("%-26s %-26s %3s %9s %10s %10s %14s %9s %8s %9s %5s\n", "app", "weights", "thr", "seconds", "states",
                 "us/state", "cost", "halide_s", "ratio", "peak_MiB", "runs");
     int failures = 0;

@@ -25,32 +25,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-// A load Jacobian with real entries ([producer dim][consumer loop]); NaN = unknown.
-struct Jacobian {
-    std::vector<std::vector<double>> m;
-    int64_t count = 1;
-    bool columnIsZero(size_t j) const
-    {
-        for (const auto &row : m)
-            if (j < row.size() && !(row[j] == 0))
-                return false;
-        return true;
-    }
-};
-
-Jacobian fromDag(const dag::LoadJacobian &j)
-{
-    Jacobian out;
-    out.count = j.count;
-    for (const auto &row : j.matrix) {
-        std::vector<double> r;
-        for (const dag::JacobianEntry &e : row)
-            r.push_back(e.known ? double(e.numerator) / double(e.denominator) : std::nan(""));
-        out.m.push_back(std::move(r));
-    }
-    return out;
-}
-
 // Where a producer's values live, as a consumer sees them.
 struct Site {
     MemoryType memory = MemoryType::Global;
@@ -88,11 +62,6 @@ bool operator==(const Placement &a, const Placement &b)
     return a.loop == b.loop && a.memory == b.memory && a.realizations == b.realizations && a.required == b.required &&
            a.computed == b.computed;
 }
-
-struct Access {
-    int producer = 0;
-    Jacobian jac;
-};
 
 struct StageCtx {
     int node = 0, stage = 0;
@@ -173,7 +142,8 @@ private:
     LoopPath deepestValidLocation(int node, const LoopPath &loop);
     void placeUnscheduledFuncs();
     StageCtx context(const FuncSchedule &f, int stage) const;
-    void collectAccesses(int node, int stage, std::vector<Access> &out) const;
+    // The non-inlined Funcs and inputs a stage reads, directly or through inlined Funcs.
+    void collectProducersRead(int node, int stage, std::vector<int> &out) const;
     int branching(int node);
     std::string branchingKey(int node) const;
     void memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
@@ -516,59 +486,27 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
     return c;
 }
 
-void Featurizer::collectAccesses(int node, int stage, std::vector<Access> &out) const
+void Featurizer::collectProducersRead(int node, int stage, std::vector<int> &out) const
 {
-    // (stage to look at, Jacobian from its loops to the original consumer's loops, call multiplicity)
+    // Depth first through inlined Funcs, one visit per load (the order is the order Halide sums
+    // the producers' bytes in, so it stays this walk's, duplicates and all).
     struct Pending {
         int node, stage;
-        std::vector<std::vector<double>> toConsumer; // [this node's dim][consumer loop]; empty = identity
     };
-    std::vector<Pending> pending{{node, stage, {}}};
+    std::vector<Pending> pending{{node, stage}};
     while (!pending.empty()) {
-        Pending p = std::move(pending.back());
+        const Pending p = pending.back();
         pending.pop_back();
         for (int e : d.stage(p.node, p.stage).incomingEdges) {
             const dag::Edge &edge = d.edge(e);
-            for (const dag::LoadJacobian &lj : edge.loadJacobians) {
-                Jacobian j = fromDag(lj);
-                if (!p.toConsumer.empty()) {
-                    // Compose through the inlined Func: its loop k iterates its dim loopDim(k).
-                    Jacobian composed;
-                    composed.count = j.count;
-                    const size_t loops = p.toConsumer.empty() ? 0 : p.toConsumer[0].size();
-                    for (const auto &row : j.m) {
-                        std::vector<double> r(loops, 0.0);
-                        for (size_t k = 0; k < row.size(); k++) {
-                            const int dim = d.loopDim(p.node, p.stage, static_cast<int>(k));
-                            if (row[k] == 0)
-                                continue;
-                            for (size_t jj = 0; jj < loops; jj++) {
-                                const double inner = dim >= 0 && static_cast<size_t>(dim) < p.toConsumer.size()
-                                                         ? p.toConsumer[static_cast<size_t>(dim)][jj]
-                                                         : std::nan("");
-                                r[jj] += row[k] * inner;
-                            }
-                        }
-                        composed.m.push_back(std::move(r));
-                    }
-                    j = std::move(composed);
-                }
-                const FuncSchedule *pf = st.scheduleOf(edge.producer);
-                if (pf && pf->location == ComputeLocation::Inlined) {
-                    pending.push_back(Pending{edge.producer, 0, j.m});
-                    continue;
-                }
-                out.push_back(Access{edge.producer, std::move(j)});
-            }
-            if (edge.loadJacobians.empty()) {
-                const FuncSchedule *pf = st.scheduleOf(edge.producer);
-                if (pf && pf->location == ComputeLocation::Inlined)
-                    pending.push_back(Pending{edge.producer, 0, {}});
-                else {
-                    Jacobian unknown;
-                    unknown.count = std::max(1, edge.calls);
-                    out.push_back(Access{edge.producer, unknown});
-                }
+            const FuncSchedule *pf = st.scheduleOf(edge.producer);
+            const bool inlined = pf && pf->location == ComputeLocation::Inlined;
+            const size_t loads = std::max<size_t>(1, edge.loadJacobians.size());
+            for (size_t i = 0; i < loads; i++) {
+                if (inlined)
+                    pending.push_back(Pending{edge.producer, 0});
+                else
+                    out.push_back(edge.producer);
             }
         }
     }
@@ -817,57 +755,58 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
 {
     const FuncSchedule &f = *c.f;
     const double bytes = own.bytes, innermostBytes = own.innermostBytes;
-    std::vector<Access> accesses;
-    collectAccesses(c.node, c.stage, accesses);
+    std::vector<int> producers;
+    collectProducersRead(c.node, c.stage, producers);
     double realizationBytes[3] = {0, 0, 0}, realizationLines[3] = {0, 0, 0};
     double threadBytes[3] = {0, 0, 0}, threadLines[3] = {0, 0, 0};
     double pointBytes = 0, pointLines = 0, allocation[3] = {0, 0, 0};
-    std::set<int> done;
-    for (const Access &a : accesses) {
-        const Site site = siteOf(a.producer, c.node);
+    for (size_t i = 0; i < producers.size(); i++) {
+        const int producer = producers[i];
+        if (std::find(producers.begin(), producers.begin() + static_cast<std::ptrdiff_t>(i), producer) !=
+            producers.begin() + static_cast<std::ptrdiff_t>(i))
+            continue; // each producer's footprint counts once
+        const Site site = siteOf(producer, c.node);
         const int m = static_cast<int>(site.memory);
-        const Region storage = st.computedRegion(a.producer);
-        if (!done.insert(a.producer).second)
-            continue;
+        const Region storage = st.computedRegion(producer);
         double b = 0, l = 0;
-        const FuncSchedule *pf = st.scheduleOf(a.producer);
+        const FuncSchedule *pf = st.scheduleOf(producer);
         // Halide's store_instances_per_consumption: a producer realized more often than this stage
         // is read one realization at a time.
         const bool realizedPerConsumerIteration =
             site.placedInKernel && double(site.realizations) > feat[Feature::NumRealizations];
         if (realizedPerConsumerIteration) {
-            footprint(d.node(a.producer).bytesPerPoint, site.required, site, b, l);
+            footprint(d.node(producer).bytesPerPoint, site.required, site, b, l);
         } else if (site.nestedIn && pf && pf->storedAtRoot) {
             // Realized once per block but stored at root: Halide reads its whole root allocation.
-            footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
+            footprint(d.node(producer).bytesPerPoint, d.rootRequired(producer), site, b, l);
         } else if (site.nestedIn) {
-            footprint(d.node(a.producer).bytesPerPoint, storage, site, b, l);
+            footprint(d.node(producer).bytesPerPoint, storage, site, b, l);
         } else if (f.storedAtRoot || f.location == ComputeLocation::Root) {
             // This Func's store site is the root, where Halide takes its producers' footprints:
             // each producer's whole root region, whatever share of it this stage reads.
-            footprint(d.node(a.producer).bytesPerPoint, d.rootRequired(a.producer), site, b, l);
+            footprint(d.node(producer).bytesPerPoint, d.rootRequired(producer), site, b, l);
         } else {
-            footprint(d.node(a.producer).bytesPerPoint, st.requiredAt(a.producer, c.node, c.stage, 0, &requiredAtMemo),
+            footprint(d.node(producer).bytesPerPoint, st.requiredAt(producer, c.node, c.stage, 0, &requiredAtMemo),
                       site, b, l);
         }
         realizationBytes[m] += b;
         realizationLines[m] += l;
         double cb = 0, cl = 0;
-        footprint(d.node(a.producer).bytesPerPoint, site.placedInKernel ? site.computed : storage, site, cb, cl);
+        footprint(d.node(producer).bytesPerPoint, site.placedInKernel ? site.computed : storage, site, cb, cl);
         if (site.memory != MemoryType::Register)
             allocation[m] += cb;
-        const Region threadRegion = st.requiredAt(a.producer, c.node, c.stage, 2, &requiredAtMemo);
+        const Region threadRegion = st.requiredAt(producer, c.node, c.stage, 2, &requiredAtMemo);
         if (site.nestedIn && site.memory == MemoryType::Shared)
-            footprint(d.node(a.producer).bytesPerPoint, storage, site, b, l);
+            footprint(d.node(producer).bytesPerPoint, storage, site, b, l);
         else if (site.placedInKernel && site.memory == MemoryType::Register && !site.atThreadLoop)
             // Placed in a serial loop: Halide takes that loop's region as the thread's.
-            footprint(d.node(a.producer).bytesPerPoint, site.required, site, b, l);
+            footprint(d.node(producer).bytesPerPoint, site.required, site, b, l);
         else
-            footprint(d.node(a.producer).bytesPerPoint, threadRegion.empty() ? storage : threadRegion, site, b, l);
+            footprint(d.node(producer).bytesPerPoint, threadRegion.empty() ? storage : threadRegion, site, b, l);
         threadBytes[m] += b;
         threadLines[m] += l;
-        const Region pointRegion = st.requiredAt(a.producer, c.node, c.stage, 3, &requiredAtMemo);
-        footprint(d.node(a.producer).bytesPerPoint, pointRegion.empty() ? storage : pointRegion, site, b, l);
+        const Region pointRegion = st.requiredAt(producer, c.node, c.stage, 3, &requiredAtMemo);
+        footprint(d.node(producer).bytesPerPoint, pointRegion.empty() ? storage : pointRegion, site, b, l);
         pointBytes += b;
         // Halide adds the register *bytes* (not lines) into unique_lines_read_per_point.
         pointLines += site.memory == MemoryType::Register ? b : l;

@@ -1,8 +1,10 @@
 #include "core/search/gpu_memory_features.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -26,23 +28,30 @@ Rational Rational::scaled(int64_t factor) const
     return {num * factor, den};
 }
 
-RationalJacobian RationalJacobian::fromDag(const dag::LoadJacobian &j, size_t consumerLoops)
+namespace {
+
+RationalJacobian fromEntries(const std::vector<std::vector<dag::JacobianEntry>> &matrix, size_t consumerLoops,
+                             int64_t count)
 {
-    RationalJacobian out(j.matrix.size(), consumerLoops, j.count);
-    for (size_t i = 0; i < j.matrix.size(); i++)
-        for (size_t k = 0; k < consumerLoops && k < j.matrix[i].size(); k++) {
-            const dag::JacobianEntry &e = j.matrix[i][k];
+    RationalJacobian out(matrix.size(), consumerLoops, count);
+    for (size_t i = 0; i < matrix.size(); i++)
+        for (size_t k = 0; k < consumerLoops && k < matrix[i].size(); k++) {
+            const dag::JacobianEntry &e = matrix[i][k];
             out.m[i * consumerLoops + k] = e.known ? Rational{e.numerator, e.denominator} : Rational{0, 0};
         }
     return out;
 }
 
+} // namespace
+
+RationalJacobian RationalJacobian::fromDag(const dag::LoadJacobian &j, size_t consumerLoops)
+{
+    return fromEntries(j.matrix, consumerLoops, j.count);
+}
+
 RationalJacobian RationalJacobian::fromStore(const std::vector<std::vector<dag::JacobianEntry>> &store, size_t loops)
 {
-    dag::LoadJacobian j;
-    j.matrix = store;
-    j.count = 1;
-    return fromDag(j, loops);
+    return fromEntries(store, loops, 1);
 }
 
 bool RationalJacobian::columnIsZero(size_t j) const
@@ -105,9 +114,30 @@ struct Strides {
     double perThreadDim[3][kMaxStorageDims]; // [thread dim][storage dim]
     bool valid[3] = {true, true, true};
     int threadDims = 0;
+    // When every stride along thread dim k is a whole number (the usual case), Halide's
+    // per-dimension truncation changes nothing and the offset is linear in the thread index:
+    // point * linear[k] elements.
+    bool whole[3] = {false, false, false};
+    int64_t linear[3] = {0, 0, 0};
+
+    void findLinearOffsets()
+    {
+        for (int k = 0; k < threadDims; k++) {
+            whole[k] = valid[k];
+            linear[k] = 0;
+            for (int i = 0; i < dims && whole[k]; i++) {
+                const double v = perThreadDim[k][i];
+                // Exact below 2^31: point (< 1024 threads) times v stays exact in a double.
+                whole[k] = std::trunc(v) == v && std::fabs(v) < 2147483648.0;
+                linear[k] += static_cast<int64_t>(v) * storage[i];
+            }
+        }
+    }
 
     int64_t offset(int k, int64_t point) const
     {
+        if (whole[k])
+            return std::llabs(point * linear[k]);
         int64_t r = 0;
         for (int i = 0; i < dims; i++)
             r += static_cast<int64_t>(double(point) * perThreadDim[k][i]) * storage[i];
@@ -138,19 +168,38 @@ int64_t coveredBytes(const int64_t *starts, int n, int bytesPerAccess)
     return covered;
 }
 
-void addRequests(MemKind kind, WarpAccess &a, int bytesPerAccess, int requests, MemTotals &totals)
+// Threads' offsets mostly arrive in order (x fastest, strides positive), where insertion sort
+// makes one pass; a warp has at most 32 of them.
+void sortStarts(int64_t *start, int count)
 {
-    std::sort(a.start, a.start + a.count);
-    const int n = static_cast<int>(std::unique(a.start, a.start + a.count) - a.start);
+    for (int i = 1; i < count; i++) {
+        const int64_t v = start[i];
+        int j = i;
+        for (; j > 0 && start[j - 1] > v; j--)
+            start[j] = start[j - 1];
+        start[j] = v;
+    }
+}
+
+// What one warp's accesses cost per request: transactions (sectors, or the worst bank
+// conflict) and the bytes of them the accesses use.
+struct WarpCost {
     int64_t perRequest = 0, used = 0;
+};
+
+WarpCost costOfWarp(MemKind kind, WarpAccess &a, int bytesPerAccess)
+{
+    sortStarts(a.start, a.count);
+    const int n = static_cast<int>(std::unique(a.start, a.start + a.count) - a.start);
+    WarpCost cost;
     if (kind == MemKind::Global) {
         // Every byte of an access is billed to the sector its first byte lies in.
         for (int i = 0; i < n;) {
             int j = i + 1;
             while (j < n && a.start[j] / 32 == a.start[i] / 32)
                 j++;
-            perRequest++;
-            used += coveredBytes(a.start + i, j - i, bytesPerAccess);
+            cost.perRequest++;
+            cost.used += coveredBytes(a.start + i, j - i, bytesPerAccess);
             i = j;
         }
     } else {
@@ -164,15 +213,100 @@ void addRequests(MemKind kind, WarpAccess &a, int bytesPerAccess, int requests, 
         words.erase(std::unique(words.begin(), words.end()), words.end());
         int perBank[32] = {};
         for (int64_t w : words)
-            perRequest = std::max<int64_t>(perRequest, ++perBank[w % 32]);
-        used = coveredBytes(a.start, n, bytesPerAccess);
+            cost.perRequest = std::max<int64_t>(cost.perRequest, ++perBank[w % 32]);
+        cost.used = coveredBytes(a.start, n, bytesPerAccess);
     }
-    perRequest += a.unknown;
-    used += int64_t(a.unknown) * bytesPerAccess;
-    const double transactions = double(requests) * double(perRequest);
+    cost.perRequest += a.unknown;
+    cost.used += int64_t(a.unknown) * bytesPerAccess;
+    return cost;
+}
+
+void addRequests(MemKind kind, const WarpCost &cost, int requests, MemTotals &totals)
+{
+    const double transactions = double(requests) * double(cost.perRequest);
     totals.transactions += transactions;
     totals.bytes += transactions * (kind == MemKind::Global ? 32.0 : 128.0);
-    totals.bytesUsed += double(requests) * double(used);
+    totals.bytesUsed += double(requests) * double(cost.used);
+}
+
+struct WarpCosts {
+    WarpCost regular, tail;
+};
+
+WarpCosts computeWarpCosts(MemKind kind, const Strides &s, int bytesPerAccess, const WarpLayout &warps)
+{
+    WarpCosts costs;
+    const ThreadInfo &ti = warps.info;
+    WarpAccess access;
+    int id = 0;
+    for (int z = 0; z < ti.inBlock[2] && id < kWarpSize; z++)
+        for (int y = 0; y < ti.inBlock[1] && id < kWarpSize; y++)
+            for (int x = 0; x < ti.inBlock[0] && id < kWarpSize; x++, id++)
+                if (x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2])
+                    accessOf(s, bytesPerAccess, x, y, z, access);
+    costs.regular = costOfWarp(kind, access, bytesPerAccess);
+    if (!warps.hasTailWarp)
+        return costs;
+    WarpAccess tail;
+    const int plane = ti.inBlock[0] * ti.inBlock[1];
+    for (int t = warps.tailFirstThread; t < warps.tailFirstThread + warps.tailThreads; t++) {
+        const int z = t / plane, y = (t - z * plane) / ti.inBlock[0], x = t % ti.inBlock[0];
+        if (x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2])
+            accessOf(s, bytesPerAccess, x, y, z, tail);
+    }
+    costs.tail = costOfWarp(kind, tail, bytesPerAccess);
+    return costs;
+}
+
+// With whole strides, a warp's cost depends only on the memory, the access width, the block's
+// shape and one element stride per thread dim, and a search asks for the same few thousand
+// patterns over and over (every tiling of a Func reads its producers through the same thread
+// shapes). Memoized per thread; fractional strides are rare and computed each time.
+struct PatternKey {
+    std::array<int64_t, 10> words{};
+    bool operator==(const PatternKey &) const = default;
+};
+
+struct PatternHash {
+    size_t operator()(const PatternKey &k) const
+    {
+        uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (int64_t w : k.words) {
+            h ^= static_cast<uint64_t>(w) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+            h *= 0xff51afd7ed558ccdull;
+        }
+        return static_cast<size_t>(h ^ (h >> 33));
+    }
+};
+
+WarpCosts warpCosts(MemKind kind, const Strides &s, int bytesPerAccess, const WarpLayout &warps)
+{
+    PatternKey key;
+    int validBits = 0;
+    for (int k = 0; k < s.threadDims; k++) {
+        if (!s.valid[k]) {
+            validBits |= 1 << k; // every thread's address is unknown: nothing else matters
+            continue;
+        }
+        if (!s.whole[k])
+            return computeWarpCosts(kind, s, bytesPerAccess, warps);
+        key.words[static_cast<size_t>(7 + k)] = s.linear[k];
+    }
+    const ThreadInfo &ti = warps.info;
+    key.words[0] = static_cast<int64_t>(kind) | int64_t(bytesPerAccess) << 8 | int64_t(s.threadDims) << 40 |
+                   int64_t(validBits) << 48;
+    for (int k = 0; k < 3; k++) {
+        key.words[static_cast<size_t>(1 + k)] = ti.threads[k];
+        key.words[static_cast<size_t>(4 + k)] = ti.inBlock[k];
+    }
+    static thread_local std::unordered_map<PatternKey, WarpCosts, PatternHash> memo;
+    if (const auto it = memo.find(key); it != memo.end())
+        return it->second;
+    if (memo.size() >= (1u << 16))
+        memo.clear(); // a bound on memory; the patterns of the current step come back quickly
+    const WarpCosts costs = computeWarpCosts(kind, s, bytesPerAccess, warps);
+    memo.emplace(key, costs);
+    return costs;
 }
 
 int truncatedRequests(double r)
@@ -220,27 +354,13 @@ MemTotals countAccesses(MemKind kind, const RationalJacobian &jac, int innermost
         }
     }
 
+    s.findLinearOffsets();
+
+    const WarpCosts costs = warpCosts(kind, s, bytesPerAccess, warps);
     MemTotals totals;
-    const ThreadInfo &ti = warps.info;
-    WarpAccess access;
-    int id = 0;
-    for (int z = 0; z < ti.inBlock[2] && id < kWarpSize; z++)
-        for (int y = 0; y < ti.inBlock[1] && id < kWarpSize; y++)
-            for (int x = 0; x < ti.inBlock[0] && id < kWarpSize; x++, id++)
-                if (x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2])
-                    accessOf(s, bytesPerAccess, x, y, z, access);
-    addRequests(kind, access, bytesPerAccess, truncatedRequests(double(warps.regularActiveWarps) * requestsPerWarp),
-                totals);
-    if (!warps.hasTailWarp)
-        return totals;
-    WarpAccess tail;
-    const int plane = ti.inBlock[0] * ti.inBlock[1];
-    for (int t = warps.tailFirstThread; t < warps.tailFirstThread + warps.tailThreads; t++) {
-        const int z = t / plane, y = (t - z * plane) / ti.inBlock[0], x = t % ti.inBlock[0];
-        if (x < ti.threads[0] && y < ti.threads[1] && z < ti.threads[2])
-            accessOf(s, bytesPerAccess, x, y, z, tail);
-    }
-    addRequests(kind, tail, bytesPerAccess, truncatedRequests(requestsPerWarp), totals);
+    addRequests(kind, costs.regular, truncatedRequests(double(warps.regularActiveWarps) * requestsPerWarp), totals);
+    if (warps.hasTailWarp)
+        addRequests(kind, costs.tail, truncatedRequests(requestsPerWarp), totals);
     return totals;
 }
 

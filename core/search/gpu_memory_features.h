@@ -9,6 +9,7 @@
 
 #include "core/dag/function_dag.h"
 #include "core/search/thread_info.h"
+#include "core/util/small_vector.h"
 
 #include <cstdint>
 #include <vector>
@@ -33,7 +34,9 @@ struct Rational {
 // [producer storage dim][consumer loop] with a call count.
 struct RationalJacobian {
     size_t rows = 0, cols = 0;
-    std::vector<Rational> m;
+    // Inline up to a 4-dimensional producer read from 6 loops: every featurization makes and
+    // composes several per load, and a heap allocation each was a tenth of a search's time.
+    SmallVector<Rational, 24> m;
     int64_t count = 1;
 
     RationalJacobian() = default;
