@@ -147,10 +147,10 @@ private:
     int branching(int node);
     std::string branchingKey(int node) const;
     void memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
-    int64_t pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat, const std::vector<int> &chain,
+    int64_t pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat, std::span<const int> chain,
                                     const RationalJacobian &thread, const RationalJacobian &serial, bool scheduled,
                                     int innermostDim, MemoryType memory) const;
-    std::vector<int64_t> storeSiteExtents(int node) const;
+    SmallVector<int64_t, 6> storeSiteExtents(int node) const;
     std::vector<bool> constantRequired(int node, int consumerNode, int consumerStage) const;
     bool loopsHaveConstantExtent(const StageCtx &c) const;
     void computePointsComputedMinimum();
@@ -1006,7 +1006,7 @@ bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const
 
 // The region of `node` required at its store site (Halide's store_bounds): at
 // root for inputs, root and unscheduled Funcs, per block for block-level Funcs.
-std::vector<int64_t> Featurizer::storeSiteExtents(int node) const
+SmallVector<int64_t, 6> Featurizer::storeSiteExtents(int node) const
 {
     const FuncSchedule *f = st.scheduleOf(node);
     Region r;
@@ -1015,8 +1015,7 @@ std::vector<int64_t> Featurizer::storeSiteExtents(int node) const
                           &requiredAtMemo);
     if (r.empty())
         r = d.rootRequired(node);
-    std::vector<int64_t> out;
-    out.reserve(r.size());
+    SmallVector<int64_t, 6> out;
     for (const Span &s : r)
         out.push_back(s.extent());
     return out;
@@ -1027,10 +1026,9 @@ std::vector<int64_t> Featurizer::storeSiteExtents(int node) const
 // reads times the other non-invariant serial extents, or (when smaller) the
 // call count times every non-invariant serial extent, with shared loads along
 // a unit-stride loop merged into vectors.
-int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat,
-                                            const std::vector<int> &chain, const RationalJacobian &thread,
-                                            const RationalJacobian &serial, bool scheduled, int innermostDim,
-                                            MemoryType memory) const
+int64_t Featurizer::pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat, std::span<const int> chain,
+                                            const RationalJacobian &thread, const RationalJacobian &serial,
+                                            bool scheduled, int innermostDim, MemoryType memory) const
 {
     const StageTiling &t = *c.t;
     const dag::Stage &stage = d.stage(c.node, c.stage);
@@ -1100,7 +1098,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     const WarpLayout warps = makeWarpLayout(c.thread);
     // Thread dims x, y, z: the loops of this stage with the thread loops' variables.
     const dag::Stage &owner = d.stage(c.threadOwnerNode, c.threadOwnerStage);
-    std::vector<int> threadLoops;
+    SmallVector<int, 3> threadLoops;
     for (int idx : c.thread.loopIndices) {
         int found = -1;
         if (idx >= 0 && static_cast<size_t>(idx) < owner.loop.size())
@@ -1112,7 +1110,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
         threadLoops.push_back(found);
     }
     // Extents of this stage's loops inside one thread (the strides of the thread loops).
-    std::vector<int64_t> innerSerial(loops, 1);
+    SmallVector<int64_t, 8> innerSerial(loops, 1);
     const Region perThreadLoops = st.stageLoopsAt(c.node, c.stage, 2);
     for (size_t j = 0; j < loops; j++)
         innerSerial[j] = f.location == ComputeLocation::ThreadLevel ? perThreadLoops[j].extent()
@@ -1168,7 +1166,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
     std::vector<Reach> reach;
     struct Pending {
         int node, stage;
-        std::vector<int> chain;
+        SmallVector<int, 6> chain;
     };
     std::vector<Pending> pending{{c.node, c.stage, {}}};
     while (!pending.empty()) {
@@ -1177,7 +1175,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
         const dag::Stage &ps = d.stage(p.node, p.stage);
         for (int e : ps.incomingEdges) {
             const dag::Edge &edge = d.edge(e);
-            std::vector<int> chain = p.chain;
+            SmallVector<int, 6> chain = p.chain;
             chain.push_back(e);
             if (p.node == c.node && p.stage == c.stage) {
                 for (const dag::LoadJacobian &lj : edge.loadJacobians) {
@@ -1209,7 +1207,7 @@ void Featurizer::memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const
             const bool scheduled = site.scheduled && (pn.isInput || pf != nullptr);
             const int innermost = pn.isInput ? 0 : (scheduled ? site.vectorDim : -1);
             const MemKind kind = site.memory == MemoryType::Shared ? MemKind::Shared : MemKind::Global;
-            std::vector<int64_t> extents = storeSiteExtents(edge.producer);
+            SmallVector<int64_t, 6> extents = storeSiteExtents(edge.producer);
             if (site.placedInKernel) {
                 extents.clear();
                 for (const Span &s : site.required)

@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
-#include <unordered_map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -62,7 +62,7 @@ bool RationalJacobian::columnIsZero(size_t j) const
     return true;
 }
 
-RationalJacobian RationalJacobian::scaledColumns(const std::vector<int64_t> &factors) const
+RationalJacobian RationalJacobian::scaledColumns(std::span<const int64_t> factors) const
 {
     RationalJacobian out = *this;
     for (size_t i = 0; i < rows; i++)
@@ -299,14 +299,21 @@ WarpCosts warpCosts(MemKind kind, const Strides &s, int bytesPerAccess, const Wa
         key.words[static_cast<size_t>(1 + k)] = ti.threads[k];
         key.words[static_cast<size_t>(4 + k)] = ti.inBlock[k];
     }
-    static thread_local std::unordered_map<PatternKey, WarpCosts, PatternHash> memo;
-    if (const auto it = memo.find(key); it != memo.end())
-        return it->second;
-    if (memo.size() >= (1u << 16))
-        memo.clear(); // a bound on memory; the patterns of the current step come back quickly
-    const WarpCosts costs = computeWarpCosts(kind, s, bytesPerAccess, warps);
-    memo.emplace(key, costs);
-    return costs;
+    // A direct-mapped cache: one probe, and a collision just recomputes (and takes the slot).
+    struct Slot {
+        PatternKey key;
+        WarpCosts costs;
+        bool filled = false;
+    };
+    constexpr size_t kSlots = 4096;
+    static thread_local std::unique_ptr<Slot[]> memo(new Slot[kSlots]);
+    Slot &slot = memo[PatternHash{}(key) & (kSlots - 1)];
+    if (slot.filled && slot.key == key)
+        return slot.costs;
+    slot.key = key;
+    slot.costs = computeWarpCosts(kind, s, bytesPerAccess, warps);
+    slot.filled = true;
+    return slot.costs;
 }
 
 int truncatedRequests(double r)
@@ -319,8 +326,8 @@ int truncatedRequests(double r)
 } // namespace
 
 MemTotals countAccesses(MemKind kind, const RationalJacobian &jac, int innermostDim,
-                        const std::vector<int64_t> &storageExtents, int bytesPerAccess, const WarpLayout &warps,
-                        const std::vector<int> &threadLoops, double requestsPerWarp)
+                        std::span<const int64_t> storageExtents, int bytesPerAccess, const WarpLayout &warps,
+                        std::span<const int> threadLoops, double requestsPerWarp)
 {
     Strides s;
     int dimOrder[kMaxStorageDims];

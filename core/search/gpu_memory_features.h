@@ -12,6 +12,7 @@
 #include "core/util/small_vector.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace beamscope::search {
@@ -49,7 +50,7 @@ struct RationalJacobian {
     Rational at(size_t i, size_t j) const { return i >= rows || j >= cols ? Rational{0, 1} : m[i * cols + j]; }
     bool columnIsZero(size_t j) const;
     // Column j scaled by factors[j] (strides of thread loops outside serial loops).
-    RationalJacobian scaledColumns(const std::vector<int64_t> &factors) const;
+    RationalJacobian scaledColumns(std::span<const int64_t> factors) const;
     // this (producer <- inlined Func) composed with inner (inlined Func <- consumer loops).
     RationalJacobian operator*(const RationalJacobian &inner) const;
 };
@@ -83,8 +84,8 @@ enum class MemKind { Global, Shared };
 // innermostDim: its dense storage dim. requestsPerWarp: accesses each thread
 // makes (Halide truncates the per-block request counts to int).
 MemTotals countAccesses(MemKind kind, const RationalJacobian &jac, int innermostDim,
-                        const std::vector<int64_t> &storageExtents, int bytesPerAccess, const WarpLayout &warps,
-                        const std::vector<int> &threadLoops, double requestsPerWarp);
+                        std::span<const int64_t> storageExtents, int bytesPerAccess, const WarpLayout &warps,
+                        std::span<const int> threadLoops, double requestsPerWarp);
 
 // Vector width of a shared access along a loop of this extent (Halide's
 // vectorized_access_size: up to 4 points and 16 bytes).

@@ -22,6 +22,9 @@ WarpLayout block1d(int threads)
     return makeWarpLayout(t);
 }
 
+using Extents = std::vector<int64_t>; // the accessed Func's storage extents
+using Loops = std::vector<int>;       // the consumer loop of each thread dim
+
 // Producer dim i = coefficient[i] x loop 0 (one consumer loop).
 RationalJacobian column(std::vector<Rational> coefficients)
 {
@@ -45,7 +48,7 @@ private Q_SLOTS:
     {
         // 32 threads read consecutive floats: 128 bytes = 4 sectors of 32 bytes, all bytes used.
         const MemTotals m =
-            countAccesses(MemKind::Global, column({{1, 1}, {0, 1}}), 0, {64, 8}, 4, block1d(32), {0}, 1);
+            countAccesses(MemKind::Global, column({{1, 1}, {0, 1}}), 0, Extents{64, 8}, 4, block1d(32), Loops{0}, 1);
         QCOMPARE(m.transactions, 4.0);
         QCOMPARE(m.efficiency(), 1.0);
     }
@@ -54,7 +57,7 @@ private Q_SLOTS:
     {
         // Stride 2 floats: thread x starts at byte 8x, 8 sectors for 128 used bytes of 256 moved.
         const MemTotals m =
-            countAccesses(MemKind::Global, column({{2, 1}, {0, 1}}), 0, {64, 8}, 4, block1d(32), {0}, 1);
+            countAccesses(MemKind::Global, column({{2, 1}, {0, 1}}), 0, Extents{64, 8}, 4, block1d(32), Loops{0}, 1);
         QCOMPARE(m.transactions, 8.0);
         QCOMPARE(m.efficiency(), 0.5);
     }
@@ -64,7 +67,7 @@ private Q_SLOTS:
         // Thread x reads row x of a 32-float-wide tile: word 32x, always bank 0 -> 32-way conflict,
         // 32 transactions of 128 bytes for 128 used bytes.
         const MemTotals m =
-            countAccesses(MemKind::Shared, column({{0, 1}, {1, 1}}), 0, {32, 32}, 4, block1d(32), {0}, 1);
+            countAccesses(MemKind::Shared, column({{0, 1}, {1, 1}}), 0, Extents{32, 32}, 4, block1d(32), Loops{0}, 1);
         QCOMPARE(m.transactions, 32.0);
         QCOMPARE(m.efficiency(), 128.0 / (32.0 * 128.0));
     }
@@ -79,15 +82,44 @@ private Q_SLOTS:
         QVERIFY(w.hasTailWarp);
         QCOMPARE(w.tailFirstThread, 32);
         QCOMPARE(w.tailThreads, 16);
-        const MemTotals m = countAccesses(MemKind::Global, column({{1, 1}}), 0, {48}, 4, w, {0}, 3);
+        const MemTotals m = countAccesses(MemKind::Global, column({{1, 1}}), 0, Extents{48}, 4, w, Loops{0}, 3);
         QCOMPARE(m.transactions, 18.0);
         // Requests per block are truncated to int as Halide does: 1 x 2.5 -> 2, tail 2.5 -> 2.
-        QCOMPARE(countAccesses(MemKind::Global, column({{1, 1}}), 0, {48}, 4, w, {0}, 2.5).transactions, 12.0);
+        QCOMPARE(countAccesses(MemKind::Global, column({{1, 1}}), 0, Extents{48}, 4, w, Loops{0}, 2.5).transactions,
+                 12.0);
+    }
+
+    void fractionalStridesTruncatePerDimension()
+    {
+        // Half a float per thread: thread x reads element trunc(x / 2), byte 4 * trunc(x / 2), so
+        // pairs of threads share an access: 16 distinct floats over 64 bytes = 2 sectors, all used.
+        const MemTotals m =
+            countAccesses(MemKind::Global, column({{1, 2}, {0, 1}}), 0, Extents{64, 8}, 4, block1d(32), Loops{0}, 1);
+        QCOMPARE(m.transactions, 2.0);
+        QCOMPARE(m.efficiency(), 1.0);
+    }
+
+    void repeatedPatternsCountTheSame()
+    {
+        // Warp costs are memoized by access pattern: the same pattern asked again, and a pattern
+        // differing only in the element stride of thread x, must come out as if computed afresh.
+        for (int round = 0; round < 3; round++) {
+            QCOMPARE(countAccesses(MemKind::Global, column({{1, 1}}), 0, Extents{64}, 4, block1d(32), Loops{0}, 1)
+                         .transactions,
+                     4.0);
+            QCOMPARE(countAccesses(MemKind::Global, column({{3, 1}}), 0, Extents{128}, 4, block1d(32), Loops{0}, 1)
+                         .transactions,
+                     12.0); // 12-byte stride: 32 starts over 384 bytes, one per sector of 12
+            QCOMPARE(countAccesses(MemKind::Shared, column({{1, 1}}), 0, Extents{64}, 4, block1d(32), Loops{0}, 1)
+                         .transactions,
+                     1.0); // 32 consecutive words, one per bank
+        }
     }
 
     void unknownStridesCostOneTransactionPerThread()
     {
-        const MemTotals m = countAccesses(MemKind::Global, column({{0, 0}}), 0, {64}, 4, block1d(32), {0}, 1);
+        const MemTotals m =
+            countAccesses(MemKind::Global, column({{0, 0}}), 0, Extents{64}, 4, block1d(32), Loops{0}, 1);
         QCOMPARE(m.transactions, 32.0);
         QCOMPARE(m.efficiency(), 1.0 / 8.0); // 4 of every 32 bytes moved
     }
