@@ -247,7 +247,8 @@ struct StepRules {
 // blessingHash: the structural hash each beam state's children remember it by.
 template <typename BlessingHash>
 Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &params, const StepRules &rules,
-                      int threads, std::mt19937_64 &rng, const BlessingHash &blessingHash, const CostRows &cost)
+                      int threads, std::mt19937_64 &rng, const BlessingHash &blessingHash, const CostRows &cost,
+                      std::vector<float> &rowBuffer)
 {
     // Halide's steps draw no random numbers, so the beam states expand in parallel, a few at a time
     // (a state's children with their features take megabytes); their children are then taken in
@@ -271,6 +272,11 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         });
     };
     Generation kept, rejected;
+    // The rows wait in a buffer kept from depth to depth: a chunk of a large app's rows is tens of
+    // megabytes, and growing a fresh one each depth (copying it, faulting its pages in) took a
+    // quarter of interpolate's search.
+    kept.packed.swap(rowBuffer);
+    kept.packed.clear();
     for (size_t i = 0; i < beam.size(); i++) {
         if (rules.halideSteps && i % inFlight == 0)
             expandFrom(i);
@@ -297,6 +303,9 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
                 c.featurization = b.featurization;
             } else {
                 c.order = into.costed++;
+                if (into.packed.capacity() < into.packed.size() + rows.size())
+                    into.packed.reserve(std::max({2 * into.packed.capacity(), into.packed.size() + rows.size(),
+                                                  kCostChunk * rows.size()}));
                 into.packed.insert(into.packed.end(), rows.begin(), rows.end());
             }
             into.children.push_back(std::move(c));
@@ -321,6 +330,7 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
     }
     Generation &chosen = kept.children.empty() ? rejected : kept;
     chosen.costPending(cost);
+    rowBuffer.swap(kept.packed);
     return std::move(chosen);
 }
 
@@ -456,6 +466,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     }
 
     RootTilingCandidates rootTilingCandidates(m_params.device.parallelism);
+    std::vector<float> rowBuffer; // children's feature rows waiting for the cost model, reused by every depth
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
@@ -506,7 +517,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                     const int rowStages = static_cast<int>(rows.size() / (count * kScheduleFeatureCount));
                     m_model.evaluate(embedding(rowStages), rows, static_cast<int>(count), m_params.device.parallelism,
                                      predictions, {}, 0, threads);
-                });
+                },
+                rowBuffer);
             std::vector<Candidate> &children = g.children;
             if (children.empty()) {
                 if (fixedHere && strictHere)
