@@ -282,15 +282,15 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             expandFrom(i);
         Candidate &b = beam[i];
         auto lineage = std::make_shared<const Lineage>(Lineage{b.lineage, blessingHash(b)});
-        const auto take = [&](Generation &into, State state, std::span<const float> rows, Decision d,
-                              bool passThrough) {
+        // A child of Halide's steps comes as its parent's decision (`decided`), one of Beamscope's
+        // per-Func steps as a whole state.
+        const auto take = [&](Generation &into, std::optional<State> state, std::optional<FuncSchedule> decided,
+                              bool retiled, std::span<const float> rows, Decision d, bool passThrough) {
             Candidate c;
             if (rules.halideSteps) {
                 c.parentState = &b.materialized();
-                if (!passThrough) {
-                    c.retiled = state.numScheduled() == c.parentState->numScheduled();
-                    c.decided = state.funcs().back();
-                }
+                c.decided = std::move(decided);
+                c.retiled = retiled;
             } else {
                 c.state = std::move(state);
             }
@@ -304,8 +304,8 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             } else {
                 c.order = into.costed++;
                 if (into.packed.capacity() < into.packed.size() + rows.size())
-                    into.packed.reserve(std::max({2 * into.packed.capacity(), into.packed.size() + rows.size(),
-                                                  kCostChunk * rows.size()}));
+                    into.packed.reserve(std::max(
+                        {2 * into.packed.capacity(), into.packed.size() + rows.size(), kCostChunk * rows.size()}));
                 into.packed.insert(into.packed.end(), rows.begin(), rows.end());
             }
             into.children.push_back(std::move(c));
@@ -314,7 +314,7 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
         };
         if (rules.halideSteps) {
             for (StepChild &c : halideChildren[i])
-                take(kept, std::move(c.state), c.rows, std::move(c.decision), c.passThrough);
+                take(kept, std::nullopt, std::move(c.decided), c.retiled, c.rows, std::move(c.decision), c.passThrough);
             std::vector<StepChild>().swap(halideChildren[i]);
             if (kept.costed - kept.flushed >= kCostChunk)
                 kept.costPending(cost);
@@ -325,7 +325,7 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             Generation &into = rejectionBeforeCosting(c.state, features).empty() ? kept : rejected;
             std::vector<float> rows;
             packFeatures(features, rows);
-            take(into, std::move(c.state), rows, std::move(c.decision), false);
+            take(into, std::move(c.state), std::nullopt, false, rows, std::move(c.decision), false);
         }
     }
     Generation &chosen = kept.children.empty() ? rejected : kept;

@@ -5,6 +5,8 @@
 #include "core/search/thread_info.h"
 #include "core/search/tiling.h"
 
+#include <memory>
+#include <mutex>
 #include <optional>
 
 namespace beamscope::search {
@@ -24,7 +26,8 @@ Decision decisionFor(const SearchDag &dag, const FuncSchedule &f, const StepOpti
 
 StepChild passThrough(const State &parent, int node, const char *why)
 {
-    StepChild c{parent, {}, {}, true};
+    StepChild c;
+    c.passThrough = true;
     c.decision.node = node;
     c.decision.text = parent.dag().node(node).name + ": " + why;
     return c;
@@ -45,7 +48,8 @@ std::vector<StepChild> fixedChild(const State &parent, const AutoscheduleParams 
     // illegal one falls back to the Func's normal children.
     std::vector<float> rows;
     packFeatures(computeFeatures(s, params.device, parentFeaturization).features, rows);
-    out.push_back(StepChild{std::move(s), std::move(rows), decisionFor(parent.dag(), *options.fixed, options), false});
+    out.push_back(
+        StepChild{*options.fixed, false, std::move(rows), decisionFor(parent.dag(), *options.fixed, options), false});
     return out;
 }
 
@@ -68,7 +72,7 @@ std::vector<StepChild> placements(const State &parent, const AutoscheduleParams 
         std::vector<float> rows;
         packFeatures(p.features[i].features, rows);
         std::vector<ScheduleFeatures>().swap(p.features[i].features);
-        out.push_back(StepChild{std::move(p.children[i]), std::move(rows), std::move(d), false});
+        out.push_back(StepChild{f, false, std::move(rows), std::move(d), false});
     }
     return out;
 }
@@ -82,19 +86,35 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
     RootTilingCandidates &memo =
         options.rootTilingCandidates ? *options.rootTilingCandidates : own.emplace(params.device.parallelism);
     const std::vector<RootTilingCandidate> &candidates = memo.of(d, placed.node);
-    // Only this candidate's slot is written, so candidates may be judged on several threads.
+    // Only this candidate's slot is written, so candidates may be judged on several threads. Each
+    // thread judges its candidates on a copy of the parent of its own, retiled in place, rather
+    // than on a fresh copy of the whole state per candidate.
     std::vector<std::optional<StepChild>> made(candidates.size());
+    std::mutex scratchLock;
+    std::vector<std::unique_ptr<State>> scratch;
     acceptRootTilings(candidates, options.threads, [&](size_t i) {
+        std::unique_ptr<State> s;
+        {
+            std::lock_guard lock(scratchLock);
+            if (!scratch.empty()) {
+                s = std::move(scratch.back());
+                scratch.pop_back();
+            }
+        }
+        if (!s)
+            s = std::make_unique<State>(parent);
         FuncSchedule f = placed;
         f.awaitingGpuTiling = false;
         f.stages = candidates[i].tiling;
-        State s = parent;
-        s.replaceLast(f);
-        if (std::optional<Featurization> features = featuresIfCosted(s, params, parentFeaturization)) {
+        s->replaceLast(f);
+        if (std::optional<Featurization> features = featuresIfCosted(*s, params, parentFeaturization)) {
             std::vector<float> rows;
             packFeatures(features->features, rows);
-            made[i] = StepChild{std::move(s), std::move(rows), decisionFor(d, f, options), false};
+            Decision decision = decisionFor(d, f, options);
+            made[i] = StepChild{std::move(f), true, std::move(rows), std::move(decision), false};
         }
+        std::lock_guard lock(scratchLock);
+        scratch.push_back(std::move(s));
         return made[i].has_value();
     });
     std::vector<StepChild> out;
@@ -107,6 +127,18 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
 }
 
 } // namespace
+
+State StepChild::stateFrom(const State &parent) const
+{
+    State s = parent;
+    if (decided) {
+        if (retiled)
+            s.replaceLast(*decided);
+        else
+            s.add(*decided);
+    }
+    return s;
+}
 
 std::vector<StepChild> halideStepChildren(const State &parent, int decisionsMade, const AutoscheduleParams &params,
                                           const StepOptions &options, const Featurization *parentFeaturization)

@@ -14,17 +14,26 @@
 #include "core/search/search_space.h"
 #include "core/search/state.h"
 
+#include <optional>
 #include <vector>
 
 namespace beamscope::search {
 
+// A child of one of Halide's steps, as the decision that makes it from its parent: a tiling step
+// makes thousands of children of a state that may hold a hundred Funcs, and the search keeps only
+// what the decision changed until it takes a child off the queue.
 struct StepChild {
-    State state;
+    // The schedule the decision gave its Func: added to the parent's state, or, when `retiled`, put
+    // in place of the parent's last Func. None for a pass-through (the parent's state unchanged).
+    std::optional<FuncSchedule> decided;
+    bool retiled = false;
     // Its features packed as the cost model takes them (packFeatures; a large app's doubles are
     // tens of kilobytes, and a tiling step makes thousands of children); empty for a pass-through.
     std::vector<float> rows;
     Decision decision;
     bool passThrough = false;
+
+    State stateFrom(const State &parent) const;
 };
 
 struct StepOptions {

@@ -75,13 +75,13 @@ private Q_SLOTS:
                 if (c.passThrough)
                     continue;
                 std::vector<float> whole;
-                packFeatures(computeFeatures(c.state, params.device), whole);
+                packFeatures(computeFeatures(c.stateFrom(state), params.device), whole);
                 QVERIFY(c.rows == whole);
                 compared++;
             }
             // Go on from the last child, as a beam of one that took it would.
             StepChild &next = children.back();
-            state = next.state;
+            state = next.stateFrom(state);
             if (!next.passThrough)
                 featurized = computeFeatures(state, params.device, nullptr, true);
         }
