@@ -55,6 +55,11 @@ struct Placement {
     MemoryType memory = MemoryType::Global;
     int64_t realizations = 1;
     Region required, computed;
+    // How it was found: the loop its consumers meet at (none when no consumer is placed), and the
+    // bytes it added to that block's shared memory when it went to a block loop. A child that only
+    // retiled a Func off this path places it the same way (Featurizer::placeUnscheduledFuncs).
+    std::optional<LoopPath> consumersMeet;
+    int64_t sharedBytesAdded = 0;
 };
 
 bool operator==(const Placement &a, const Placement &b)
@@ -139,8 +144,8 @@ private:
     Region requiredPerIteration(int node, const LoopPath &loop) const;
     Region computedPerIteration(int node, const LoopPath &loop) const;
     int64_t iterationsOf(const LoopPath &loop) const;
-    LoopPath deepestValidLocation(int node, const LoopPath &loop);
-    void placeUnscheduledFuncs();
+    LoopPath deepestValidLocation(int node, const LoopPath &loop, int64_t &sharedBytesAdded);
+    void placeUnscheduledFuncs(const FuncSites *before);
     StageCtx context(const FuncSchedule &f, int stage) const;
     // The non-inlined Funcs and inputs a stage reads, directly or through inlined Funcs.
     void collectProducersRead(int node, int stage, std::vector<int> &out) const;
@@ -170,6 +175,7 @@ private:
     std::optional<ScheduledSite> scheduledSite(int node) const;
     bool readsInlined(int node, int stage) const;
     std::vector<char> kernelsToRecompute(const FuncSites *before) const;
+    const FuncSites *retilingParentSites(const Featurization &parent) const;
 };
 
 Site Featurizer::siteOf(int producer, int consumerNode) const
@@ -332,7 +338,7 @@ constexpr int64_t kRegisterAllocationLimitBytes = 128; // Halide's get_register_
 // loop excluded), the deepest loop at which the Func's region keeps shrinking, skipping a block loop
 // where it would overflow the block's shared memory and thread or serial loops where it would not fit
 // in registers.
-LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop)
+LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop, int64_t &sharedBytesAdded)
 {
     LoopPath candidates = loop;
     if (!candidates.empty() && candidates.back().level == 4)
@@ -360,8 +366,11 @@ LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop)
         best = here;
         bestVolume = points;
     }
-    if (!best.empty() && best.back().level == 1)
+    sharedBytesAdded = 0;
+    if (!best.empty() && best.back().level == 1) {
         placedSharedBytes[{best.back().node, best.back().stage}] += sharedBytes;
+        sharedBytesAdded = sharedBytes;
+    }
     return best;
 }
 
@@ -370,10 +379,17 @@ LoopPath Featurizer::deepestValidLocation(int node, const LoopPath &loop)
 // ancestor of theirs; an inlined consumer counts with every loop it is inlined into, an unscheduled
 // one with its own placement), moved out to the deepest valid compute location. Its memory is the
 // one of that loop: registers inside a thread loop, shared memory at a block loop, global at root.
-void Featurizer::placeUnscheduledFuncs()
+//
+// before: the parent's sites, when this state only retiled the parent's last Func (a root Func given
+// another tiling). A Func whose consumers meet where they met in the parent, on a path through no
+// loop of the retiled Func, is placed as it was: everything its placement reads (the regions its
+// consumers need per iteration of those loops, their iteration counts, the shared memory of their
+// blocks and what the Funcs placed before it added there) lies in other kernels.
+void Featurizer::placeUnscheduledFuncs(const FuncSites *before)
 {
     placements.assign(static_cast<size_t>(d.nodeCount()), std::nullopt);
     placedSharedBytes.clear();
+    const int retiled = before && !st.funcs().empty() ? st.funcs().back().node : -1;
     for (int node : d.scheduleOrder()) {
         if (d.node(node).isInput || st.scheduleOf(node))
             continue;
@@ -395,9 +411,21 @@ void Featurizer::placeUnscheduledFuncs()
                 meet(innermostPath(edge.consumerNode, edge.consumerStage));
             }
         }
+        if (before && before->placements[static_cast<size_t>(node)]) {
+            const Placement &old = *before->placements[static_cast<size_t>(node)];
+            const bool offRetiled = !loop || std::none_of(loop->begin(), loop->end(),
+                                                          [&](const LoopLevel &l) { return l.node == retiled; });
+            if (offRetiled && old.consumersMeet == loop) {
+                if (old.sharedBytesAdded != 0)
+                    placedSharedBytes[{old.loop.back().node, old.loop.back().stage}] += old.sharedBytesAdded;
+                placements[static_cast<size_t>(node)] = old;
+                continue;
+            }
+        }
         Placement p;
+        p.consumersMeet = loop;
         if (loop)
-            p.loop = deepestValidLocation(node, *loop);
+            p.loop = deepestValidLocation(node, *loop, p.sharedBytesAdded);
         p.realizations = iterationsOf(p.loop);
         p.required = requiredPerIteration(node, p.loop);
         if (p.required.empty())
@@ -1507,11 +1535,28 @@ std::vector<char> Featurizer::kernelsToRecompute(const FuncSites *before) const
     return dirty;
 }
 
+// The parent's sites when this state differs from the parent only in the tiling of its last Func,
+// computed at root in both (Halide's second step of a Func); else null.
+const FuncSites *Featurizer::retilingParentSites(const Featurization &parent) const
+{
+    const FuncSites *before = parent.sites.get();
+    if (!before || st.funcs().empty() || before->placements.size() != static_cast<size_t>(d.nodeCount()))
+        return nullptr;
+    const FuncSchedule &last = st.funcs().back();
+    const std::optional<ScheduledSite> &was = before->scheduled[static_cast<size_t>(last.node)];
+    const auto scheduledBefore = std::count_if(before->scheduled.begin(), before->scheduled.end(),
+                                               [](const std::optional<ScheduledSite> &s) { return s.has_value(); });
+    if (!was || was->location != ComputeLocation::Root || last.location != ComputeLocation::Root ||
+        scheduledBefore != static_cast<std::ptrdiff_t>(st.numScheduled()))
+        return nullptr;
+    return before;
+}
+
 Featurization Featurizer::run(const Featurization *parent, bool keepSites)
 {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
     contexts.assign(feats.size(), StageCtx());
-    placeUnscheduledFuncs();
+    placeUnscheduledFuncs(parent ? retilingParentSites(*parent) : nullptr);
     computePointsComputedMinimum();
     const std::vector<char> recompute =
         parent && !st.funcs().empty() ? kernelsToRecompute(parent->sites.get()) : std::vector<char>{};
