@@ -1523,14 +1523,17 @@ std::vector<char> Featurizer::kernelsToRecompute(const FuncSites *before) const
         if (f.node == decided || readsChanged(f, decided, decidedSiteKept, *before))
             dirty[static_cast<size_t>(kernel)] = 1;
     }
-    // Unscheduled Funcs placed at a kernel's block loop count in its shared memory occupancy.
-    for (const auto &[stage, bytes] : placedSharedBytes) {
-        auto old = before->sharedBytes.find(stage);
-        if (old == before->sharedBytes.end() || old->second != bytes)
+    // Unscheduled Funcs placed at a kernel's block loop count in its shared memory occupancy (a
+    // block with no entry has none placed there).
+    const auto bytesIn = [](const std::map<std::pair<int, int>, int64_t> &placed, std::pair<int, int> stage) {
+        const auto it = placed.find(stage);
+        return it == placed.end() ? int64_t{0} : it->second;
+    };
+    for (const auto &[stage, bytes] : placedSharedBytes)
+        if (bytesIn(before->sharedBytes, stage) != bytes)
             dirty[static_cast<size_t>(stage.first)] = 1;
-    }
     for (const auto &[stage, bytes] : before->sharedBytes)
-        if (!placedSharedBytes.count(stage))
+        if (bytesIn(placedSharedBytes, stage) != bytes)
             dirty[static_cast<size_t>(stage.first)] = 1;
     return dirty;
 }
