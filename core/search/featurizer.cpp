@@ -7,10 +7,12 @@
 #include "core/search/tiling.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -100,10 +102,45 @@ struct ScheduledSite {
     bool operator==(const ScheduledSite &) const = default;
 };
 
+// Regions an unscheduled Func needs per iteration of a loop (Featurizer::requiredPerIteration), by
+// the Func, the loop's stage and level, and that loop's bounds. Within the children of one state
+// that retile its last Func, nothing else they depend on differs, so siblings share them: the tilings
+// of a Func mostly repeat the same block and thread tiles. Siblings may be featurized on several
+// threads.
+class SiblingRegions {
+public:
+    using Key = std::array<int64_t, 16>;
+    std::optional<Region> find(const Key &key) const
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_regions.find(key);
+        return it == m_regions.end() ? std::nullopt : std::optional<Region>(it->second);
+    }
+    void add(const Key &key, const Region &r)
+    {
+        std::lock_guard lock(m_mutex);
+        m_regions.emplace(key, r);
+    }
+
+private:
+    struct Hash {
+        size_t operator()(const Key &k) const
+        {
+            uint64_t h = 0x9e3779b97f4a7c15ull;
+            for (int64_t w : k)
+                h = (h ^ static_cast<uint64_t>(w)) * 0xff51afd7ed558ccdull;
+            return static_cast<size_t>(h ^ (h >> 33));
+        }
+    };
+    mutable std::mutex m_mutex;
+    std::unordered_map<Key, Region, Hash> m_regions;
+};
+
 struct FuncSites {
     std::vector<std::optional<Placement>> placements;    // by node: the Funcs not scheduled
     std::map<std::pair<int, int>, int64_t> sharedBytes;  // (node, stage) of a block loop -> bytes placed there
     std::vector<std::optional<ScheduledSite>> scheduled; // by node: the scheduled Funcs
+    mutable SiblingRegions siblingRegions;               // shared by the children that retile
 };
 
 namespace {
@@ -131,6 +168,9 @@ private:
     // requiredPerIteration by (node, loop): placing the unscheduled Funcs asks for the same regions
     // again and again, each through the same chain of unscheduled consumers.
     mutable std::unordered_map<uint64_t, Region> requiredMemo;
+    // The parent's, when this state only retiled the parent's last Func (which has no Func computed
+    // inside it), else null.
+    SiblingRegions *siblingRegions = nullptr;
     mutable State::RequiredMemo requiredAtMemo; // State::requiredAt on this (unchanged) state
 
     ScheduleFeatures *featOf(int node, int stage)
@@ -259,6 +299,26 @@ Region Featurizer::requiredPerIteration(int node, const LoopPath &loop) const
                          (uint64_t(uint32_t(l.stage)) << 2) | uint64_t(std::min(l.level, 3));
     if (auto it = requiredMemo.find(key); it != requiredMemo.end())
         return it->second;
+    SiblingRegions::Key siblingKey{};
+    bool shared = false;
+    if (siblingRegions) {
+        const Region box = st.stageLoopsAt(l.node, l.stage, std::min(l.level, 3));
+        if (box.size() <= 6) {
+            shared = true;
+            siblingKey[0] = node;
+            siblingKey[1] = l.node;
+            siblingKey[2] = l.stage;
+            siblingKey[3] = std::min(l.level, 3) | int64_t(box.size()) << 8;
+            for (size_t i = 0; i < box.size(); i++) {
+                siblingKey[4 + 2 * i] = box[i].min;
+                siblingKey[5 + 2 * i] = box[i].max;
+            }
+            if (std::optional<Region> known = siblingRegions->find(siblingKey)) {
+                requiredMemo.emplace(key, *known);
+                return *known;
+            }
+        }
+    }
     Region r = st.requiredAt(node, l.node, l.stage, std::min(l.level, 3), &requiredAtMemo);
     for (int e : d.node(node).outgoingEdges) {
         const dag::Edge &edge = d.edge(e);
@@ -277,6 +337,8 @@ Region Featurizer::requiredPerIteration(int node, const LoopPath &loop) const
                 r[i] = Span{std::min(r[i].min, mine[i].min), std::max(r[i].max, mine[i].max)};
     }
     requiredMemo.emplace(key, r);
+    if (shared)
+        siblingRegions->add(siblingKey, r);
     return r;
 }
 
@@ -390,6 +452,12 @@ void Featurizer::placeUnscheduledFuncs(const FuncSites *before)
     placements.assign(static_cast<size_t>(d.nodeCount()), std::nullopt);
     placedSharedBytes.clear();
     const int retiled = before && !st.funcs().empty() ? st.funcs().back().node : -1;
+    // A Func computed inside the retiled one has regions that follow its tiling at every level, not
+    // only at the level of the loop asked about.
+    const bool retiledHasNested = std::any_of(st.funcs().begin(), st.funcs().end(), [&](const FuncSchedule &f) {
+        return f.location != ComputeLocation::Root && f.location != ComputeLocation::Inlined && f.consumer == retiled;
+    });
+    siblingRegions = before && !retiledHasNested ? &before->siblingRegions : nullptr;
     for (int node : d.scheduleOrder()) {
         if (d.node(node).isInput || st.scheduleOf(node))
             continue;
