@@ -5,6 +5,7 @@
 #include "core/search/gpu_memory_features.h"
 #include "core/search/thread_info.h"
 #include "core/search/tiling.h"
+#include "core/util/hash_words.h"
 
 #include <algorithm>
 #include <array>
@@ -124,13 +125,7 @@ public:
 
 private:
     struct Hash {
-        size_t operator()(const Key &k) const
-        {
-            uint64_t h = 0x9e3779b97f4a7c15ull;
-            for (int64_t w : k)
-                h = (h ^ static_cast<uint64_t>(w)) * 0xff51afd7ed558ccdull;
-            return static_cast<size_t>(h ^ (h >> 33));
-        }
+        size_t operator()(const Key &k) const { return hashWords(k); }
     };
     mutable std::mutex m_mutex;
     std::unordered_map<Key, Region, Hash> m_regions;

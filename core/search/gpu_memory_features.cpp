@@ -1,5 +1,7 @@
 #include "core/search/gpu_memory_features.h"
 
+#include "core/util/hash_words.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -267,18 +269,6 @@ struct PatternKey {
     bool operator==(const PatternKey &) const = default;
 };
 
-struct PatternHash {
-    size_t operator()(const PatternKey &k) const
-    {
-        uint64_t h = 0x9e3779b97f4a7c15ull;
-        for (int64_t w : k.words) {
-            h ^= static_cast<uint64_t>(w) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-            h *= 0xff51afd7ed558ccdull;
-        }
-        return static_cast<size_t>(h ^ (h >> 33));
-    }
-};
-
 WarpCosts warpCosts(MemKind kind, const Strides &s, int bytesPerAccess, const WarpLayout &warps)
 {
     PatternKey key;
@@ -307,7 +297,7 @@ WarpCosts warpCosts(MemKind kind, const Strides &s, int bytesPerAccess, const Wa
     };
     constexpr size_t kSlots = 4096;
     static thread_local std::unique_ptr<Slot[]> memo(new Slot[kSlots]);
-    Slot &slot = memo[PatternHash{}(key) & (kSlots - 1)];
+    Slot &slot = memo[hashWords(key.words) & (kSlots - 1)];
     if (slot.filled && slot.key == key)
         return slot.costs;
     slot.key = key;
