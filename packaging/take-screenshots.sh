@@ -79,7 +79,7 @@ for name in "${names[@]}"; do
             shoot "$name" --workspace search --app bilateral_grid --weights "$weights/bilateral_grid.weights" \
                 --beam 8 --passes 3 --tab cost --measure opencl ;;
         pipeline)
-            shoot "$name" --workspace pipeline --app camera_pipe --stage sharpened_s0 --bench host ;;
+            shoot "$name" --workspace pipeline --app unsharp --stage sharpen_s0 --bench host ;;
         device)
             shoot "$name" --workspace device --profile V100 ;;
         retrain|predictions)

@@ -4,6 +4,7 @@
 #include "core/bench/targets.h"
 #include "core/gpu/device_facts.h"
 #include "core/pipelines/pipeline.h"
+#include "core/util/duration_text.h"
 #include "ui/common/cuda_availability.h"
 #include "ui/common/number_format.h"
 #include "ui/common/relay_progress.h"
@@ -22,7 +23,7 @@ namespace beamscope::ui {
 
 namespace {
 
-QString ms(double v) { return QString::number(v, 'g', 4) + QStringLiteral(" ms"); }
+QString ms(double v) { return QString::fromStdString(millisecondsText(v)); }
 
 struct JobSettings {
     std::string pipeline;

@@ -10,6 +10,7 @@
 #include "core/bench/targets.h"
 #include "core/gpu/device_facts.h"
 #include "core/pipelines/pipeline.h"
+#include "core/util/duration_text.h"
 #include "core/util/progress.h"
 
 #include <cstdio>
@@ -23,12 +24,7 @@ namespace {
 
 using namespace beamscope::bench;
 
-std::string ms(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g ms", v);
-    return buf;
-}
+std::string ms(double v) { return millisecondsText(v); }
 
 struct BenchOptions {
     std::string app, target = "host";
