@@ -112,16 +112,8 @@ struct Candidate {
     // Its state, made from its parent's the first time it is asked for.
     State &materialized()
     {
-        if (!state) {
-            State s = *parentState;
-            if (decided) {
-                if (retiled)
-                    s.replaceLast(*decided);
-                else
-                    s.add(*decided);
-            }
-            state = std::move(s);
-        }
+        if (!state)
+            state = stateWithDecision(*parentState, decided, retiled);
         return *state;
     }
     // The schedule the decision gave `node`.

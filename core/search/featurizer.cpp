@@ -182,7 +182,7 @@ private:
     LoopPath deepestValidLocation(int node, const LoopPath &loop, int64_t &sharedBytesAdded);
     void placeUnscheduledFuncs(const FuncSites *before);
     StageCtx context(const FuncSchedule &f, int stage) const;
-    // The non-inlined Funcs and inputs a stage reads, directly or through inlined Funcs.
+    // The non-inlined Funcs and inputs a stage reads, directly or through inlined Funcs, each once.
     void collectProducersRead(int node, int stage, std::vector<int> &out) const;
     int branching(int node);
     std::string branchingKey(int node) const;
@@ -579,25 +579,30 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
 
 void Featurizer::collectProducersRead(int node, int stage, std::vector<int> &out) const
 {
-    // Depth first through inlined Funcs, one visit per load (the order is the order Halide sums
-    // the producers' bytes in, so it stays this walk's, duplicates and all).
+    // Depth first through inlined Funcs, each producer listed where the walk first meets it (the
+    // order Halide sums the producers' bytes in). An inlined Func is walked once: a second walk,
+    // through another consumer, meets nothing new.
     struct Pending {
         int node, stage;
     };
+    std::vector<char> seen(static_cast<size_t>(d.nodeCount()), 0);
     std::vector<Pending> pending{{node, stage}};
     while (!pending.empty()) {
         const Pending p = pending.back();
         pending.pop_back();
+        if (p.node != node) {
+            if (seen[static_cast<size_t>(p.node)])
+                continue;
+            seen[static_cast<size_t>(p.node)] = 1;
+        }
         for (int e : d.stage(p.node, p.stage).incomingEdges) {
             const dag::Edge &edge = d.edge(e);
             const FuncSchedule *pf = st.scheduleOf(edge.producer);
-            const bool inlined = pf && pf->location == ComputeLocation::Inlined;
-            const size_t loads = std::max<size_t>(1, edge.loadJacobians.size());
-            for (size_t i = 0; i < loads; i++) {
-                if (inlined)
-                    pending.push_back(Pending{edge.producer, 0});
-                else
-                    out.push_back(edge.producer);
+            if (pf && pf->location == ComputeLocation::Inlined)
+                pending.push_back(Pending{edge.producer, 0});
+            else if (!seen[static_cast<size_t>(edge.producer)]) {
+                seen[static_cast<size_t>(edge.producer)] = 1;
+                out.push_back(edge.producer);
             }
         }
     }
@@ -851,11 +856,7 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
     double realizationBytes[3] = {0, 0, 0}, realizationLines[3] = {0, 0, 0};
     double threadBytes[3] = {0, 0, 0}, threadLines[3] = {0, 0, 0};
     double pointBytes = 0, pointLines = 0, allocation[3] = {0, 0, 0};
-    for (size_t i = 0; i < producers.size(); i++) {
-        const int producer = producers[i];
-        if (std::find(producers.begin(), producers.begin() + static_cast<std::ptrdiff_t>(i), producer) !=
-            producers.begin() + static_cast<std::ptrdiff_t>(i))
-            continue; // each producer's footprint counts once
+    for (const int producer : producers) {
         const Site site = siteOf(producer, c.node);
         const int m = static_cast<int>(site.memory);
         const Region storage = st.computedRegion(producer);

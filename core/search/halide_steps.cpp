@@ -128,7 +128,7 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
 
 } // namespace
 
-State StepChild::stateFrom(const State &parent) const
+State stateWithDecision(const State &parent, const std::optional<FuncSchedule> &decided, bool retiled)
 {
     State s = parent;
     if (decided) {

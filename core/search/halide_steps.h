@@ -19,6 +19,10 @@
 
 namespace beamscope::search {
 
+// The state a decision makes from `parent`: `decided` added to it, or, when `retiled`, put in place
+// of its last Func; the parent unchanged when there is no decision (a pass-through).
+State stateWithDecision(const State &parent, const std::optional<FuncSchedule> &decided, bool retiled);
+
 // A child of one of Halide's steps, as the decision that makes it from its parent: a tiling step
 // makes thousands of children of a state that may hold a hundred Funcs, and the search keeps only
 // what the decision changed until it takes a child off the queue.
@@ -33,7 +37,7 @@ struct StepChild {
     Decision decision;
     bool passThrough = false;
 
-    State stateFrom(const State &parent) const;
+    State stateFrom(const State &parent) const { return stateWithDecision(parent, decided, retiled); }
 };
 
 struct StepOptions {
