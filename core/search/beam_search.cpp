@@ -3,6 +3,7 @@
 #include "core/search/cost_pruning.h"
 #include "core/search/halide_steps.h"
 #include "core/search/halide_structural_hash.h"
+#include "core/search/stage_feature_memo.h"
 #include "core/search/search_space.h"
 #include "core/search/state_from_decisions.h"
 #include "core/search/structural_hash.h"
@@ -458,6 +459,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
     }
 
     RootTilingCandidates rootTilingCandidates(m_params.device.parallelism);
+    StageFeatureMemo stageFeatureMemo;
     std::vector<float> rowBuffer; // children's feature rows waiting for the cost model, reused by every depth
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
@@ -494,6 +496,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             rules.halide.maxRootTilings = rules.perFunc.maxRootTilings;
             rules.halide.describeDecisions = trace != nullptr;
             rules.halide.rootTilingCandidates = &rootTilingCandidates;
+            stageFeatureMemo.clear();
+            rules.halide.stageFeatureMemo = &stageFeatureMemo;
             // A fixed decision is taken at the Func's first step; its second has nothing left to decide.
             rules.halide.fixed = halideStepPhase(depth) == 0 ? fixedHere : nullptr;
             rules.halide.fixedIsStrict = strictHere;

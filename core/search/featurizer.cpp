@@ -3,6 +3,7 @@
 
 #include "core/search/expr_branching.h"
 #include "core/search/gpu_memory_features.h"
+#include "core/search/stage_feature_memo.h"
 #include "core/search/thread_info.h"
 #include "core/search/tiling.h"
 #include "core/util/hash_words.h"
@@ -142,7 +143,9 @@ namespace {
 
 class Featurizer {
 public:
-    Featurizer(const State &s, const FeatureParams &p) : st(s), d(s.dag()), params(p) {}
+    Featurizer(const State &s, const FeatureParams &p, StageFeatureMemo *memo = nullptr)
+        : st(s), d(s.dag()), params(p), stageMemo(memo)
+    {}
 
     // parent: the featurization of the state this one was made from by deciding its last Func, or null.
     // keepSites: also return the FuncSites (for a state whose children will be featurized).
@@ -152,6 +155,7 @@ private:
     const State &st;
     const SearchDag &d;
     const FeatureParams &params;
+    StageFeatureMemo *stageMemo;         // the search depth's, or null
     std::vector<ScheduleFeatures> feats; // by cost-model slot (scheduled prefix)
     std::vector<int64_t> pcm;            // points_computed_minimum per slot (all stages)
     std::vector<StageCtx> contexts;      // per scheduled slot, shared by the per-stage and inlined passes
@@ -198,6 +202,8 @@ private:
         double bytes = 0, innermostBytes = 0;
     };
     void stageFeatures(const StageCtx &c, ScheduleFeatures &feat);
+    StageFeatureMemo::Key stageFeatureKey(const FuncSchedule &f) const;
+    bool memoizedStageFeatures(const FuncSchedule &f);
     void pointFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     void parallelismFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     StageBytes footprintFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
@@ -1619,6 +1625,111 @@ const FuncSites *Featurizer::retilingParentSites(const Featurization &parent) co
     return before;
 }
 
+// The StageFeatureMemo's key for the stages of `f`, or empty where the memo does not apply. It
+// applies to a Func computed at root with nothing computed inside it, none of whose producers
+// (directly or further upstream) is scheduled. Then stageFeatures reads, besides the DAG:
+//   * the Func's own schedule (its kernel is its stages alone: block shape, blocks, occupancy);
+//   * the sites of the Funcs its stages read, which are inputs or unscheduled Funcs: their
+//     placements (loop, memory, realizations, regions), made before the stages are featurized;
+//   * what those placements added to its blocks' shared memory;
+//   * the regions it needs of its producers (State::requiredAt), which follow its own loops alone:
+//     a producer's other readers count there only when inlined, computed inside this Func or read
+//     by it, and neither can hold of a Func downstream or beside it while everything upstream is
+//     unscheduled.
+// The placements of the Funcs further upstream are read by nothing but the placements above.
+StageFeatureMemo::Key Featurizer::stageFeatureKey(const FuncSchedule &f) const
+{
+    StageFeatureMemo::Key key;
+    if (f.location != ComputeLocation::Root)
+        return key;
+    for (const FuncSchedule &g : st.funcs())
+        if (g.location != ComputeLocation::Root && g.location != ComputeLocation::Inlined && g.consumer == f.node)
+            return key;
+    std::vector<char> seen(static_cast<size_t>(d.nodeCount()), 0);
+    std::vector<int> pending{f.node};
+    while (!pending.empty()) {
+        const int n = pending.back();
+        pending.pop_back();
+        for (const dag::Stage &stage : d.node(n).stages)
+            for (int e : stage.incomingEdges) {
+                const int q = d.edge(e).producer;
+                if (seen[static_cast<size_t>(q)])
+                    continue;
+                seen[static_cast<size_t>(q)] = 1;
+                if (st.scheduleOf(q))
+                    return key;
+                pending.push_back(q);
+            }
+    }
+    key.push_back(f.node);
+    key.push_back(int64_t(f.storedAtRoot) | int64_t(f.insideSerialLoop) << 1);
+    for (size_t s = 0; s < f.stages.size(); s++) {
+        const StageTiling &t = f.stages[s];
+        key.push_back(int64_t(t.threads.size()) | int64_t(t.serial.size()) << 16 | int64_t(t.vectorLoop) << 32 |
+                      int64_t(t.hasVectorLoop) << 48 | int64_t(t.unrolled) << 49);
+        key.insert(key.end(), t.threads.begin(), t.threads.end());
+        key.insert(key.end(), t.serial.begin(), t.serial.end());
+        const auto placed = placedSharedBytes.find({f.node, static_cast<int>(s)});
+        key.push_back(placed == placedSharedBytes.end() ? 0 : placed->second);
+    }
+    const auto addRegion = [&](const Region &r) {
+        key.push_back(static_cast<int64_t>(r.size()));
+        for (const Span &span : r) {
+            key.push_back(span.min);
+            key.push_back(span.max);
+        }
+    };
+    std::fill(seen.begin(), seen.end(), 0);
+    for (const dag::Stage &stage : d.node(f.node).stages)
+        for (int e : stage.incomingEdges) {
+            const int q = d.edge(e).producer;
+            if (seen[static_cast<size_t>(q)] || d.node(q).isInput)
+                continue;
+            seen[static_cast<size_t>(q)] = 1;
+            const std::optional<Placement> &p = placements[static_cast<size_t>(q)];
+            key.push_back(q);
+            key.push_back(p ? static_cast<int64_t>(p->loop.size()) : -1);
+            if (!p)
+                continue;
+            for (const LoopLevel &l : p->loop)
+                key.push_back(int64_t(l.node) | int64_t(l.stage) << 24 | int64_t(l.level) << 48);
+            key.push_back(static_cast<int64_t>(p->memory));
+            key.push_back(p->realizations);
+            addRegion(p->required);
+            addRegion(p->computed);
+        }
+    return key;
+}
+
+// The stages of `f` featurized through the search depth's memo: taken from it when another beam
+// state featurized them in the same setting, else computed and kept there. False, with nothing
+// done, where the memo does not apply.
+bool Featurizer::memoizedStageFeatures(const FuncSchedule &f)
+{
+    StageFeatureMemo::Key key = stageFeatureKey(f);
+    if (key.empty())
+        return false;
+    for (size_t s = 0; s < f.stages.size(); s++)
+        if (!featOf(f.node, static_cast<int>(s)))
+            return false;
+    std::vector<ScheduleFeatures> known;
+    const bool found = stageMemo->find(key, known);
+    for (size_t s = 0; s < f.stages.size(); s++) {
+        const size_t slot = static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)));
+        contexts[slot] = context(f, static_cast<int>(s)); // the inlined Funcs' pass reads it
+        if (found)
+            feats[slot] = known[s];
+        else
+            stageFeatures(contexts[slot], feats[slot]);
+    }
+    if (!found) {
+        for (size_t s = 0; s < f.stages.size(); s++)
+            known.push_back(feats[static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)))]);
+        stageMemo->add(std::move(key), std::move(known));
+    }
+    return true;
+}
+
 Featurization Featurizer::run(const Featurization *parent, bool keepSites)
 {
     feats.assign(static_cast<size_t>(st.scheduledStageCount()), ScheduleFeatures());
@@ -1638,6 +1749,8 @@ Featurization Featurizer::run(const Featurization *parent, bool keepSites)
         }
         const int kernel = f.location == ComputeLocation::Root ? f.node : f.consumer;
         const bool reuse = !recompute.empty() && !recompute[static_cast<size_t>(kernel)];
+        if (!reuse && stageMemo && memoizedStageFeatures(f))
+            continue;
         for (size_t s = 0; s < f.stages.size(); s++)
             if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s))) {
                 const size_t slot = static_cast<size_t>(d.stageSlot(f.node, static_cast<int>(s)));
@@ -1746,14 +1859,14 @@ void checkReuse(const State &state, const std::vector<ScheduleFeatures> &reused,
 } // namespace
 
 Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent,
-                              bool keepSites)
+                              bool keepSites, StageFeatureMemo *memo)
 {
     std::optional<State> tiled;
     if (hasRootAwaitingGpuTiling(state))
         tiled = withUntiledRootsTiledForFeatures(state);
     const State &featurized = tiled ? *tiled : state;
-    Featurization out = Featurizer(featurized, params).run(parent, keepSites);
-    if (parent && checkingFeatureReuse())
+    Featurization out = Featurizer(featurized, params, memo).run(parent, keepSites);
+    if ((parent || memo) && checkingFeatureReuse())
         checkReuse(featurized, out.features, Featurizer(featurized, params).run().features);
     return out;
 }

@@ -85,6 +85,7 @@ std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureP
 // Funcs not scheduled yet, and the sites of the scheduled ones as their readers see them. Kept
 // beside its features so that the featurizations of the state's children can tell what moved.
 struct FuncSites;
+class StageFeatureMemo;
 
 struct Featurization {
     std::vector<ScheduleFeatures> features;
@@ -103,7 +104,9 @@ struct Featurization {
 // call also featurizes the state whole and throws std::logic_error, naming the stage and the
 // feature, where the two differ (tests/search/feature_reuse runs searches so).
 // keepSites: keep the FuncSites too, for a state whose own children will start from it.
+// memo: the search depth's StageFeatureMemo (stage_feature_memo.h), or null; the reuse check above
+// covers what it gives too.
 Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent,
-                              bool keepSites = false);
+                              bool keepSites = false, StageFeatureMemo *memo = nullptr);
 
 } // namespace beamscope::search

@@ -472,7 +472,8 @@ InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const 
 } // namespace
 
 std::optional<Featurization> featuresIfCosted(const State &s, const AutoscheduleParams &params,
-                                              const Featurization *parentFeaturization)
+                                              const Featurization *parentFeaturization,
+                                              StageFeatureMemo *stageFeatureMemo)
 {
     if (!hasValidThreadExtents(s))
         return std::nullopt;
@@ -481,14 +482,14 @@ std::optional<Featurization> featuresIfCosted(const State &s, const Autoschedule
         return std::nullopt;
     if (exceedsSerialExtentsLimit(s))
         return std::nullopt;
-    Featurization features = computeFeatures(s, params.device, parentFeaturization);
+    Featurization features = computeFeatures(s, params.device, parentFeaturization, false, stageFeatureMemo);
     if (!rejectionBeforeCosting(s, features.features).empty())
         return std::nullopt;
     return features;
 }
 
 Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params,
-                                const Featurization *parentFeaturization)
+                                const Featurization *parentFeaturization, StageFeatureMemo *stageFeatureMemo)
 {
     Phase0Children out;
     const int node = parent.nextNode();
@@ -500,7 +501,7 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     // 1) Inline it: a single-stage Func that is not an output.
     if (params.options.inlineFuncs && n.stages.size() == 1 && !n.isOutput) {
         State s = with(parent, inlined(node));
-        if (auto features = featuresIfCosted(s, params, parentFeaturization)) {
+        if (auto features = featuresIfCosted(s, params, parentFeaturization, stageFeatureMemo)) {
             out.children.push_back(std::move(s));
             out.features.push_back(std::move(*features));
         }
@@ -538,7 +539,7 @@ Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &p
     for (Option &o : options) {
         if (!out.children.empty() && o.wastage > kMaxIdleLaneWastage)
             break;
-        if (auto features = featuresIfCosted(o.state, params, parentFeaturization)) {
+        if (auto features = featuresIfCosted(o.state, params, parentFeaturization, stageFeatureMemo)) {
             out.children.push_back(std::move(o.state));
             out.features.push_back(std::move(*features));
         }

@@ -48,13 +48,15 @@ struct Phase0Children {
 // limits, serial extents, then the feature-based rejections of cost_pruning.h); its features when
 // it would.
 // parentFeaturization: the featurization of the state `s` was made from by deciding its last
-// Func, or null (computeFeatures).
+// Func, or null; stageFeatureMemo: the search depth's, or null (computeFeatures).
 std::optional<Featurization> featuresIfCosted(const State &s, const AutoscheduleParams &params,
-                                              const Featurization *parentFeaturization = nullptr);
+                                              const Featurization *parentFeaturization = nullptr,
+                                              StageFeatureMemo *stageFeatureMemo = nullptr);
 
 // The states Halide's phase 0 makes from `parent` for parent.nextNode(), in generation order.
 // Empty when `parent` is complete.
 Phase0Children halidePlacements(const State &parent, const AutoscheduleParams &params,
-                                const Featurization *parentFeaturization = nullptr);
+                                const Featurization *parentFeaturization = nullptr,
+                                StageFeatureMemo *stageFeatureMemo = nullptr);
 
 } // namespace beamscope::search

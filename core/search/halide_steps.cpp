@@ -61,7 +61,7 @@ std::vector<StepChild> placements(const State &parent, const AutoscheduleParams 
         if (!fixed.empty() || options.fixedIsStrict)
             return fixed;
     }
-    Phase0Children p = halidePlacements(parent, params, parentFeaturization);
+    Phase0Children p = halidePlacements(parent, params, parentFeaturization, options.stageFeatureMemo);
     std::vector<StepChild> out;
     for (size_t i = 0; i < p.children.size(); i++) {
         const FuncSchedule &f = p.children[i].funcs().back();
@@ -107,7 +107,8 @@ std::vector<StepChild> rootTilings(const State &parent, const AutoscheduleParams
         f.awaitingGpuTiling = false;
         f.stages = candidates[i].tiling;
         s->replaceLast(f);
-        if (std::optional<Featurization> features = featuresIfCosted(*s, params, parentFeaturization)) {
+        if (std::optional<Featurization> features =
+                featuresIfCosted(*s, params, parentFeaturization, options.stageFeatureMemo)) {
             std::vector<float> rows;
             packFeatures(features->features, rows);
             Decision decision = decisionFor(d, f, options);

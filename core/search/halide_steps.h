@@ -10,6 +10,7 @@
 // (penalised) cost in the queue.
 
 #include "core/search/autoschedule_params.h"
+#include "core/search/featurizer.h"
 #include "core/search/halide_root_tilings.h"
 #include "core/search/search_space.h"
 #include "core/search/state.h"
@@ -54,6 +55,8 @@ struct StepOptions {
     int threads = 1;
     // The search's memo of Halide's root tilings (null: made anew for each state).
     RootTilingCandidates *rootTilingCandidates = nullptr;
+    // The depth's memo of root Funcs' stage features (stage_feature_memo.h; null: none).
+    StageFeatureMemo *stageFeatureMemo = nullptr;
 };
 
 // The number of decisions Halide's search makes on this pipeline (2 per DAG node).
