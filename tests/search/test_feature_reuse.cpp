@@ -5,7 +5,8 @@
 // the stage and the feature, and fails the row. The rows cover the shapes that once broke the rule:
 // stages reading an input the decided Func also reads (bilateral_grid, unsharp), long chains of
 // inlined Funcs (camera_pipe), Funcs computed inside kernels (bilateral_grid's blury), and beams
-// wider than one with several passes (the coarse-to-fine penalties pick other parents).
+// wider than one with several passes (the coarse-to-fine penalties pick other parents, and the
+// depth's StageFeatureMemo hands one beam state's root stage features to the others).
 
 #include "tests/search/search_test_support.h"
 
