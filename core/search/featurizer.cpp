@@ -1642,24 +1642,13 @@ StageFeatureMemo::Key Featurizer::stageFeatureKey(const FuncSchedule &f) const
     StageFeatureMemo::Key key;
     if (f.location != ComputeLocation::Root)
         return key;
-    for (const FuncSchedule &g : st.funcs())
-        if (g.location != ComputeLocation::Root && g.location != ComputeLocation::Inlined && g.consumer == f.node)
+    for (const FuncSchedule &g : st.funcs()) {
+        if (g.node == f.node)
+            continue;
+        const bool computedInF =
+            g.location != ComputeLocation::Root && g.location != ComputeLocation::Inlined && g.consumer == f.node;
+        if (computedInF || d.nodeReads(f.node, g.node))
             return key;
-    std::vector<char> seen(static_cast<size_t>(d.nodeCount()), 0);
-    std::vector<int> pending{f.node};
-    while (!pending.empty()) {
-        const int n = pending.back();
-        pending.pop_back();
-        for (const dag::Stage &stage : d.node(n).stages)
-            for (int e : stage.incomingEdges) {
-                const int q = d.edge(e).producer;
-                if (seen[static_cast<size_t>(q)])
-                    continue;
-                seen[static_cast<size_t>(q)] = 1;
-                if (st.scheduleOf(q))
-                    return key;
-                pending.push_back(q);
-            }
     }
     key.push_back(f.node);
     key.push_back(int64_t(f.storedAtRoot) | int64_t(f.insideSerialLoop) << 1);
@@ -1679,7 +1668,7 @@ StageFeatureMemo::Key Featurizer::stageFeatureKey(const FuncSchedule &f) const
             key.push_back(span.max);
         }
     };
-    std::fill(seen.begin(), seen.end(), 0);
+    std::vector<char> seen(static_cast<size_t>(d.nodeCount()), 0);
     for (const dag::Stage &stage : d.node(f.node).stages)
         for (int e : stage.incomingEdges) {
             const int q = d.edge(e).producer;
