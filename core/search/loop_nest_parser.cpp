@@ -1,9 +1,9 @@
 #include "core/search/loop_nest_parser.h"
+#include "core/search/dump_func_names.h"
 #include "core/search/halide_gpu_tilings.h"
 #include "core/util/halide_names.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -34,48 +34,8 @@ std::string baseName(const std::string &name) { return baseFuncName(name); }
 
 class Builder {
 public:
-    Builder(const SearchDag &dag, std::vector<Entry> entries) : m_dag(dag), m_e(std::move(entries))
-    {
-        std::map<std::string, std::vector<std::string>> oursByBase, dumpByBase;
-        for (int n = 0; n < dag.nodeCount(); n++) {
-            m_byName[dag.node(n).name].push_back(n);
-            if (baseName(dag.node(n).name) != dag.node(n).name)
-                m_byBase[baseName(dag.node(n).name)].push_back(n);
-            if (!dag.node(n).isInput)
-                oursByBase[baseName(dag.node(n).name)].push_back(dag.node(n).name);
-        }
-        for (const Entry &x : m_e)
-            if (!x.func.empty()) {
-                auto &names = dumpByBase[baseName(x.func)];
-                if (std::find(names.begin(), names.end(), x.func) == names.end())
-                    names.push_back(x.func);
-            }
-        // Halide numbers a name used again in one process ("repeat_edge", "repeat_edge$1", ...),
-        // so the same Funcs carry other numbers in another process (the generator's, or this one
-        // after other pipelines). Funcs sharing a base name pair up in the order they were made,
-        // which both numberings keep, when the dump names as many of them as the pipeline has.
-        for (auto &[base, dump] : dumpByBase) {
-            auto ours = oursByBase.find(base);
-            if (ours == oursByBase.end() || ours->second.size() != dump.size() || dump.size() < 2)
-                continue;
-            std::sort(dump.begin(), dump.end(), madeBefore);
-            std::sort(ours->second.begin(), ours->second.end(), madeBefore);
-            for (size_t i = 0; i < dump.size(); i++)
-                m_byMakingOrder[dump[i]] = m_byName.at(ours->second[i]).front();
-        }
-    }
-
-    // "name" before "name$1" before "name$2" ... ("f3$0" counts as f3's first).
-    static bool madeBefore(const std::string &a, const std::string &b)
-    {
-        auto number = [](const std::string &name) -> long long {
-            const size_t dollar = name.find('$');
-            if (dollar == std::string::npos || dollar + 1 >= name.size())
-                return -1;
-            return std::atoll(name.c_str() + dollar + 1);
-        };
-        return number(a) < number(b);
-    }
+    Builder(const SearchDag &dag, std::vector<Entry> entries) : m_dag(dag), m_e(std::move(entries)), m_names(dag, m_e)
+    {}
 
     LoopNestParseResult build()
     {
@@ -156,6 +116,7 @@ public:
 private:
     const SearchDag &m_dag;
     std::vector<Entry> m_e;
+    DumpFuncNames m_names;
     std::map<int, FuncSchedule> m_funcs;
     std::map<int, int> m_firstLine;
     std::map<int, int> m_rootRealized, m_blockRealized, m_threadRealized; // node -> entry
@@ -169,24 +130,11 @@ private:
 
     int nodeOf(const Entry &x)
     {
-        auto pick = [&](const std::vector<int> &v) -> int {
-            if (v.size() > 1)
-                throw ParseError{at(x) + "'" + x.func + "' names " + std::to_string(v.size()) +
-                                 " Funcs of the pipeline (ambiguous after removing Halide's $N suffixes)"};
-            return v.empty() ? -1 : v[0];
-        };
-        int n = -1;
-        if (auto it = m_byMakingOrder.find(x.func); it != m_byMakingOrder.end())
-            n = it->second;
-        if (n < 0)
-            if (auto it = m_byName.find(x.func); it != m_byName.end())
-                n = pick(it->second);
-        if (n < 0)
-            if (auto it = m_byName.find(baseName(x.func)); it != m_byName.end())
-                n = pick(it->second);
-        if (n < 0)
-            if (auto it = m_byBase.find(baseName(x.func)); it != m_byBase.end())
-                n = pick(it->second);
+        const std::vector<int> candidates = m_names.candidates(x.func);
+        if (candidates.size() > 1)
+            throw ParseError{at(x) + "'" + x.func + "' names " + std::to_string(candidates.size()) +
+                             " Funcs of the pipeline (ambiguous after removing Halide's $N suffixes)"};
+        const int n = candidates.empty() ? -1 : candidates.front();
         if (n < 0) {
             std::string names;
             for (int i = 0; i < m_dag.nodeCount(); i++)
@@ -503,9 +451,6 @@ private:
         compare(m_blockRealized, "block level");
         compare(m_threadRealized, "thread level");
     }
-
-    std::map<std::string, std::vector<int>> m_byName, m_byBase;
-    std::map<std::string, int> m_byMakingOrder; // dump name -> node, for names Halide numbered
 };
 
 } // namespace

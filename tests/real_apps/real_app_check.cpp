@@ -10,7 +10,6 @@
 #include "core/search/featurization.h"
 #include "core/search/featurizer.h"
 #include "core/search/loop_nest_parser.h"
-#include "core/util/halide_names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -204,44 +203,6 @@ std::optional<double> halideBestCost(const std::filesystem::path &fixtures, cons
     if (auto cost = halideTableValue(fixtures / "beam32_featurizations.tsv", app, weights, "halide_best_cost"))
         return cost;
     return halideTableValue(fixtures / "costs.tsv", app, weights, "halide_best_cost");
-}
-
-namespace {
-
-std::string describeSchedule(const search::State &state, const search::FuncSchedule *f)
-{
-    if (!f)
-        return "undecided";
-    std::ostringstream out;
-    out << search::locationName(f->location);
-    if (f->location == search::ComputeLocation::BlockLevel || f->location == search::ComputeLocation::ThreadLevel)
-        out << " in " << withoutUniqueSuffixes(state.dag().node(f->consumer).name) << ".s" << f->consumerStage
-            << (f->insideSerialLoop ? " (serial loop)" : "");
-    for (size_t s = 0; s < f->stages.size(); s++) {
-        const search::StageTiling &t = f->stages[s];
-        out << "; s" << s << " threads";
-        for (int64_t v : t.threads)
-            out << " " << v;
-        out << ", serial";
-        for (int64_t v : t.serial)
-            out << " " << v;
-        out << ", vector loop " << (t.hasVectorLoop ? std::to_string(t.vectorLoop) : "none")
-            << (t.unrolled ? ", unrolled" : "");
-    }
-    return out.str();
-}
-
-} // namespace
-
-FuncDifference firstDifferingFunc(const search::State &halide, const search::State &ours)
-{
-    for (int node : ours.dag().scheduleOrder()) {
-        const std::string a = describeSchedule(halide, halide.scheduleOf(node));
-        const std::string b = describeSchedule(ours, ours.scheduleOf(node));
-        if (a != b)
-            return {withoutUniqueSuffixes(ours.dag().node(node).name), a, b};
-    }
-    return {};
 }
 
 } // namespace beamscope::test::real_apps

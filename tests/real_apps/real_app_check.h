@@ -72,16 +72,6 @@ std::optional<double> halideBestCost(const std::filesystem::path &fixtures, cons
 std::optional<double> halideTableValue(const std::filesystem::path &table, const std::string &app,
                                        const std::string &weights, const std::string &column);
 
-// The first Func, in scheduling order (the order both searches decide them),
-// whose schedule differs between two complete states of one pipeline: its name
-// (Halide's $N numbering removed) and both schedules, or "" when they are equal.
-// Where two beam-1 searches part, this is the step that differs.
-struct FuncDifference {
-    std::string func;
-    std::string halide, ours;
-};
-FuncDifference firstDifferingFunc(const search::State &halide, const search::State &ours);
-
 // The stage names of the cost model's stage axis, in order.
 std::vector<std::string> stageNames(const search::SearchDag &dag);
 

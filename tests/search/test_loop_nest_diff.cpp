@@ -1,0 +1,138 @@
+// Two loop-nest dumps compared Func by Func (core/search/loop_nest_diff): the first Func, in the
+// order the search decides them, placed otherwise; dumps a Beamscope state cannot hold compare too.
+
+#include "tests/search/search_test_support.h"
+
+#include "core/search/loop_nest_diff.h"
+#include "core/search/loop_nest_parser.h"
+
+#include <QtTest>
+
+using namespace beamscope;
+using namespace beamscope::search;
+
+namespace {
+
+// box_blur with blur_x computed per block of output (Halide v19's form: also realized at root).
+const char *const kBlockLevel = " gpu_none\n"
+                                "realize: output [1536, 2560] with 1 stages\n"
+                                "realize: blur_x [1536, 2562] with 1 stages\n"
+                                "output 96 640 (0, 0) t gpu_block\n"
+                                " realize: blur_x [16c, 6c] with 1 stages\n"
+                                " blur_x 16c 1c (0, 0) t gpu_thread\n"
+                                "  blur_x 1c 6c (0, 0) t gpu_serial\n"
+                                "   blur_x 1vc 1c (0, 0) * gpu_simd\n"
+                                " output 16c 2c (0, 0) t gpu_thread\n"
+                                "  output 1c 2c (0, 0) t gpu_serial\n"
+                                "   output 1vc 1c (0, 0) * gpu_simd\n";
+
+// The same output tiling with blur_x inlined.
+const char *const kInlined = " gpu_none\n"
+                             "realize: output [1536, 2560] with 1 stages\n"
+                             "output 96 640 (0, 0) t gpu_block\n"
+                             " output 16c 2c (0, 0) t gpu_thread\n"
+                             "  output 1c 2c (0, 0) t gpu_serial\n"
+                             "   output 1vc 1c (0, 0) * gpu_simd\n"
+                             "    inlined: blur_x 3\n";
+
+// Another output tiling, blur_x inlined.
+const char *const kOtherTiling = " gpu_none\n"
+                                 "realize: output [1536, 2560] with 1 stages\n"
+                                 "output 24 20 (0, 0) t gpu_block\n"
+                                 " output 64c 16c (0, 0) t gpu_thread\n"
+                                 "  output 1c 8c (0, 0) t gpu_serial\n"
+                                 "   output 1vc 1c (0, 0) * gpu_simd\n"
+                                 "    inlined: blur_x 3\n";
+
+// blur_x computed inside output's serial loop: a placement Beamscope's states do not hold.
+const char *const kInSerialLoop = " gpu_none\n"
+                                  "realize: output [1536, 2560] with 1 stages\n"
+                                  "output 96 640 (0, 0) t gpu_block\n"
+                                  " output 16c 2c (0, 0) t gpu_thread\n"
+                                  "  output 1c 2c (0, 0) t gpu_serial\n"
+                                  "   realize: blur_x [1c, 3c] with 1 stages\n"
+                                  "   blur_x 1c 3c (0, 0) t gpu_serial\n"
+                                  "    blur_x 1vc 1c (0, 0) * gpu_simd\n"
+                                  "   output 1vc 1c (0, 0) * gpu_simd\n";
+
+} // namespace
+
+class TestLoopNestDiff : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { m_boxBlur = test::goldenBoxBlur(); }
+
+    void aDumpEqualsItself()
+    {
+        const FuncPlacementDifference d =
+            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel), parseLoopNestText(kBlockLevel));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.node, -1);
+        QVERIFY(d.func.empty());
+    }
+
+    // A state read from a dump and printed again in Halide's form places every Func as the dump does.
+    void aStatePrintedAgainEqualsItsDump()
+    {
+        const LoopNestParseResult parsed = parseLoopNestDump(*m_boxBlur.searchDag, kBlockLevel);
+        QVERIFY2(parsed.state, parsed.error.c_str());
+        const FuncPlacementDifference d = firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel),
+                                                             parsed.state->halideLoopNestTree());
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.node, -1);
+    }
+
+    // output is decided before blur_x: with the same output tiling the dumps part at blur_x.
+    void thePlacementOfALaterFunc()
+    {
+        const FuncPlacementDifference d =
+            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel), parseLoopNestText(kInlined));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.node, m_boxBlur.node("blur_x"));
+        QCOMPARE(d.func, std::string("blur_x"));
+        QCOMPARE(d.first,
+                 std::string("s0 at output.s0 gpu_block: gpu_thread 16 1 (0, 0), gpu_serial 1 6, gpu_simd 1v 1; "
+                             "stored at root, output.s0 gpu_block"));
+        QCOMPARE(d.second, std::string("inline"));
+    }
+
+    // A different output tiling is the first step, whatever follows.
+    void theTilingOfTheFirstFunc()
+    {
+        const FuncPlacementDifference d =
+            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel), parseLoopNestText(kOtherTiling));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.func, std::string("output"));
+        QVERIFY2(d.first.find("gpu_block 96 640") != std::string::npos, d.first.c_str());
+        QVERIFY2(d.second.find("gpu_block 24 20") != std::string::npos, d.second.c_str());
+    }
+
+    // The state reader refuses a realization inside a serial loop; the comparison still names it.
+    void aPlacementNoStateHolds()
+    {
+        QVERIFY(!parseLoopNestDump(*m_boxBlur.searchDag, kInSerialLoop).state);
+        const FuncPlacementDifference d =
+            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kInSerialLoop), parseLoopNestText(kInlined));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.func, std::string("blur_x"));
+        QVERIFY2(d.first.starts_with("s0 at output.s0 gpu_serial: gpu_serial 1 3"), d.first.c_str());
+        QCOMPARE(d.second, std::string("inline"));
+    }
+
+    void aFuncThePipelineLacks()
+    {
+        std::string dump = kInlined;
+        dump.replace(dump.find("inlined: blur_x"), 15, "inlined: blur_q");
+        const FuncPlacementDifference d =
+            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kInlined), parseLoopNestText(dump));
+        QCOMPARE(d.node, -1);
+        QVERIFY2(d.error.find("second dump: line 7: 'blur_q' names 0 Funcs") != std::string::npos, d.error.c_str());
+    }
+
+private:
+    test::BuiltPipeline m_boxBlur;
+};
+
+QTEST_GUILESS_MAIN(TestLoopNestDiff)
+#include "test_loop_nest_diff.moc"
