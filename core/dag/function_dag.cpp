@@ -7,6 +7,13 @@
 #include <map>
 #include <sstream>
 
+// libHalide exports this (RegionCosts.cpp) but Halide.h does not declare it; Anderson2021 asks it
+// which Funcs to always consider inlining, and Beamscope asks the same library rather than
+// re-deriving Halide's expression costs.
+namespace Halide::Internal {
+bool is_func_trivial_to_inline(const Function &func);
+}
+
 namespace beamscope::dag {
 
 using namespace Halide;
@@ -111,6 +118,7 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
         node.isOutput = std::any_of(outputs.begin(), outputs.end(), [&](const Function &o) { return o.same_as(func); });
         node.isPointwise = !func.has_update_definition();
         node.isWrapper = func.is_wrapper() != nullptr;
+        node.trivialToInline = is_func_trivial_to_inline(func);
 
         if (node.isOutput) {
             std::map<std::string, Span> estimates;

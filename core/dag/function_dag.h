@@ -96,6 +96,10 @@ struct Node {
     bool isInput = false; // an ImageParam / Input<Buffer> wrapper (<name>_im)
     bool isWrapper = false;
     bool isPointwise = false;
+    // Calling it costs at least what computing it inline does (Halide's is_func_trivial_to_inline:
+    // one operation plus its output's bytes against its definition's arithmetic and loads), so
+    // Anderson2021 always lets it be inlined, however often it is recomputed.
+    bool trivialToInline = false;
     int bytesPerPoint = 0;
 };
 

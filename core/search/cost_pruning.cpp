@@ -20,7 +20,11 @@ bool alwaysConsideredInline(const State &state, int node)
 {
     const SearchDag &d = state.dag();
     const dag::Node &n = d.node(node);
-    if (n.isOutput || n.stages.size() > 1 || !n.isPointwise)
+    if (n.isOutput || n.stages.size() > 1)
+        return false;
+    if (n.trivialToInline)
+        return true;
+    if (!n.isPointwise)
         return false;
     const auto inlined = [&](int m) {
         const FuncSchedule *f = state.scheduleOf(m);

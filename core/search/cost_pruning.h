@@ -26,10 +26,9 @@ constexpr double kMaxRecomputeFactor = 10; // Anderson2021 (Adams2019 uses 8)
 constexpr int64_t kMaxInlinedCalls = 256;  // Halide: max_inlined_calls() >= 256 is rejected
 
 // Anderson2021's always_consider_inline, for the recompute test: a single-stage,
-// non-output pointwise Func whose chain of inlined consumers ends in exactly one
-// Func with its own loop nest. (Halide also exempts Funcs whose definition is
-// trivial to inline; that test is not reproduced, so such states may be
-// rejected here where Halide costs them.)
+// non-output Func that is trivial to inline (dag::Node::trivialToInline), or a
+// pointwise one whose chain of inlined consumers ends in exactly one Func with
+// its own loop nest.
 bool alwaysConsideredInline(const State &state, int node);
 
 // The largest number of calls per point that any non-inlined stage of the state

@@ -8,6 +8,9 @@
 // one-app report `real-app-report` that a developer runs while writing an app.
 
 #include "core/dag/function_dag.h"
+#include "core/model/cost_model.h"
+#include "core/search/autoschedule_params.h"
+#include "core/search/loop_nest_text.h"
 #include "core/search/search_dag.h"
 #include "core/search/state.h"
 
@@ -71,6 +74,21 @@ std::optional<double> halideBestCost(const std::filesystem::path &fixtures, cons
 // Any numeric column of those tables (e.g. beam1.tsv's halide_states_added).
 std::optional<double> halideTableValue(const std::filesystem::path &table, const std::string &app,
                                        const std::string &weights, const std::string &column);
+
+// Where two beam-1 searches part at Func `node`: the step that decides it, from the state both
+// searches share before it (Beamscope's winner without that Func and the ones after it), and
+// whether Beamscope offers Halide's choice there. A beam-1 search takes the cheapest child, so if
+// it does, Beamscope costs Halide's choice above its own pick: the two costs say by how much.
+struct PartingStep {
+    std::string error;           // the dumps could not be compared
+    int phase = 0;               // 0: placing the Func, 1: tiling it at root
+    int children = 0;            // costed children at that step
+    bool offered = false;        // one of them places the Func as Halide's winner does
+    double halideChoiceCost = 0; // Beamscope's cost of that child (when offered)
+    double ourChoiceCost = 0;    // Beamscope's cost of the child it took
+};
+PartingStep partingStep(const search::SearchDag &dag, const search::State &ours, const search::LoopNestText &halide,
+                        int node, const search::AutoscheduleParams &params, const model::CostModel &model);
 
 // The stage names of the cost model's stage axis, in order.
 std::vector<std::string> stageNames(const search::SearchDag &dag);
