@@ -53,6 +53,18 @@ BuiltPipeline goldenBoxBlur()
     return fromOutputs("box_blur", {output});
 }
 
+const char *const kBoxBlurBlockLevelDump = " gpu_none\n"
+                                           "realize: output [1536, 2560] with 1 stages\n"
+                                           "realize: blur_x [1536, 2562] with 1 stages\n"
+                                           "output 96 640 (0, 0) t gpu_block\n"
+                                           " realize: blur_x [16c, 6c] with 1 stages\n"
+                                           " blur_x 16c 1c (0, 0) t gpu_thread\n"
+                                           "  blur_x 1c 6c (0, 0) t gpu_serial\n"
+                                           "   blur_x 1vc 1c (0, 0) * gpu_simd\n"
+                                           " output 16c 2c (0, 0) t gpu_thread\n"
+                                           "  output 1c 2c (0, 0) t gpu_serial\n"
+                                           "   output 1vc 1c (0, 0) * gpu_simd\n";
+
 BuiltPipeline buildRegistered(const std::string &name)
 {
     const auto info = pipelines::findPipeline(name);

@@ -33,6 +33,10 @@ BuiltPipeline fromOutputs(std::string name, std::vector<Halide::Func> outputs);
 // box_blur exactly as tests/fixtures/halide/pipelines/PIPELINES.md defines it, built
 // here so that fixture tests need no Halide data.
 BuiltPipeline goldenBoxBlur();
+// Halide v19's dump of a goldenBoxBlur schedule with blur_x computed per block of output (the form
+// of tests/fixtures/halide/samples/retrain_set/schedules/box_blur_seed009): realized at root and
+// in the block.
+extern const char *const kBoxBlurBlockLevelDump;
 
 // A tiling with the given threads and serial tiles per loop (innermost first).
 search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> serial, bool unrolled);

@@ -39,20 +39,6 @@ using namespace beamscope::search;
 
 namespace {
 
-// Halide v19's dump of a box_blur schedule with blur_x computed per block of output (the form of
-// tests/fixtures/halide/samples/retrain_set/schedules/box_blur_seed009): realized at root and in the block.
-const char *const kBlockLevelDump = " gpu_none\n"
-                                    "realize: output [1536, 2560] with 1 stages\n"
-                                    "realize: blur_x [1536, 2562] with 1 stages\n"
-                                    "output 96 640 (0, 0) t gpu_block\n"
-                                    " realize: blur_x [16c, 6c] with 1 stages\n"
-                                    " blur_x 16c 1c (0, 0) t gpu_thread\n"
-                                    "  blur_x 1c 6c (0, 0) t gpu_serial\n"
-                                    "   blur_x 1vc 1c (0, 0) * gpu_simd\n"
-                                    " output 16c 2c (0, 0) t gpu_thread\n"
-                                    "  output 1c 2c (0, 0) t gpu_serial\n"
-                                    "   output 1vc 1c (0, 0) * gpu_simd\n";
-
 // blur_x inlined (the golden beam-32 schedule), inside a log as Halide prints it.
 const char *const kInlinedLog = "Best cost: 0.488598\n"
                                 "** Optimal schedule:\n"
@@ -382,7 +368,7 @@ private Q_SLOTS:
     {
         test::BuiltPipeline p = test::goldenBoxBlur();
         const SearchDag &d = *p.searchDag;
-        LoopNestParseResult r = parseLoopNestDump(d, kBlockLevelDump);
+        LoopNestParseResult r = parseLoopNestDump(d, test::kBoxBlurBlockLevelDump);
         QVERIFY2(r.state.has_value(), r.error.c_str());
         const State &s = *r.state;
         QVERIFY(s.complete());
@@ -418,7 +404,7 @@ private Q_SLOTS:
     void parsesBlockLevelFuncInSharedMemory()
     {
         test::BuiltPipeline p = test::goldenBoxBlur();
-        std::string text = kBlockLevelDump;
+        std::string text = test::kBoxBlurBlockLevelDump;
         const std::string rootRealize = "realize: blur_x [1536, 2562] with 1 stages\n";
         text.erase(text.find(rootRealize), rootRealize.size());
         LoopNestParseResult r = parseLoopNestDump(*p.searchDag, text);
@@ -669,7 +655,7 @@ private Q_SLOTS:
         QFETCH(QString, to);
         QFETCH(QString, message);
         test::BuiltPipeline p = test::goldenBoxBlur();
-        std::string text = kBlockLevelDump;
+        std::string text = test::kBoxBlurBlockLevelDump;
         const size_t at = text.find(from.toStdString());
         QVERIFY(at != std::string::npos);
         text.replace(at, static_cast<size_t>(from.size()), to.toStdString());
@@ -754,7 +740,7 @@ private Q_SLOTS:
         const std::filesystem::path dir = std::filesystem::temp_directory_path() / "beamscope_golden_states_cli";
         std::filesystem::create_directories(dir);
         const std::filesystem::path dump = dir / "box_blur_block.txt";
-        test::writeFile(dump, kBlockLevelDump);
+        test::writeFile(dump, test::kBoxBlurBlockLevelDump);
         const test::ProcessResult r =
             test::runProcess(test::cliPath(), {"state", "--app", "box_blur", "--loop-nest", dump.string(), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());
@@ -766,7 +752,7 @@ private Q_SLOTS:
         QVERIFY(stages && stages->size() == 2);
         // The CLI reports the library's features for the parsed state.
         test::BuiltPipeline p = test::goldenBoxBlur();
-        const std::optional<State> s = parseLoopNest(*p.searchDag, kBlockLevelDump, nullptr);
+        const std::optional<State> s = parseLoopNest(*p.searchDag, test::kBoxBlurBlockLevelDump, nullptr);
         QVERIFY(s.has_value());
         const std::vector<ScheduleFeatures> f = computeFeatures(*s, FeatureParams{});
         for (size_t slot = 0; slot < 2; slot++) {
@@ -792,7 +778,7 @@ private Q_SLOTS:
         const std::filesystem::path dir = std::filesystem::temp_directory_path() / "beamscope_golden_states_cli_bad";
         std::filesystem::create_directories(dir);
         const std::filesystem::path dump = dir / "bad.txt";
-        std::string text = kBlockLevelDump;
+        std::string text = test::kBoxBlurBlockLevelDump;
         text.replace(text.find("output 96 640"), 13, "outptu 96 640");
         test::writeFile(dump, text);
         const test::ProcessResult r =

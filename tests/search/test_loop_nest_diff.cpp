@@ -13,20 +13,7 @@ using namespace beamscope::search;
 
 namespace {
 
-// box_blur with blur_x computed per block of output (Halide v19's form: also realized at root).
-const char *const kBlockLevel = " gpu_none\n"
-                                "realize: output [1536, 2560] with 1 stages\n"
-                                "realize: blur_x [1536, 2562] with 1 stages\n"
-                                "output 96 640 (0, 0) t gpu_block\n"
-                                " realize: blur_x [16c, 6c] with 1 stages\n"
-                                " blur_x 16c 1c (0, 0) t gpu_thread\n"
-                                "  blur_x 1c 6c (0, 0) t gpu_serial\n"
-                                "   blur_x 1vc 1c (0, 0) * gpu_simd\n"
-                                " output 16c 2c (0, 0) t gpu_thread\n"
-                                "  output 1c 2c (0, 0) t gpu_serial\n"
-                                "   output 1vc 1c (0, 0) * gpu_simd\n";
-
-// The same output tiling with blur_x inlined.
+// test::kBoxBlurBlockLevelDump's output tiling with blur_x inlined.
 const char *const kInlined = " gpu_none\n"
                              "realize: output [1536, 2560] with 1 stages\n"
                              "output 96 640 (0, 0) t gpu_block\n"
@@ -66,7 +53,8 @@ private Q_SLOTS:
     void aDumpEqualsItself()
     {
         const FuncPlacementDifference d =
-            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel), parseLoopNestText(kBlockLevel));
+            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(test::kBoxBlurBlockLevelDump),
+                               parseLoopNestText(test::kBoxBlurBlockLevelDump));
         QVERIFY2(d.error.empty(), d.error.c_str());
         QCOMPARE(d.node, -1);
         QVERIFY(d.func.empty());
@@ -75,10 +63,10 @@ private Q_SLOTS:
     // A state read from a dump and printed again in Halide's form places every Func as the dump does.
     void aStatePrintedAgainEqualsItsDump()
     {
-        const LoopNestParseResult parsed = parseLoopNestDump(*m_boxBlur.searchDag, kBlockLevel);
+        const LoopNestParseResult parsed = parseLoopNestDump(*m_boxBlur.searchDag, test::kBoxBlurBlockLevelDump);
         QVERIFY2(parsed.state, parsed.error.c_str());
-        const FuncPlacementDifference d = firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel),
-                                                             parsed.state->halideLoopNestTree());
+        const FuncPlacementDifference d = firstDifferingFunc(
+            *m_boxBlur.searchDag, parseLoopNestText(test::kBoxBlurBlockLevelDump), parsed.state->halideLoopNestTree());
         QVERIFY2(d.error.empty(), d.error.c_str());
         QCOMPARE(d.node, -1);
     }
@@ -86,8 +74,8 @@ private Q_SLOTS:
     // output is decided before blur_x: with the same output tiling the dumps part at blur_x.
     void thePlacementOfALaterFunc()
     {
-        const FuncPlacementDifference d =
-            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel), parseLoopNestText(kInlined));
+        const FuncPlacementDifference d = firstDifferingFunc(
+            *m_boxBlur.searchDag, parseLoopNestText(test::kBoxBlurBlockLevelDump), parseLoopNestText(kInlined));
         QVERIFY2(d.error.empty(), d.error.c_str());
         QCOMPARE(d.node, m_boxBlur.node("blur_x"));
         QCOMPARE(d.func, std::string("blur_x"));
@@ -100,8 +88,8 @@ private Q_SLOTS:
     // A different output tiling is the first step, whatever follows.
     void theTilingOfTheFirstFunc()
     {
-        const FuncPlacementDifference d =
-            firstDifferingFunc(*m_boxBlur.searchDag, parseLoopNestText(kBlockLevel), parseLoopNestText(kOtherTiling));
+        const FuncPlacementDifference d = firstDifferingFunc(
+            *m_boxBlur.searchDag, parseLoopNestText(test::kBoxBlurBlockLevelDump), parseLoopNestText(kOtherTiling));
         QVERIFY2(d.error.empty(), d.error.c_str());
         QCOMPARE(d.func, std::string("output"));
         QVERIFY2(d.first.find("gpu_block 96 640") != std::string::npos, d.first.c_str());
