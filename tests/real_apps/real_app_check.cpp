@@ -13,6 +13,7 @@
 #include "core/search/halide_steps.h"
 #include "core/search/loop_nest_diff.h"
 #include "core/search/loop_nest_parser.h"
+#include "core/search/schedule_features.h"
 
 #include <algorithm>
 #include <cmath>
@@ -265,7 +266,9 @@ PartingStep partingStep(const search::SearchDag &dag, const search::State &ours,
         const bool isHalides = rootAtPhase0 ? halideAtRoot : placed == halideChoice;
         const bool isOurs = rootAtPhase0 ? oursAtRoot : placed == ourChoice;
         if (isHalides || isOurs) {
-            const double cost = costing.evaluate(child, nullptr);
+            // The rows the step featurized it with: the cost the search ranked it by.
+            const int stages = static_cast<int>(c.rows.size() / search::kScheduleFeatureCount);
+            const double cost = costing.evaluatePacked(c.rows, stages, nullptr);
             if (isHalides) {
                 step.offered = true;
                 step.halideChoiceCost = cost;
