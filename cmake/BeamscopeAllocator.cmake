@@ -21,10 +21,13 @@ endif ()
 
 function(beamscope_fast_allocator target)
     if (BEAMSCOPE_ALLOCATOR MATCHES "^mimalloc")
-        # The program calls no mimalloc function, so keep a linker that
-        # defaults to --as-needed from dropping it: its presence is the point.
+        # Linking replaces malloc whether or not the program calls mimalloc, so
+        # keep a linker that defaults to --as-needed from dropping it. The one
+        # call the program makes (mimalloc_tuning.cpp) sets the allocator's
+        # options before main.
         target_link_options(${target} PRIVATE "LINKER:--no-as-needed")
         target_link_libraries(${target} PRIVATE mimalloc)
+        target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/cmake/mimalloc_tuning.cpp)
         target_compile_definitions(${target} PRIVATE BEAMSCOPE_ALLOCATOR="${BEAMSCOPE_ALLOCATOR}")
     else ()
         target_compile_definitions(${target} PRIVATE BEAMSCOPE_ALLOCATOR="system malloc")

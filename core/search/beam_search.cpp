@@ -212,6 +212,17 @@ struct Generation {
     std::vector<float> costs;
     size_t costed = 0, flushed = 0;
 
+    // Empties it for the next depth, keeping its buffers' memory.
+    void clear()
+    {
+        children.clear();
+        decisions.clear();
+        parents.clear();
+        packed.clear();
+        costs.clear();
+        costed = flushed = 0;
+    }
+
     void costPending(const CostRows &cost)
     {
         if (costed == flushed)
@@ -241,7 +252,7 @@ struct StepRules {
 template <typename BlessingHash>
 Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &params, const StepRules &rules,
                       int threads, std::mt19937_64 &rng, const BlessingHash &blessingHash, const CostRows &cost,
-                      std::vector<float> &rowBuffer)
+                      Generation &spare)
 {
     // Halide's steps draw no random numbers, so the beam states expand in parallel, a few at a time
     // (a state's children with their features take megabytes); their children are then taken in
@@ -264,12 +275,12 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
             halideChildren[first + k] = halideStepChildren(state, b.decisions, params, options, b.featurization.get());
         });
     };
-    Generation kept, rejected;
-    // The rows wait in a buffer kept from depth to depth: a chunk of a large app's rows is tens of
-    // megabytes, and growing a fresh one each depth (copying it, faulting its pages in) took a
-    // quarter of interpolate's search.
-    kept.packed.swap(rowBuffer);
-    kept.packed.clear();
+    // The children and their rows go into the last depth's buffers: a depth's children and a chunk
+    // of their rows take tens of megabytes on a large app, which the allocator maps afresh for each
+    // new vector; growing fresh ones each depth (copying them, faulting their pages in) took a
+    // quarter of interpolate's search and a tenth of conv_layer's.
+    Generation kept = std::move(spare), rejected;
+    kept.clear();
     for (size_t i = 0; i < beam.size(); i++) {
         if (rules.halideSteps && i % inFlight == 0)
             expandFrom(i);
@@ -323,7 +334,8 @@ Generation expandBeam(std::vector<Candidate> &beam, const AutoscheduleParams &pa
     }
     Generation &chosen = kept.children.empty() ? rejected : kept;
     chosen.costPending(cost);
-    rowBuffer.swap(kept.packed);
+    if (&chosen != &kept)
+        spare = std::move(kept);
     return std::move(chosen);
 }
 
@@ -460,7 +472,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
 
     RootTilingCandidates rootTilingCandidates(m_params.device.parallelism);
     StageFeatureMemo stageFeatureMemo;
-    std::vector<float> rowBuffer; // children's feature rows waiting for the cost model, reused by every depth
+    Generation spareGeneration; // the last depth's, its buffers reused by the next
     for (int run = 0; run < totalPasses && !result.cancelled; run++) {
         const int pass = prePass ? run - 1 : run; // -1: the pre-pass
         std::vector<Candidate> beam;
@@ -514,7 +526,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                     m_model.evaluate(embedding(rowStages), rows, static_cast<int>(count), m_params.device.parallelism,
                                      predictions, {}, 0, threads);
                 },
-                rowBuffer);
+                spareGeneration);
             std::vector<Candidate> &children = g.children;
             if (children.empty()) {
                 if (fixedHere && strictHere)
@@ -577,6 +589,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             beam = std::move(next);
             if (last && !beam.empty())
                 passBest = beam.front();
+            spareGeneration = std::move(g);
         }
         if (result.cancelled || !passBest || !passBest->state->complete())
             continue;

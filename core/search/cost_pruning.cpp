@@ -1,7 +1,6 @@
 #include "core/search/cost_pruning.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace beamscope::search {
 
@@ -52,21 +51,37 @@ bool alwaysConsideredInline(const State &state, int node)
 int64_t maxInlinedCalls(const State &state)
 {
     const SearchDag &d = state.dag();
-    const auto inlined = [&](int node) {
-        const FuncSchedule *f = state.scheduleOf(node);
-        return f && f->location == ComputeLocation::Inlined;
-    };
+    const size_t nodes = static_cast<size_t>(d.nodeCount());
+    // Called on every child the search generates: its scratch stays with the thread.
+    thread_local std::vector<char> inlined, known;
+    thread_local std::vector<int64_t> memo;
+    inlined.assign(nodes, 0);
+    known.resize(nodes);
+    memo.resize(nodes);
+    bool anyInlined = false;
+    for (const FuncSchedule &f : state.funcs())
+        if (f.location == ComputeLocation::Inlined) {
+            inlined[static_cast<size_t>(f.node)] = 1;
+            anyInlined = true;
+        }
+    if (!anyInlined)
+        return 0;
     int64_t result = 0;
-    std::vector<int64_t> memo(static_cast<size_t>(d.nodeCount()));
-    std::vector<char> known(static_cast<size_t>(d.nodeCount()));
     for (const FuncSchedule &consumer : state.funcs()) {
         if (consumer.location == ComputeLocation::Inlined)
             continue;
-        for (size_t s = 0; s < d.node(consumer.node).stages.size(); s++) {
+        const std::vector<dag::Stage> &stages = d.node(consumer.node).stages;
+        for (size_t s = 0; s < stages.size(); s++) {
+            // Every chain of inlined calls into this stage ends in an edge from an inlined Func, so
+            // a stage no inlined Func calls directly is called by none (and most are not).
+            const std::vector<int> &incoming = stages[s].incomingEdges;
+            if (std::none_of(incoming.begin(), incoming.end(),
+                             [&](int e) { return inlined[static_cast<size_t>(d.edge(e).producer)]; }))
+                continue;
             // Calls per point of this stage to inlined Func f: direct calls plus,
             // through every inlined consumer g of f, calls(g) x calls of f per point of g.
             std::fill(known.begin(), known.end(), 0);
-            std::function<int64_t(int)> calls = [&](int f) -> int64_t {
+            const auto calls = [&](const auto &self, int f) -> int64_t {
                 if (known[static_cast<size_t>(f)])
                     return memo[static_cast<size_t>(f)];
                 int64_t total = 0;
@@ -75,8 +90,8 @@ int64_t maxInlinedCalls(const State &state)
                     const int64_t perCall = std::max(1, edge.calls);
                     if (edge.consumerNode == consumer.node && edge.consumerStage == static_cast<int>(s))
                         total = std::min(kCallsCeiling, total + perCall);
-                    else if (inlined(edge.consumerNode))
-                        total = saturatingMulAdd(total, calls(edge.consumerNode), perCall);
+                    else if (inlined[static_cast<size_t>(edge.consumerNode)])
+                        total = saturatingMulAdd(total, self(self, edge.consumerNode), perCall);
                 }
                 known[static_cast<size_t>(f)] = 1;
                 memo[static_cast<size_t>(f)] = total;
@@ -84,7 +99,7 @@ int64_t maxInlinedCalls(const State &state)
             };
             for (const FuncSchedule &f : state.funcs())
                 if (f.location == ComputeLocation::Inlined)
-                    result = std::max(result, calls(f.node));
+                    result = std::max(result, calls(calls, f.node));
         }
     }
     return result;

@@ -2,6 +2,8 @@
 
 #include "core/model/schedule_feature_names.h"
 
+#include <algorithm>
+
 namespace beamscope::search {
 
 const char *featureName(int index) { return model::scheduleFeatureName(index); }
@@ -24,10 +26,15 @@ ScheduleFeatures::ScheduleFeatures()
 
 void packFeatures(const std::vector<ScheduleFeatures> &features, std::vector<float> &out)
 {
-    // (No reserve here: one per call would defeat the vector's geometric growth.)
+    const size_t first = out.size();
+    const size_t needed = first + features.size() * kScheduleFeatureCount;
+    // Grown geometrically, as push_back would (one exact reserve per call would copy every time).
+    if (out.capacity() < needed)
+        out.reserve(std::max(needed, 2 * out.capacity()));
+    out.resize(needed);
+    float *to = out.data() + first;
     for (const ScheduleFeatures &f : features)
-        for (double v : f.values)
-            out.push_back(static_cast<float>(v));
+        to = std::transform(f.values.begin(), f.values.end(), to, [](double v) { return static_cast<float>(v); });
 }
 
 } // namespace beamscope::search

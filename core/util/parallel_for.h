@@ -3,19 +3,32 @@
 // exactly once, handing out indices one at a time so that uneven items balance. Results stay the
 // same for any number of threads as long as body(i) writes only what belongs to i. The first
 // exception a body throws is rethrown here once every thread has stopped.
+//
+// The other threads are the process's workers (WorkerPool), started on first use and kept: the
+// search calls this once per few beam states, and a thread started per call cost a lens_blur search
+// a fifth of its time in the kernel (each new thread's allocator heap faulting its pages in afresh).
+// A body may call parallelFor again; the inner call runs on the threads free at that moment and
+// always on its caller's.
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 namespace beamscope {
 
 // The threads to use when a caller asks for 0 (one per core).
 inline int defaultThreadCount() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+namespace detail {
+// Runs `work` on this thread and, at once, on up to `helpers` worker threads that are free; returns
+// when every copy has returned. `work` must not throw, and must be safe to run on any number of
+// threads (a copy that starts after the work is done returns at once).
+void runOnWorkers(size_t helpers, const std::function<void()> &work);
+} // namespace detail
 
 template <typename Body>
 void parallelFor(size_t n, int threads, Body &&body)
@@ -29,7 +42,7 @@ void parallelFor(size_t n, int threads, Body &&body)
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failureLock;
-    const auto work = [&] {
+    const std::function<void()> work = [&] {
         for (size_t i = next++; i < n; i = next++) {
             try {
                 body(i);
@@ -41,13 +54,7 @@ void parallelFor(size_t n, int threads, Body &&body)
             }
         }
     };
-    std::vector<std::thread> workers;
-    workers.reserve(useful - 1);
-    for (size_t t = 1; t < useful; t++)
-        workers.emplace_back(work);
-    work();
-    for (std::thread &w : workers)
-        w.join();
+    detail::runOnWorkers(useful - 1, work);
     if (failure)
         std::rethrow_exception(failure);
 }
