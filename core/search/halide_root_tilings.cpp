@@ -145,14 +145,16 @@ std::vector<ParallelOption> parallelOptions(const std::vector<Extents> &threadTi
         int64_t minTotal = 0;
         for (size_t s = 0; s < stageLoops.size(); s++) {
             int64_t total = 1, available = 1;
-            for (int dim : pureDims[s]) {
+            for (size_t i = 0; i < pureDims[s].size(); i++) {
+                const int dim = pureDims[s][i];
                 if (dim < 0)
                     continue;
                 total *= blocks[static_cast<size_t>(dim)];
-                // Halide reads the stage's untiled extent at the pure dimension's index, not the
-                // loop's: the same for a pure stage, a quirk for an update whose loops differ.
-                const size_t k = static_cast<size_t>(dim);
-                available *= k < stageLoops[s].size() ? stageLoops[s][k].extent() : 1;
+                // The untiled extent of the loop over that dimension. (Read literally, Halide's
+                // source takes the extent at the pure dimension's index, for an update stage
+                // another loop; but on max_filter, whose sum has an update over [dy, x], Halide's
+                // beam-1 winner tiles sum with 2 threads, which only this reading offers.)
+                available *= stageLoops[s][i].extent();
             }
             // A stage too small to fill the GPU under any tiling does not count against one
             // that keeps it whole.
