@@ -119,7 +119,7 @@ private:
     DumpFuncNames m_names;
     std::map<int, FuncSchedule> m_funcs;
     std::map<int, int> m_firstLine;
-    std::map<int, int> m_rootRealized, m_blockRealized, m_threadRealized; // node -> entry
+    std::map<int, int> m_rootRealized, m_blockRealized, m_threadRealized, m_serialRealized; // node -> entry
     std::set<int> m_inlined;
     // (node, stage) -> its chain's entries, outermost first; block counts per loop (Root stages)
     std::map<std::pair<int, int>, std::vector<int>> m_chains;
@@ -157,7 +157,8 @@ private:
         m_inlined.insert(node);
     }
 
-    FuncSchedule &schedule(int node, int entry, ComputeLocation loc, int consumer, int consumerStage)
+    FuncSchedule &schedule(int node, int entry, ComputeLocation loc, int consumer, int consumerStage,
+                           bool insideSerialLoop = false)
     {
         auto [it, inserted] = m_funcs.try_emplace(node);
         FuncSchedule &f = it->second;
@@ -166,7 +167,9 @@ private:
             f.location = loc;
             f.consumer = consumer;
             f.consumerStage = consumerStage;
-        } else if (f.location != loc || f.consumer != consumer || f.consumerStage != consumerStage) {
+            f.insideSerialLoop = insideSerialLoop;
+        } else if (f.location != loc || f.consumer != consumer || f.consumerStage != consumerStage ||
+                   f.insideSerialLoop != insideSerialLoop) {
             throw ParseError{at(m_e[static_cast<size_t>(entry)]) + name(node) +
                              " is computed at two different places (Beamscope computes each Func at one place; "
                              "its stages must all sit in the same loop)"};
@@ -217,6 +220,7 @@ private:
                                  "GPU only as Halide's phase 0 prints it, one gpu_none loop at root around its "
                                  "innermost loop"};
             const bool simd = x.innermost || x.label == "gpu_simd";
+            const int levelBefore = level;
             if (x.label == "gpu_block") {
                 if (loc != ComputeLocation::Root)
                     throw ParseError{
@@ -267,10 +271,13 @@ private:
                         m_blockRealized[rn] = c;
                     else if (x.label == "gpu_thread")
                         m_threadRealized[rn] = c;
+                    else if (isThreadSerialLoop(x, loc, levelBefore))
+                        m_serialRealized[rn] = c;
                     else
                         throw ParseError{at(y) + name(rn) + " is realized inside " + name(node) + "'s " +
                                          (x.label.empty() ? std::string("innermost") : x.label) +
-                                         " loop; Beamscope stores Funcs at root, per block or per thread only"};
+                                         " loop; Beamscope stores Funcs at root, per block, per thread or in a "
+                                         "compute_root stage's serial loop only"};
                     continue;
                 }
                 const int yn = nodeOf(y);
@@ -288,16 +295,17 @@ private:
                         at(y) + name(yn) + " is computed inside " + name(node) +
                         ", which is not compute_root; Beamscope computes Funcs only inside compute_root stages"};
                 ComputeLocation yl;
+                const bool inSerial = isThreadSerialLoop(x, loc, levelBefore);
                 if (x.label == "gpu_block")
                     yl = ComputeLocation::BlockLevel;
-                else if (x.label == "gpu_thread")
+                else if (x.label == "gpu_thread" || inSerial)
                     yl = ComputeLocation::ThreadLevel;
                 else
                     throw ParseError{at(y) + name(yn) + " is computed inside " + name(node) + "'s " +
                                      (x.label.empty() ? std::string("innermost") : x.label) +
                                      " loop; Beamscope can compute a Func only at root, inlined, or at a consumer's "
-                                     "gpu_block or gpu_thread loop"};
-                FuncSchedule &g = schedule(yn, c, yl, ownerNode, ownerStage);
+                                     "gpu_block, gpu_thread or (directly inside the thread loop) gpu_serial loop"};
+                FuncSchedule &g = schedule(yn, c, yl, ownerNode, ownerStage, inSerial);
                 const int ys = nestedStageCount[yn]++;
                 addStage(g, ys, c, yl, ownerNode, ownerStage);
             }
@@ -323,6 +331,14 @@ private:
     }
 
     std::map<std::pair<int, int>, std::vector<int64_t>> m_blocks;
+
+    // The serial loop of a compute_root stage right inside its gpu_thread loop (`level` is where the
+    // chain stood before this loop: 1, the thread loop): Halide's compute_in_tiles may compute a Func there, once per point
+    // a thread computes (FuncSchedule::insideSerialLoop), and store it there.
+    static bool isThreadSerialLoop(const Entry &x, ComputeLocation loc, int level)
+    {
+        return loc == ComputeLocation::Root && x.label == "gpu_serial" && !x.innermost && level == 1;
+    }
 
     static std::string labelOf(const Entry &x) { return x.label.empty() ? std::string("the innermost loop") : x.label; }
 
@@ -430,9 +446,10 @@ private:
                 if (!f)
                     continue;
                 const bool atRoot = std::string(where) == "root";
-                const Region region = atRoot                                ? m_dag.rootComputed(node)
-                                      : std::string(where) == "block level" ? state.regionPerBlock(node)
-                                                                            : state.computedRegion(node);
+                const Region region = atRoot                                 ? m_dag.rootComputed(node)
+                                      : std::string(where) == "block level"  ? state.regionPerBlock(node)
+                                      : std::string(where) == "thread level" ? state.regionPerThread(node)
+                                                                             : state.computedRegion(node);
                 std::string dump, ours;
                 bool differ = region.size() != x.extents.size();
                 for (size_t d = 0; d < x.extents.size(); d++) {
@@ -450,6 +467,7 @@ private:
         compare(m_rootRealized, "root");
         compare(m_blockRealized, "block level");
         compare(m_threadRealized, "thread level");
+        compare(m_serialRealized, "serial loop");
     }
 };
 

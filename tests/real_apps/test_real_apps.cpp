@@ -90,9 +90,6 @@ const KnownDifference kKnownDifferences[] = {
     // a Func inside a Func that is not compute_root, which Beamscope's states do not hold.
     {"camera_pipe/halide_camera_pipe.b1.loop_nest.txt", "unreadable", "nested compute_at"},
     {"local_laplacian/halide_local_laplacian.b1.loop_nest.txt", "unreadable", "nested compute_at (f155 in f157)"},
-    // interpolated_3 realized inside interpolated_2's serial loop: storage Beamscope's states
-    // place at root, per block or per thread only.
-    {"interpolate/halide_interpolate.b1.loop_nest.txt", "unreadable", "realized in a serial loop"},
     BEAMSCOPE_SUM_ORDER("sum_s1 Variable.Float"),
     BEAMSCOPE_SUM_ORDER("sum_s1 Param.UInt32"),
     BEAMSCOPE_SUM_ORDER("sum_s1 Mul.Float"),
