@@ -344,11 +344,12 @@ std::vector<PlainStageNest> State::plainTree() const
         p.func = n.name;
         p.stage = s;
         p.memory = f.storageMemory();
-        p.computeAt =
-            f.location == ComputeLocation::Root ? "root"
-            : f.location == ComputeLocation::Inlined
-                ? "inline"
-                : m_dag->node(f.consumer).name + (f.location == ComputeLocation::BlockLevel ? ".block" : ".thread");
+        p.computeAt = f.location == ComputeLocation::Root ? "root"
+                      : f.location == ComputeLocation::Inlined
+                          ? "inline"
+                          : m_dag->node(f.consumer).name + (f.location == ComputeLocation::BlockLevel ? ".block"
+                                                            : f.insideSerialLoop                      ? ".serial"
+                                                                                                      : ".thread");
         if (f.stages.empty())
             return p;
         const StageTiling &t = f.stages[static_cast<size_t>(s)];

@@ -110,7 +110,7 @@ const char *plainLoopKindName(PlainLoop::Kind k); // "gpu_block", "gpu_thread", 
 struct PlainStageNest {
     std::string func;
     int stage = 0;
-    std::string computeAt; // "root", "inline", or "<consumer>.<level>" (block / thread)
+    std::string computeAt; // "root", "inline", or "<consumer>.<level>" (block / thread / serial)
     MemoryType memory = MemoryType::Global;
     std::vector<PlainLoop> loops;      // outermost first
     std::vector<PlainStageNest> inner; // Funcs computed inside this stage's loops

@@ -22,6 +22,7 @@
 #include "core/util/json.h"
 #include "core/weights/weights.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <algorithm>
@@ -688,6 +689,9 @@ private Q_SLOTS:
         QVERIFY(blurX->insideSerialLoop);
         QCOMPARE(blurX->consumer, p.node("output"));
         QCOMPARE(state->computedRegion(blurX->node)[1].extent(), int64_t(3));
+        QVERIFY2(QString::fromStdString(state->dump())
+                     .contains(QRegularExpression(R"(blur_x\S*_s0 at output\S*\.serial in register)")),
+                 state->dump().c_str());
         const std::optional<State> again = parseLoopNest(*p.searchDag, state->halideLoopNest(), &error);
         QVERIFY2(again, error.c_str());
         QCOMPARE(again->halideLoopNest(), state->halideLoopNest());
