@@ -40,6 +40,13 @@ using namespace beamscope::search;
 
 namespace {
 
+// box_blur's output at root down to its serial loop, for dumps that place blur_x inside it.
+const char *const kBoxBlurToOutputSerial = " gpu_none\n"
+                                           "realize: output [1536, 2560] with 1 stages\n"
+                                           "output 96 640 (0, 0) t gpu_block\n"
+                                           " output 16c 2c (0, 0) t gpu_thread\n"
+                                           "  output 1c 2c (0, 0) t gpu_serial\n";
+
 // blur_x inlined (the golden beam-32 schedule), inside a log as Halide prints it.
 const char *const kInlinedLog = "Best cost: 0.488598\n"
                                 "** Optimal schedule:\n"
@@ -671,15 +678,10 @@ private Q_SLOTS:
     void readsAFuncComputedInASerialLoop()
     {
         test::BuiltPipeline p = test::goldenBoxBlur();
-        const std::string text = " gpu_none\n"
-                                 "realize: output [1536, 2560] with 1 stages\n"
-                                 "output 96 640 (0, 0) t gpu_block\n"
-                                 " output 16c 2c (0, 0) t gpu_thread\n"
-                                 "  output 1c 2c (0, 0) t gpu_serial\n"
-                                 "   realize: blur_x [1c, 3c] with 1 stages\n"
-                                 "   blur_x 1c 3c (0, 0) t gpu_serial\n"
-                                 "    blur_x 1vc 1c (0, 0) * gpu_simd\n"
-                                 "   output 1vc 1c (0, 0) * gpu_simd\n";
+        const std::string text = std::string(kBoxBlurToOutputSerial) + "   realize: blur_x [1c, 3c] with 1 stages\n"
+                                                                       "   blur_x 1c 3c (0, 0) t gpu_serial\n"
+                                                                       "    blur_x 1vc 1c (0, 0) * gpu_simd\n"
+                                                                       "   output 1vc 1c (0, 0) * gpu_simd\n";
         std::string error;
         const std::optional<State> state = parseLoopNest(*p.searchDag, text, &error);
         QVERIFY2(state, error.c_str());
@@ -703,15 +705,10 @@ private Q_SLOTS:
     void refusesInexpressibleNests()
     {
         test::BuiltPipeline p = test::goldenBoxBlur();
-        const std::string text = " gpu_none\n"
-                                 "realize: output [1536, 2560] with 1 stages\n"
-                                 "output 96 640 (0, 0) t gpu_block\n"
-                                 " output 16c 2c (0, 0) t gpu_thread\n"
-                                 "  output 1c 2c (0, 0) t gpu_serial\n"
-                                 "   output 1vc 1c (0, 0) * gpu_simd\n"
-                                 "    realize: blur_x [1c, 3c] with 1 stages\n"
-                                 "    blur_x 1c 3c (0, 0) t gpu_serial\n"
-                                 "     blur_x 1vc 1c (0, 0) * gpu_simd\n";
+        const std::string text = std::string(kBoxBlurToOutputSerial) + "   output 1vc 1c (0, 0) * gpu_simd\n"
+                                                                       "    realize: blur_x [1c, 3c] with 1 stages\n"
+                                                                       "    blur_x 1c 3c (0, 0) t gpu_serial\n"
+                                                                       "     blur_x 1vc 1c (0, 0) * gpu_simd\n";
         std::string error;
         QVERIFY(!parseLoopNest(*p.searchDag, text, &error).has_value());
         QVERIFY2(error.starts_with("line 8: expected only 'inlined:' lines inside the innermost loop of 'output'"),
