@@ -333,8 +333,8 @@ private:
     std::map<std::pair<int, int>, std::vector<int64_t>> m_blocks;
 
     // The serial loop of a compute_root stage right inside its gpu_thread loop (`level` is where the
-    // chain stood before this loop: 1, the thread loop): Halide's compute_in_tiles may compute a Func there, once per point
-    // a thread computes (FuncSchedule::insideSerialLoop), and store it there.
+    // chain stood before this loop: 1, the thread loop). Halide's compute_in_tiles may compute a Func
+    // there, once per point a thread computes (FuncSchedule::insideSerialLoop), and store it there.
     static bool isThreadSerialLoop(const Entry &x, ComputeLocation loc, int level)
     {
         return loc == ComputeLocation::Root && x.label == "gpu_serial" && !x.innermost && level == 1;
@@ -439,17 +439,13 @@ private:
                                      " (the pipeline or its estimates differ from the one Halide scheduled)"};
             }
         }
-        auto compare = [&](const std::map<int, int> &realized, const char *where) {
+        // Each store site with the state's region there.
+        auto compare = [&](const std::map<int, int> &realized, const char *where, auto regionOf) {
             for (const auto &[node, entry] : realized) {
                 const Entry &x = m_e[static_cast<size_t>(entry)];
-                const FuncSchedule *f = state.scheduleOf(node);
-                if (!f)
+                if (!state.scheduleOf(node))
                     continue;
-                const bool atRoot = std::string(where) == "root";
-                const Region region = atRoot                                 ? m_dag.rootComputed(node)
-                                      : std::string(where) == "block level"  ? state.regionPerBlock(node)
-                                      : std::string(where) == "thread level" ? state.regionPerThread(node)
-                                                                             : state.computedRegion(node);
+                const Region region = regionOf(node);
                 std::string dump, ours;
                 bool differ = region.size() != x.extents.size();
                 for (size_t d = 0; d < x.extents.size(); d++) {
@@ -464,10 +460,10 @@ private:
                                     "] at " + where + "; Beamscope's region for this schedule is [" + ours + "]");
             }
         };
-        compare(m_rootRealized, "root");
-        compare(m_blockRealized, "block level");
-        compare(m_threadRealized, "thread level");
-        compare(m_serialRealized, "serial loop");
+        compare(m_rootRealized, "root", [&](int node) { return m_dag.rootComputed(node); });
+        compare(m_blockRealized, "block level", [&](int node) { return state.regionPerBlock(node); });
+        compare(m_threadRealized, "thread level", [&](int node) { return state.regionPerThread(node); });
+        compare(m_serialRealized, "serial loop", [&](int node) { return state.computedRegion(node); });
     }
 };
 

@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+#include <string>
+
 using namespace beamscope;
 using namespace beamscope::search;
 
@@ -31,27 +33,24 @@ const char *const kOtherTiling = " gpu_none\n"
                                  "   output 1vc 1c (0, 0) * gpu_simd\n"
                                  "    inlined: blur_x 3\n";
 
+// box_blur's output at root down to a second serial loop inside its first.
+const char *const kOutputToInnerSerial = " gpu_none\n"
+                                         "realize: output [1536, 2560] with 1 stages\n"
+                                         "output 96 640 (0, 0) t gpu_block\n"
+                                         " output 16c 2c (0, 0) t gpu_thread\n"
+                                         "  output 1c 2c (0, 0) t gpu_serial\n"
+                                         "   output 1c 1c (0, 0) t gpu_serial\n";
+
 // blur_x computed inside output's second serial loop: a placement Beamscope's states do not hold.
-const char *const kInInnerSerialLoop = " gpu_none\n"
-                                       "realize: output [1536, 2560] with 1 stages\n"
-                                       "output 96 640 (0, 0) t gpu_block\n"
-                                       " output 16c 2c (0, 0) t gpu_thread\n"
-                                       "  output 1c 2c (0, 0) t gpu_serial\n"
-                                       "   output 1c 1c (0, 0) t gpu_serial\n"
+const std::string kInInnerSerialLoop = std::string(kOutputToInnerSerial) +
                                        "    realize: blur_x [1c, 3c] with 1 stages\n"
                                        "    blur_x 1c 3c (0, 0) t gpu_serial\n"
                                        "     blur_x 1vc 1c (0, 0) * gpu_simd\n"
                                        "    output 1vc 1c (0, 0) * gpu_simd\n";
 
 // The same output loops, blur_x inlined.
-const char *const kInlinedInnerSerial = " gpu_none\n"
-                                        "realize: output [1536, 2560] with 1 stages\n"
-                                        "output 96 640 (0, 0) t gpu_block\n"
-                                        " output 16c 2c (0, 0) t gpu_thread\n"
-                                        "  output 1c 2c (0, 0) t gpu_serial\n"
-                                        "   output 1c 1c (0, 0) t gpu_serial\n"
-                                        "    output 1vc 1c (0, 0) * gpu_simd\n"
-                                        "     inlined: blur_x 3\n";
+const std::string kInlinedInnerSerial = std::string(kOutputToInnerSerial) + "    output 1vc 1c (0, 0) * gpu_simd\n"
+                                                                            "     inlined: blur_x 3\n";
 
 } // namespace
 
