@@ -96,6 +96,8 @@ void planRoot(const dag::Stage &st, const StageTiling &t, bool hostsBlockLevel, 
     std::vector<std::string> threadVars;
     for (const auto &[j, name] : threads)
         threadVars.push_back(name);
+    if (!serial.empty())
+        plan.innermostSerialLoop = serial.front();
     std::vector<std::string> order = serial;
     order.insert(order.end(), threadVars.begin(), threadVars.end());
     order.insert(order.end(), blocks.begin(), blocks.end());
@@ -221,7 +223,10 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                         ? nullptr
                         : &out.stages[static_cast<size_t>(consumerPlans[static_cast<size_t>(f->consumerStage)])];
                 if (c) {
-                    attachTo = loc == ComputeLocation::ThreadLevel ? innermostLoopOfKind(*c, Kind::GpuThreads) : "";
+                    if (loc == ComputeLocation::ThreadLevel && f->insideSerialLoop)
+                        attachTo = c->innermostSerialLoop;
+                    if (attachTo.empty() && loc == ComputeLocation::ThreadLevel)
+                        attachTo = innermostLoopOfKind(*c, Kind::GpuThreads);
                     if (attachTo.empty())
                         attachTo = innermostLoopOfKind(*c, Kind::GpuBlocks);
                 }

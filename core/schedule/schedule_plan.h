@@ -13,10 +13,14 @@
 //   BlockLevel  compute_at the consumer stage's innermost block loop,
 //               store_in(GPUShared); each parallel loop split into a serial
 //               outer loop and a thread loop of the state's constant count
-//   ThreadLevel compute_at the consumer stage's innermost thread loop; serial
-//               loops, unrolled when the state unrolls; storage left to Halide
-//               (per-thread memory; store_in(Register) would need constant-size
-//               realizations, which GuardWithIf tails of the consumer break)
+//   ThreadLevel compute_at the consumer stage's innermost thread loop, or, for a
+//               Func inside the consumer's serial loop (insideSerialLoop), its
+//               innermost serial loop: once per point a thread computes (at the
+//               thread loop when the consumer has no serial loop, where a thread
+//               computes one point); serial loops, unrolled when the state
+//               unrolls; storage left to Halide (per-thread memory;
+//               store_in(Register) would need constant-size realizations, which
+//               GuardWithIf tails of the consumer break)
 // compute_at always comes with the same store_at (a generator's Funcs do not
 // take their storage level from the compute level).
 //   Inlined     Halide's default; nothing is emitted
@@ -61,6 +65,7 @@ struct StagePlan {
     std::vector<Directive> directives;
     std::vector<std::string> pureVars; // the stage's own pure loop names it schedules
     std::vector<std::string> newVars;  // names the directives introduce
+    std::string innermostSerialLoop;   // a root stage's innermost serial loop inside its threads, if any
     std::string note;                  // why the plan departs from the state, if it does
 };
 

@@ -177,6 +177,40 @@ private Q_SLOTS:
                                           Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
     }
 
+    void funcInASerialLoopIsComputedThere()
+    {
+        // blur_x inside output's serial loops, once per point a thread computes (Halide's
+        // compute_in_tiles below the gpu_thread loop): its region is one point's 1 x 3.
+        const test::BuiltPipeline p = test::buildRegistered("box_blur");
+        search::State s(*p.searchDag);
+        FuncSchedule out;
+        out.node = nodeOf(p, "output");
+        out.stages = {test::tiling({1, 32}, {4, 8}, false)};
+        s.add(out);
+        FuncSchedule bx;
+        bx.node = nodeOf(p, "blur_x");
+        bx.location = ComputeLocation::ThreadLevel;
+        bx.consumer = out.node;
+        bx.insideSerialLoop = true;
+        bx.stages = {test::tiling({1, 1}, {1, 3}, false)};
+        s.add(bx);
+        QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
+        QCOMPARE(s.computedRegion(bx.node)[1].extent(), 3);
+        schedule::applySchedule(s, p.outputs);
+        const auto funcs = schedule::funcsByName(p.outputs);
+        const std::string outName = p.dag->nodes[static_cast<size_t>(out.node)].name;
+        const Halide::Func &output = funcs.at(outName),
+                           &blurX = funcs.at(p.dag->nodes[static_cast<size_t>(bx.node)].name);
+        // Serial xii and yii innermost, inside the thread loop: blur_x at the innermost, xii.
+        QCOMPARE(QString::fromStdString(dimsOf(output)), QString("xii yii yi:thread x:block y:block __outermost "));
+        QCOMPARE(computeLevel(blurX).func(), outName);
+        QCOMPARE(QString::fromStdString(computeLevel(blurX).var().name()), QString("xii"));
+        Halide::Pipeline pipeline(p.outputs);
+        QTemporaryDir dir;
+        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
+                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
+    }
+
     void anotherBuildIsMatchedByPosition()
     {
         // Funcs and Vars without explicit names get new automatic names in every build.
