@@ -153,6 +153,12 @@ void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
 
 void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
 {
+    // Its loops are all serial: a Func computed inside them goes in the innermost, once per point.
+    const std::vector<size_t> loops = pureLoops(st);
+    if (!loops.empty()) {
+        const size_t j = loops.front();
+        plan.innermostSerialLoop = st.loop[j].var + (t.unrolled && t.threads[j] * t.serial[j] > 1 ? "ii" : "");
+    }
     if (!t.unrolled)
         return;
     // Unroll by the tile, split off with a constant factor, so the unrolled

@@ -20,7 +20,13 @@
 //               computes one point); serial loops, unrolled when the state
 //               unrolls; storage left to Halide (per-thread memory;
 //               store_in(Register) would need constant-size realizations, which
-//               GuardWithIf tails of the consumer break)
+//               GuardWithIf tails of the consumer break). A Func in a block-level
+//               Func's thread loop is computed at that Func's thread loop, which the
+//               emitted schedule runs inside its serial loops (see BlockLevel): once per
+//               point of that Func rather than once per thread, the same values
+//               recomputed more often than the state counts; one inside that Func's
+//               serial loop is computed at its thread loop too (the innermost there);
+//               one inside a thread-level Func's serial loop at that Func's innermost loop
 // compute_at always comes with the same store_at (a generator's Funcs do not
 // take their storage level from the compute level).
 //   Inlined     Halide's default; nothing is emitted
@@ -65,7 +71,8 @@ struct StagePlan {
     std::vector<Directive> directives;
     std::vector<std::string> pureVars; // the stage's own pure loop names it schedules
     std::vector<std::string> newVars;  // names the directives introduce
-    std::string innermostSerialLoop;   // a root stage's innermost serial loop inside its threads, if any
+    std::string innermostSerialLoop;   // a root stage's innermost serial loop inside its threads, if any;
+                                       // a thread-level stage's innermost loop
     std::string note;                  // why the plan departs from the state, if it does
 };
 

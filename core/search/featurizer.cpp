@@ -19,6 +19,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -178,6 +179,7 @@ private:
         return slot >= 0 && slot < static_cast<int>(feats.size()) ? &feats[static_cast<size_t>(slot)] : nullptr;
     }
     Site siteOf(int producer, int consumerNode) const;
+    LoopPath realizationPath(const FuncSchedule &f) const;
     LoopPath innermostPath(int node, int stage) const;
     void innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &out) const;
     Region requiredPerIteration(int node, const LoopPath &loop) const;
@@ -249,23 +251,38 @@ Site Featurizer::siteOf(int producer, int consumerNode) const
     return s;
 }
 
-// The path from the root to a scheduled stage's innermost loop, as Halide nests it: a root Func's
-// block, thread and serial loops; a block-level Func's thread and serial loops inside its kernel's
-// block loop; a thread-level Func's serial loop inside its kernel's thread loop (and inside the
-// kernel's serial loop for one computed there).
+// The loops around a scheduled Func's realization, outermost first (Halide's path from the root to
+// the loop it is computed in): none for a root Func; its kernel's block loop for a block-level Func;
+// for a thread-level Func the path to its consumer's thread loop (a root or block-level consumer), and
+// on to that consumer's serial loop when computed inside it (a thread-level consumer has only that).
+LoopPath Featurizer::realizationPath(const FuncSchedule &f) const
+{
+    if (f.location == ComputeLocation::BlockLevel)
+        return {{f.consumer, f.consumerStage, 1}};
+    if (f.location != ComputeLocation::ThreadLevel)
+        return {};
+    const FuncSchedule &c = *st.scheduleOf(f.consumer);
+    LoopPath p = c.location == ComputeLocation::Root ? LoopPath{{c.node, f.consumerStage, 1}} : realizationPath(c);
+    if (c.location != ComputeLocation::ThreadLevel)
+        p.push_back({c.node, f.consumerStage, 2});
+    if (f.insideSerialLoop)
+        p.push_back({c.node, f.consumerStage, 3});
+    return p;
+}
+
+// The path from the root to a scheduled stage's innermost loop, as Halide nests it: the loops around
+// its realization, then its own: a root Func's block, thread and serial loops, a block-level Func's
+// thread and serial loops, a thread-level Func's serial loop; each around the innermost loop.
 LoopPath Featurizer::innermostPath(int node, int stage) const
 {
     const FuncSchedule &f = *st.scheduleOf(node);
-    const LoopLevel own[4] = {{node, stage, 1}, {node, stage, 2}, {node, stage, 3}, {node, stage, 4}};
-    const LoopLevel kernel[2] = {{f.consumer, f.consumerStage, 1}, {f.consumer, f.consumerStage, 2}};
-    switch (f.location) {
-    case ComputeLocation::BlockLevel: return {kernel[0], own[1], own[2], own[3]};
-    case ComputeLocation::ThreadLevel:
-        if (f.insideSerialLoop)
-            return {kernel[0], kernel[1], {f.consumer, f.consumerStage, 3}, own[2], own[3]};
-        return {kernel[0], kernel[1], own[2], own[3]};
-    default: return {own[0], own[1], own[2], own[3]};
-    }
+    LoopPath path = realizationPath(f);
+    const int firstOwn = f.location == ComputeLocation::BlockLevel    ? 2
+                         : f.location == ComputeLocation::ThreadLevel ? 3
+                                                                      : 1;
+    for (int level = firstOwn; level <= 4; level++)
+        path.push_back({node, stage, level});
+    return path;
 }
 
 // Halide's inlined_innermosts: the innermost loops of the scheduled stages an inlined Func is
@@ -456,7 +473,7 @@ void Featurizer::placeUnscheduledFuncs(const FuncSites *before)
     // A Func computed inside the retiled one has regions that follow its tiling at every level, not
     // only at the level of the loop asked about.
     const bool retiledHasNested = std::any_of(st.funcs().begin(), st.funcs().end(), [&](const FuncSchedule &f) {
-        return f.location != ComputeLocation::Root && f.location != ComputeLocation::Inlined && f.consumer == retiled;
+        return st.kernelOf(f.node).first == retiled;
     });
     siblingRegions = before && !retiledHasNested ? &before->siblingRegions : nullptr;
     for (int node : d.scheduleOrder()) {
@@ -536,20 +553,21 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
         c.instances = 1;
         c.perProduction = tiled * c.blocks;
     } else {
-        c.kernelNode = f.consumer;
-        c.kernelStage = f.consumerStage;
-        c.blocks = st.numBlocks(f.consumer, f.consumerStage);
-        c.instances = c.blocks;
-        if (f.location == ComputeLocation::ThreadLevel) {
-            c.instances *= st.numThreads(f.consumer, f.consumerStage);
-            // Computed in the consumer's serial loop: once per point of each thread.
-            if (f.insideSerialLoop)
-                for (int64_t s : st.scheduleOf(f.consumer)->stages[static_cast<size_t>(f.consumerStage)].serial)
-                    c.serialAroundRealization *= s;
-            c.instances *= c.serialAroundRealization;
-            c.threadSerialTotal *= c.serialAroundRealization;
-            threadSizes = st.scheduleOf(f.consumer)->stages[static_cast<size_t>(f.consumerStage)].threads;
+        std::tie(c.kernelNode, c.kernelStage) = st.kernelOf(f.node);
+        c.blocks = st.numBlocks(c.kernelNode, c.kernelStage);
+        // Once per iteration of the loops around it: per block, per thread of the Func whose thread
+        // loop it is in, per point of the serial loops it is computed inside.
+        const LoopPath around = realizationPath(f);
+        c.instances = iterationsOf(around);
+        for (const LoopLevel &l : around) {
+            const StageTiling &t = st.scheduleOf(l.node)->stages[static_cast<size_t>(l.stage)];
+            if (l.level == 2)
+                threadSizes = t.threads; // the thread loop it runs in
+            if (l.level == 3)
+                for (int64_t n : t.serial)
+                    c.serialAroundRealization *= n;
         }
+        c.threadSerialTotal *= c.serialAroundRealization;
         c.perProduction = tiled;
     }
     // The block's thread extents: the largest over the stages running in this kernel.
@@ -570,16 +588,22 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
                 widen(t);
     // Halide's thread x is the vectorized loop; a stage without one (vectorized_loop_index -1)
     // takes its thread loops in loop order.
-    const StageTiling &threadOwner =
-        f.location == ComputeLocation::ThreadLevel ? kernel->stages[static_cast<size_t>(c.kernelStage)] : *c.t;
+    // A thread-level Func runs in the thread loop of the root or block-level Func it is inside.
+    c.threadOwnerNode = f.node;
+    c.threadOwnerStage = stage;
+    if (f.location == ComputeLocation::ThreadLevel)
+        for (const LoopLevel &l : realizationPath(f))
+            if (l.level == 2) {
+                c.threadOwnerNode = l.node;
+                c.threadOwnerStage = l.stage;
+            }
+    const StageTiling &threadOwner = st.scheduleOf(c.threadOwnerNode)->stages[static_cast<size_t>(c.threadOwnerStage)];
     const int vectorLoop = threadOwner.hasVectorLoop ? threadOwner.vectorLoop : -1;
     c.thread = makeThreadInfo(vectorLoop, threadSizes, block);
     c.funcVectorDim = d.vectorDim(f.node, 0, f.stages[0].vectorLoop);
     // A stage without loops (a zero-dimensional Func, an update of a single point) keeps
     // its Func's vector dim, as Halide's vector_dim is one per Func.
     c.vectorDim = c.loops.empty() ? c.funcVectorDim : d.vectorDim(f.node, stage, c.t->vectorLoop);
-    c.threadOwnerNode = f.location == ComputeLocation::ThreadLevel ? c.kernelNode : f.node;
-    c.threadOwnerStage = f.location == ComputeLocation::ThreadLevel ? c.kernelStage : stage;
     return c;
 }
 
@@ -893,7 +917,9 @@ void Featurizer::loadFeatures(const StageCtx &c, const StageBytes &own, Schedule
         footprint(d.node(producer).bytesPerPoint, site.placedInKernel ? site.computed : storage, site, cb, cl);
         if (site.memory != MemoryType::Register)
             allocation[m] += cb;
-        const Region threadRegion = st.requiredAt(producer, c.node, c.stage, 2, &requiredAtMemo);
+        // Halide's bounds at the thread loop the stage runs in: what one iteration of it needs of the
+        // producer, for this stage and every other stage computed in that loop.
+        const Region threadRegion = st.requiredAt(producer, c.threadOwnerNode, c.threadOwnerStage, 2, &requiredAtMemo);
         if (site.nestedIn && site.memory == MemoryType::Shared)
             footprint(d.node(producer).bytesPerPoint, storage, site, b, l);
         else if (site.placedInKernel && site.memory == MemoryType::Register && !site.atThreadLoop)
@@ -1069,7 +1095,11 @@ std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int c
                 loopConstant[j] = !consumer.loop[j].rvar ||
                                   (isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max));
         } else if (const FuncSchedule *cf = st.scheduleOf(edge.consumerNode);
-                   cf && cf->location == ComputeLocation::Inlined) {
+                   cf && (cf->location == ComputeLocation::Inlined ||
+                          (cf->location == ComputeLocation::ThreadLevel && cf->consumer == consumerNode &&
+                           cf->consumerStage == consumerStage))) {
+            // Inlined into the stage, or a thread-level Func computed in the same loops of it (Halide's
+            // bounds there follow it): the constness of its own region, through its loops.
             const std::vector<bool> inner = constantRequired(edge.consumerNode, consumerNode, consumerStage);
             for (size_t j = 0; j < consumer.loop.size(); j++)
                 loopConstant[j] = loopHasConstantExtent(d.node(edge.consumerNode), consumer.loop[j], inner);
@@ -1453,44 +1483,69 @@ void Featurizer::workingSets()
     for (const FuncSchedule &f : st.funcs())
         if (f.location != ComputeLocation::Inlined)
             rootSet += productionBytes(f) * double(std::max(1, storeSitesBelowRoot(f) + (f.storedAtRoot ? 1 : 0)));
+    // Below the root, each store site adds the Func's production size to its loop's set and to the
+    // set of every loop around it (all on the path to the loop the Func is computed in).
+    std::map<std::array<int, 3>, double> loopSet; // (node, stage, level) -> bytes
+    auto key = [](const LoopLevel &l) { return std::array<int, 3>{l.node, l.stage, l.level}; };
+    auto setOf = [&](const LoopLevel &l) {
+        const auto it = loopSet.find(key(l));
+        return it == loopSet.end() ? 0.0 : it->second;
+    };
+    // The loop of the thread a Func computed inside a kernel runs in (the last on its path).
+    auto threadLoopIndex = [](const LoopPath &path) {
+        size_t at = 0;
+        for (size_t i = 0; i < path.size(); i++)
+            if (path[i].level == 2)
+                at = i;
+        return at;
+    };
+    for (const FuncSchedule &g : st.funcs()) {
+        if (storeSitesBelowRoot(g) == 0)
+            continue;
+        const LoopPath path = realizationPath(g);
+        // Its sites on that path: the kernel's block (stored at root too, or block-level), its
+        // thread loop, the serial loop it is computed in.
+        std::vector<size_t> at;
+        if (g.location == ComputeLocation::BlockLevel || g.storedAtRoot)
+            at.push_back(0);
+        if (g.location == ComputeLocation::ThreadLevel)
+            at.push_back(threadLoopIndex(path));
+        if (g.location == ComputeLocation::ThreadLevel && g.insideSerialLoop && g.storedAtRoot)
+            at.push_back(path.size() - 1);
+        const double b = productionBytes(g);
+        for (size_t i = 0; i < path.size(); i++)
+            loopSet[key(path[i])] +=
+                b * double(std::count_if(at.begin(), at.end(), [&](size_t site) { return site >= i; }));
+    }
     for (const FuncSchedule &f : st.funcs()) {
-        if (f.location != ComputeLocation::Root)
+        if (f.location == ComputeLocation::Inlined)
             continue;
         for (size_t s = 0; s < f.stages.size(); s++) {
-            auto nestedHere = [&](const FuncSchedule &g) {
-                return g.location != ComputeLocation::Root && g.location != ComputeLocation::Inlined &&
-                       g.consumer == f.node && g.consumerStage == static_cast<int>(s);
-            };
-            // The sums of the serial loop, the thread loop and the block loop of this stage.
-            double serialSet = 0, threadSet = 0, blockSet = 0;
-            for (const FuncSchedule &g : st.funcs()) {
-                if (!nestedHere(g))
-                    continue;
-                const double b = productionBytes(g);
-                const int sites = storeSitesBelowRoot(g);
-                if (g.location == ComputeLocation::ThreadLevel && g.insideSerialLoop && g.storedAtRoot)
-                    serialSet += b;
-                if (g.location == ComputeLocation::ThreadLevel)
-                    threadSet += b * double(sites - (g.storedAtRoot ? 1 : 0));
-                blockSet += b * double(sites);
+            ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s));
+            if (!ft)
+                continue;
+            const int stage = static_cast<int>(s);
+            if (f.location == ComputeLocation::Root) {
+                (*ft)[Feature::WorkingSet] = setOf({f.node, stage, 1});
+                (*ft)[Feature::WorkingSetAtThread] = setOf({f.node, stage, 2});
+                (*ft)[Feature::WorkingSetAtTask] = setOf({f.node, stage, 1});
+                continue;
             }
-            if (ScheduleFeatures *ft = featOf(f.node, static_cast<int>(s))) {
-                (*ft)[Feature::WorkingSet] = blockSet;
-                (*ft)[Feature::WorkingSetAtThread] = threadSet;
-                (*ft)[Feature::WorkingSetAtTask] = blockSet;
-            }
-            for (const FuncSchedule &g : st.funcs()) {
-                if (!nestedHere(g))
-                    continue;
-                const double production = g.location != ComputeLocation::ThreadLevel ? blockSet
-                                          : g.insideSerialLoop && g.storedAtRoot     ? serialSet
-                                                                                     : threadSet;
-                for (size_t gs = 0; gs < g.stages.size(); gs++)
-                    if (ScheduleFeatures *fg = featOf(g.node, static_cast<int>(gs))) {
-                        (*fg)[Feature::WorkingSetAtRealization] = production;
-                        (*fg)[Feature::WorkingSetAtProduction] = production;
-                        (*fg)[Feature::WorkingSetAtTask] = blockSet;
-                    }
+            const LoopPath path = realizationPath(f);
+            // Where it is produced: its block, its thread loop, or the serial loop it is computed in.
+            const LoopLevel produced = f.location == ComputeLocation::BlockLevel ? path.front()
+                                       : f.insideSerialLoop && f.storedAtRoot    ? path.back()
+                                                                                 : path[threadLoopIndex(path)];
+            (*ft)[Feature::WorkingSetAtRealization] = setOf(produced);
+            (*ft)[Feature::WorkingSetAtProduction] = setOf(produced);
+            (*ft)[Feature::WorkingSetAtTask] = setOf(path.front());
+            if (f.location == ComputeLocation::BlockLevel) {
+                // The Funcs computed in its own thread loop.
+                (*ft)[Feature::WorkingSet] = setOf({f.node, stage, 2});
+                (*ft)[Feature::WorkingSetAtThread] = setOf({f.node, stage, 2});
+            } else {
+                // The Funcs computed in its serial loop.
+                (*ft)[Feature::WorkingSet] = setOf({f.node, stage, 3});
             }
         }
     }
@@ -1589,7 +1644,7 @@ std::vector<char> Featurizer::kernelsToRecompute(const FuncSites *before) const
     for (const FuncSchedule &f : st.funcs()) {
         if (f.location == ComputeLocation::Inlined)
             continue;
-        const int kernel = f.location == ComputeLocation::Root ? f.node : f.consumer;
+        const int kernel = f.location == ComputeLocation::Root ? f.node : st.kernelOf(f.node).first;
         if (f.node == decided || readsChanged(f, decided, decidedSiteKept, *before))
             dirty[static_cast<size_t>(kernel)] = 1;
     }
@@ -1736,7 +1791,7 @@ Featurization Featurizer::run(const Featurization *parent, bool keepSites)
             }
             continue;
         }
-        const int kernel = f.location == ComputeLocation::Root ? f.node : f.consumer;
+        const int kernel = f.location == ComputeLocation::Root ? f.node : st.kernelOf(f.node).first;
         const bool reuse = !recompute.empty() && !recompute[static_cast<size_t>(kernel)];
         if (!reuse && stageMemo && memoizedStageFeatures(f))
             continue;

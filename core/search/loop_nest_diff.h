@@ -5,8 +5,8 @@
 // split. Two searches decide the Funcs in one order (SearchDag::scheduleOrder),
 // so the first Func placed differently is the step where two beam-1 searches
 // part. It reads the dumps' text, not states, so it also compares a dump whose
-// placements Beamscope's states cannot hold (a Func computed inside a Func
-// that is not compute_root, a realization inside a serial loop).
+// placements Beamscope's states cannot hold (a block-level Func inside a Func
+// that is not compute_root, a Func in a second serial loop).
 
 #include "core/search/loop_nest_text.h"
 #include "core/search/search_dag.h"

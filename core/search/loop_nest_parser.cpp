@@ -57,7 +57,7 @@ public:
             const int node = nodeOf(x);
             const int stage = rootStageCount[node]++;
             FuncSchedule &f = schedule(node, c, ComputeLocation::Root, -1, 0);
-            addStage(f, stage, c, ComputeLocation::Root, node, stage);
+            addStage(f, stage, c, ComputeLocation::Root);
         }
         // Every Func that is computed must be realized somewhere; block-level ones realized at root too
         // are stored in global memory, as Halide featurizes them.
@@ -180,7 +180,7 @@ private:
     // The chain of one stage starting at entry `first`: the stage's loops nested in one another
     // (block > thread > serial > simd), each the only child loop of its parent with the same Func.
     // Other Funcs' loops found inside are scheduled as block/thread-level Funcs of this stage.
-    void addStage(FuncSchedule &f, int stage, int first, ComputeLocation loc, int ownerNode, int ownerStage)
+    void addStage(FuncSchedule &f, int stage, int first, ComputeLocation loc)
     {
         const int node = f.node;
         if (m_dag.node(node).stages.size() <= static_cast<size_t>(stage))
@@ -289,25 +289,24 @@ private:
                     next = c;
                     continue;
                 }
-                // Another Func computed inside this stage's loop.
-                if (loc != ComputeLocation::Root)
-                    throw ParseError{
-                        at(y) + name(yn) + " is computed inside " + name(node) +
-                        ", which is not compute_root; Beamscope computes Funcs only inside compute_root stages"};
-                ComputeLocation yl;
+                // Another Func computed inside this stage's loop: per block at a root stage's block
+                // loop; per thread at a root or block-level stage's thread loop; per point in the
+                // serial loop right inside that thread loop, or in a thread-level stage's serial loop.
                 const bool inSerial = isThreadSerialLoop(x, loc, levelBefore);
+                ComputeLocation yl;
                 if (x.label == "gpu_block")
                     yl = ComputeLocation::BlockLevel;
                 else if (x.label == "gpu_thread" || inSerial)
                     yl = ComputeLocation::ThreadLevel;
                 else
-                    throw ParseError{at(y) + name(yn) + " is computed inside " + name(node) + "'s " +
-                                     (x.label.empty() ? std::string("innermost") : x.label) +
-                                     " loop; Beamscope can compute a Func only at root, inlined, or at a consumer's "
-                                     "gpu_block, gpu_thread or (directly inside the thread loop) gpu_serial loop"};
-                FuncSchedule &g = schedule(yn, c, yl, ownerNode, ownerStage, inSerial);
+                    throw ParseError{at(y) + name(yn) + " is computed inside " + name(node) + "'s " + labelOf(x) +
+                                     " loop; Beamscope can compute a Func only at root, inlined, at a compute_root "
+                                     "stage's gpu_block loop, at a root or block-level stage's gpu_thread loop or the "
+                                     "gpu_serial loop right inside it, or in a thread-level stage's outer gpu_serial "
+                                     "loop"};
+                FuncSchedule &g = schedule(yn, c, yl, node, stage, inSerial);
                 const int ys = nestedStageCount[yn]++;
-                addStage(g, ys, c, yl, ownerNode, ownerStage);
+                addStage(g, ys, c, yl);
             }
             if (next < 0 && !simd)
                 throw ParseError{here + "the loop contains no further loop of " + name(node) +
@@ -332,12 +331,15 @@ private:
 
     std::map<std::pair<int, int>, std::vector<int64_t>> m_blocks;
 
-    // The serial loop of a compute_root stage right inside its gpu_thread loop (`level` is where the
-    // chain stood before this loop: 1, the thread loop). Halide's compute_in_tiles may compute a Func
-    // there, once per point a thread computes (FuncSchedule::insideSerialLoop), and store it there.
+    // The serial loop of a root or block-level stage right inside its gpu_thread loop (`level` is
+    // where the chain stood before this loop: 1, the thread loop), or the outer serial loop of a
+    // thread-level stage (level 0). Halide's compute_in_tiles may compute a Func there, once per point
+    // a thread computes (FuncSchedule::insideSerialLoop), and store it there.
     static bool isThreadSerialLoop(const Entry &x, ComputeLocation loc, int level)
     {
-        return loc == ComputeLocation::Root && x.label == "gpu_serial" && !x.innermost && level == 1;
+        if (x.label != "gpu_serial" || x.innermost)
+            return false;
+        return loc == ComputeLocation::ThreadLevel ? level == 0 : level == 1;
     }
 
     static std::string labelOf(const Entry &x) { return x.label.empty() ? std::string("the innermost loop") : x.label; }

@@ -22,14 +22,18 @@
 //   a Func whose loops sit directly in a root stage's gpu_thread loop      -> ThreadLevel
 //   a Func whose loops sit in the gpu_serial loop right inside that thread loop
 //                                                                          -> ThreadLevel, insideSerialLoop
+//   a Func whose loops sit directly in a block-level Func's gpu_thread loop -> ThreadLevel of that Func
+//     (and in the gpu_serial loop right inside it: insideSerialLoop)
+//   a Func whose loops sit in a thread-level Func's outer gpu_serial loop  -> ThreadLevel of that Func,
+//                                                                             insideSerialLoop
 //   "inlined:"                                                             -> Inlined
 // Per stage loop: threads = product of its gpu_thread sizes, serial = product of its gpu_serial and
 // gpu_simd sizes; the vectorized loop index becomes StageTiling::vectorLoop; serial loops are
 // unrolled when their product is 2..16 (the search's rule, which is also Halide's
 // unrolled_loop_extent on every golden schedule).
 // Anything else (partially scheduled stages, a Func computed in a deeper serial loop or the innermost
-// loop, or inside a Func that is not compute_root, more than one block level) is refused with an error
-// naming it.
+// loop, a block-level Func inside a Func that is not compute_root, more than one block level) is
+// refused with an error naming it.
 
 #include "core/search/loop_nest_text.h"
 #include "core/search/state.h"

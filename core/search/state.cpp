@@ -245,11 +245,23 @@ int64_t State::numThreads(int node, int stage) const
     return threads;
 }
 
+std::pair<int, int> State::kernelOf(int node) const
+{
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->location == ComputeLocation::Root || f->location == ComputeLocation::Inlined)
+        return {-1, 0};
+    const FuncSchedule *c = scheduleOf(f->consumer);
+    if (c && c->location != ComputeLocation::Root)
+        return kernelOf(f->consumer);
+    return {f->consumer, f->consumerStage};
+}
+
 int64_t State::sharedBytesPerBlock(int rootNode, int rootStage) const
 {
     int64_t bytes = 0;
     for (const FuncSchedule &f : m_funcs) {
-        if (f.consumer != rootNode || (rootStage >= 0 && f.consumerStage != rootStage))
+        const auto [kernel, kernelStage] = kernelOf(f.node);
+        if (kernel != rootNode || (rootStage >= 0 && kernelStage != rootStage))
             continue;
         // Halide's thread-level Func realized at root sits in the block's store_at set too, and
         // LoopNest::get_sites adds that per-block allocation to the block's total.
@@ -278,6 +290,18 @@ Region State::regionPerBlock(int node) const
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->location != ComputeLocation::ThreadLevel)
         return computedRegion(node);
+    if (const FuncSchedule *c = scheduleOf(f->consumer); c->location == ComputeLocation::ThreadLevel) {
+        // Inside a thread-level Func's serial loop: what all of that Func's realizations in one
+        // block read of it (its direct reads only: a Func inlined between the two is not looked
+        // through).
+        Region perBlock;
+        const Region consumerLoops = m_dag->loopBounds(c->node, f->consumerStage, regionPerBlock(c->node));
+        for (int e : m_dag->node(node).outgoingEdges)
+            if (const dag::Edge &edge = m_dag->edge(e);
+                edge.consumerNode == c->node && edge.consumerStage == f->consumerStage)
+                unionInto(perBlock, m_dag->producerRegion(e, consumerLoops));
+        return perBlock.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perBlock);
+    }
     const Region perBlock = requiredAt(node, f->consumer, f->consumerStage, 1);
     return perBlock.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perBlock);
 }
@@ -304,9 +328,16 @@ std::string State::legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryL
         if (f.location == ComputeLocation::Inlined)
             continue;
         if (f.location != ComputeLocation::Root) {
+            // Inside a compute_root stage; a thread-level Func also in a block-level Func's thread or
+            // serial loop, or in a thread-level Func's serial loop.
             const FuncSchedule *c = scheduleOf(f.consumer);
-            if (!c || c->location != ComputeLocation::Root)
-                return name + " is computed inside " + m_dag->node(f.consumer).name + ", which is not compute_root";
+            const bool nestedInKernel = c && f.location == ComputeLocation::ThreadLevel &&
+                                        (c->location == ComputeLocation::BlockLevel ||
+                                         (c->location == ComputeLocation::ThreadLevel && f.insideSerialLoop));
+            if (!c || (c->location != ComputeLocation::Root && !nestedInKernel))
+                return name + " is computed inside " + m_dag->node(f.consumer).name +
+                       ", which is not compute_root: Beamscope computes a Func there only at a block-level Func's "
+                       "thread or serial loop or inside a thread-level Func's serial loop";
         }
         for (size_t s = 0; s < f.stages.size(); s++) {
             const StageTiling &t = f.stages[s];
@@ -372,23 +403,23 @@ std::vector<PlainStageNest> State::plainTree() const
                                             t.unrolled ? PlainLoop::Kind::Unrolled : PlainLoop::Kind::Serial});
         return p;
     };
+    // A stage with the Funcs computed inside it, and theirs (a block-level or thread-level Func may hold some).
+    std::function<PlainStageNest(const FuncSchedule &, int)> withInner = [&](const FuncSchedule &f, int s) {
+        PlainStageNest p = nestOf(f, s);
+        for (const FuncSchedule &g : m_funcs)
+            if ((g.location == ComputeLocation::BlockLevel || g.location == ComputeLocation::ThreadLevel) &&
+                g.consumer == f.node && g.consumerStage == s)
+                for (size_t gs = 0; gs < g.stages.size(); gs++)
+                    p.inner.push_back(withInner(g, static_cast<int>(gs)));
+        return p;
+    };
     std::vector<PlainStageNest> out;
     for (const FuncSchedule &f : m_funcs) {
-        if (f.location != ComputeLocation::Root && f.location != ComputeLocation::Inlined)
-            continue;
-        if (f.location == ComputeLocation::Inlined) {
+        if (f.location == ComputeLocation::Inlined)
             out.push_back(nestOf(f, 0));
-            continue;
-        }
-        for (size_t s = 0; s < f.stages.size(); s++) {
-            PlainStageNest p = nestOf(f, static_cast<int>(s));
-            for (const FuncSchedule &g : m_funcs)
-                if ((g.location == ComputeLocation::BlockLevel || g.location == ComputeLocation::ThreadLevel) &&
-                    g.consumer == f.node && g.consumerStage == static_cast<int>(s))
-                    for (size_t gs = 0; gs < g.stages.size(); gs++)
-                        p.inner.push_back(nestOf(g, static_cast<int>(gs)));
-            out.push_back(std::move(p));
-        }
+        else if (f.location == ComputeLocation::Root)
+            for (size_t s = 0; s < f.stages.size(); s++)
+                out.push_back(withInner(f, static_cast<int>(s)));
     }
     return out;
 }
@@ -539,6 +570,16 @@ LoopNestText State::halideLoopNestTree() const
             if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
                 out.inlined(indent + 1, funcName(n), calls);
     };
+    // The root or block-level stage whose thread loop a thread-level Func runs in.
+    auto threadLoopOf = [&](const FuncSchedule &g) {
+        const FuncSchedule *at = &g;
+        const FuncSchedule *c = scheduleOf(g.consumer);
+        while (c->location == ComputeLocation::ThreadLevel) {
+            at = c;
+            c = scheduleOf(c->consumer);
+        }
+        return std::pair<int, int>(c->node, at->consumerStage);
+    };
     // Thread (unless thread level) / serial / innermost lines of one stage at `indent`.
     std::function<void(const FuncSchedule &, int, int)> innerLevels;
     innerLevels = [&](const FuncSchedule &f, int s, int indent) {
@@ -547,40 +588,42 @@ LoopNestText State::halideLoopNestTree() const
         if (f.location != ComputeLocation::ThreadLevel) {
             out.loop(indent, funcName(f.node), t.threads, -1, constant, vectorPair(f, s), false, "gpu_thread");
             indent++;
-            if (f.location == ComputeLocation::Root) {
-                auto inThisThread = [&](const FuncSchedule &g) {
-                    return g.location == ComputeLocation::ThreadLevel && g.consumer == f.node && g.consumerStage == s;
-                };
-                // A Func computed in the stage's serial loop is stored at the thread loop too (what a
-                // thread needs of it), among the thread's other realizations.
-                for (const FuncSchedule &g : m_funcs)
-                    if (inThisThread(g) && g.insideSerialLoop)
-                        realize(g.node, regionPerThread(g.node), true, indent);
-                for (const FuncSchedule &g : m_funcs)
-                    if (inThisThread(g) && !g.insideSerialLoop) {
-                        realize(g.node, computedRegion(g.node), true, indent);
-                        for (size_t gs = 0; gs < g.stages.size(); gs++)
-                            innerLevels(g, static_cast<int>(gs), indent);
-                    }
+            // Stored at this thread loop: the thread-level Funcs computed in it, and those computed
+            // further in, in its serial loop or in a thread-level Func's, that are also stored at
+            // root (Halide puts them in every store_at set on their way), with what a thread needs.
+            auto inThisThread = [&](const FuncSchedule &g) {
+                if (g.location != ComputeLocation::ThreadLevel)
+                    return false;
+                const bool direct = g.consumer == f.node && g.consumerStage == s;
+                return threadLoopOf(g) == std::pair<int, int>(f.node, s) && (direct || g.storedAtRoot);
+            };
+            for (const FuncSchedule &g : m_funcs)
+                if (inThisThread(g))
+                    realize(g.node, regionPerThread(g.node), true, indent);
+            // Then the loops of the ones computed right here, last computed first.
+            for (size_t k = m_funcs.size(); k-- > 0;) {
+                const FuncSchedule &g = m_funcs[k];
+                if (g.location == ComputeLocation::ThreadLevel && !g.insideSerialLoop && g.consumer == f.node &&
+                    g.consumerStage == s)
+                    for (size_t gs = 0; gs < g.stages.size(); gs++)
+                        innerLevels(g, static_cast<int>(gs), indent);
             }
         }
         out.loop(indent, funcName(f.node), t.serial, -1, constant, vectorPair(f, s), false, "gpu_serial");
         indent++;
-        if (f.location == ComputeLocation::Root) {
-            // Funcs computed in this serial loop: their realizations, then their loops, last
-            // computed first (Halide prints a loop's children in reverse), before the stage's innermost.
-            auto inThisSerial = [&](const FuncSchedule &g) {
-                return g.location == ComputeLocation::ThreadLevel && g.insideSerialLoop && g.consumer == f.node &&
-                       g.consumerStage == s;
-            };
-            for (const FuncSchedule &g : m_funcs)
-                if (inThisSerial(g))
-                    realize(g.node, computedRegion(g.node), true, indent);
-            for (size_t k = m_funcs.size(); k-- > 0;)
-                if (inThisSerial(m_funcs[k]))
-                    for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)
-                        innerLevels(m_funcs[k], static_cast<int>(gs), indent);
-        }
+        // Funcs computed in this serial loop: their realizations, then their loops, last
+        // computed first (Halide prints a loop's children in reverse), before the stage's innermost.
+        auto inThisSerial = [&](const FuncSchedule &g) {
+            return g.location == ComputeLocation::ThreadLevel && g.insideSerialLoop && g.consumer == f.node &&
+                   g.consumerStage == s;
+        };
+        for (const FuncSchedule &g : m_funcs)
+            if (inThisSerial(g))
+                realize(g.node, computedRegion(g.node), true, indent);
+        for (size_t k = m_funcs.size(); k-- > 0;)
+            if (inThisSerial(m_funcs[k]))
+                for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)
+                    innerLevels(m_funcs[k], static_cast<int>(gs), indent);
         innermost(f, s, indent);
     };
     out.root();
@@ -610,12 +653,9 @@ LoopNestText State::halideLoopNestTree() const
                 innermost(f, static_cast<int>(s), 1);
                 continue;
             }
-            // A thread-level Func Halide also stores at root is in the block's store_at set too.
-            for (const FuncSchedule &g : m_funcs)
-                if (g.location == ComputeLocation::ThreadLevel && g.storedAtRoot && g.consumer == f.node &&
-                    g.consumerStage == static_cast<int>(s))
-                    realize(g.node, regionPerBlock(g.node), true, 1);
-            // The block's store_at set prints in node order, its loops last-scheduled first (as at root).
+            // The block's store_at set prints in node order, its loops last-scheduled first (as at root):
+            // the block-level Funcs, and the thread-level ones anywhere in the kernel that Halide also
+            // stores at root, with what one block needs of them.
             auto inThisBlock = [&](const FuncSchedule &g) {
                 return g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
                        g.consumerStage == static_cast<int>(s);
@@ -623,6 +663,9 @@ LoopNestText State::halideLoopNestTree() const
             for (const FuncSchedule &g : m_funcs)
                 if (inThisBlock(g))
                     realize(g.node, computedRegion(g.node), true, 1);
+                else if (g.location == ComputeLocation::ThreadLevel && g.storedAtRoot &&
+                         kernelOf(g.node) == std::pair<int, int>(f.node, static_cast<int>(s)))
+                    realize(g.node, regionPerBlock(g.node), true, 1);
             for (size_t k = m_funcs.size(); k-- > 0;)
                 if (inThisBlock(m_funcs[k]))
                     for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)

@@ -51,7 +51,9 @@ struct StageTiling {
 struct FuncSchedule {
     int node = -1;
     ComputeLocation location = ComputeLocation::Root;
-    int consumer = -1;               // BlockLevel / ThreadLevel: the node whose loop it sits in
+    int consumer = -1;               // BlockLevel / ThreadLevel: the node whose loop it sits in: a
+                                     // Root Func, or for ThreadLevel also a BlockLevel one (its
+                                     // thread loop; State::kernelOf finds the kernel)
     int consumerStage = 0;           // and which stage of that node
     std::vector<StageTiling> stages; // one per stage (empty when inlined)
     // BlockLevel and ThreadLevel: also realized at root (global memory) while computed per block
@@ -167,6 +169,10 @@ public:
     // thread's serial loop (FuncSchedule::insideSerialLoop); any other Func's computed region.
     Region regionPerThread(int node) const;
     int64_t threadsPerBlockOfKernel(int rootNode) const;
+    // The compute_root stage whose kernel computes a Func placed inside one (block- or
+    // thread-level): its consumer, or its consumer's kernel for a thread-level Func in a
+    // block-level Func's thread loop. {-1, 0} for a Func at root, inlined or not scheduled.
+    std::pair<int, int> kernelOf(int node) const;
 
     std::vector<PlainStageNest> plainTree() const;
     std::string dump() const; // readable loop nest in the spirit of Halide's LoopNest::dump

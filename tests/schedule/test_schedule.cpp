@@ -211,6 +211,40 @@ private Q_SLOTS:
                                           Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
     }
 
+    void funcInABlockLevelFuncsThreadLoopCompilesForCuda()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
+        const search::State s = test::funcInABlockLevelFuncsThreadLoop(p);
+        schedule::applySchedule(s, p.outputs);
+        const auto funcs = schedule::funcsByName(p.outputs);
+        const std::string stage4 = p.dag->nodes[static_cast<size_t>(p.node("stage_4"))].name;
+        const Halide::Func &stage3 = funcs.at(p.dag->nodes[static_cast<size_t>(p.node("stage_3"))].name);
+        // At stage_4's (fused) thread loop, in the block of output's kernel.
+        QCOMPARE(computeLevel(stage3).func(), stage4);
+        QCOMPARE(QString::fromStdString(computeLevel(stage3).var().name()), QString("xi_yi"));
+        Halide::Pipeline pipeline(p.outputs);
+        QTemporaryDir dir;
+        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
+                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
+    }
+
+    // One level further in: stage_2 in stage_3's serial loop goes to stage_3's innermost loop.
+    void funcInAThreadLevelFuncsSerialLoopCompilesForCuda()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
+        const search::State s = test::funcInABlockLevelFuncsThreadLoop(p, true);
+        schedule::applySchedule(s, p.outputs);
+        const auto funcs = schedule::funcsByName(p.outputs);
+        const std::string stage3 = p.dag->nodes[static_cast<size_t>(p.node("stage_3"))].name;
+        const Halide::Func &stage2 = funcs.at(p.dag->nodes[static_cast<size_t>(p.node("stage_2"))].name);
+        QCOMPARE(computeLevel(stage2).func(), stage3);
+        QCOMPARE(QString::fromStdString(computeLevel(stage2).var().name()), QString("x"));
+        Halide::Pipeline pipeline(p.outputs);
+        QTemporaryDir dir;
+        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
+                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
+    }
+
     void anotherBuildIsMatchedByPosition()
     {
         // Funcs and Vars without explicit names get new automatic names in every build.

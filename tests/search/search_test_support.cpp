@@ -89,6 +89,44 @@ search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> se
     return t;
 }
 
+search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stage2InItsSerialLoop)
+{
+    search::State s(*p.searchDag);
+    search::FuncSchedule out;
+    out.node = p.node("output");
+    out.stages = {tiling({16, 8}, {1, 2}, false)};
+    s.add(out);
+    search::FuncSchedule s4;
+    s4.node = p.node("stage_4");
+    s4.location = search::ComputeLocation::BlockLevel;
+    s4.consumer = out.node;
+    s4.stages = {tiling({18, 6}, {1, 3}, false)};
+    s.add(s4);
+    search::FuncSchedule s3;
+    s3.node = p.node("stage_3");
+    s3.location = search::ComputeLocation::ThreadLevel;
+    s3.consumer = s4.node;
+    s3.stages = {tiling({1, 1}, {3, 5}, false)};
+    s.add(s3);
+    if (stage2InItsSerialLoop) {
+        search::FuncSchedule s2;
+        s2.node = p.node("stage_2");
+        s2.location = search::ComputeLocation::ThreadLevel;
+        s2.consumer = s3.node;
+        s2.insideSerialLoop = true;
+        s2.storedAtRoot = true;
+        s2.stages = {tiling({1, 1}, {3, 3}, false)};
+        s.add(s2);
+    }
+    while (!s.complete()) {
+        search::FuncSchedule f;
+        f.node = s.nextNode();
+        f.location = search::ComputeLocation::Inlined;
+        s.add(f);
+    }
+    return s;
+}
+
 std::optional<search::GoldenTree> readTree(const std::string &run)
 {
     std::string folder;

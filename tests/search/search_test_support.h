@@ -41,6 +41,15 @@ extern const char *const kBoxBlurBlockLevelDump;
 // A tiling with the given threads and serial tiles per loop (innermost first).
 search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> serial, bool unrolled);
 
+// stencil_chain_u16 (golden) with a Func in a block-level Func's thread loop, as Halide places
+// local_laplacian's f155 in f157: output at root in 16 x 16 tiles (16 x 8 threads, 2 serial rows);
+// stage_4 per block (18 x 18: 18 x 6 threads x 3 rows); stage_3 per thread of stage_4 (the 3 x 5
+// one thread's 1 x 3 points need); stage_2 and stage_1 inlined, or with stage2InItsSerialLoop
+// stage_2 computed in stage_3's serial loop (3 x 3 per point, as Halide places camera_pipe's f9
+// in f18's).
+search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &stencilChainU16,
+                                               bool stage2InItsSerialLoop = false);
+
 // One of Halide's recorded search trees, by run ("box_blur/beam1"): from the fixtures, else
 // (the beam-32 runs too large to be fixtures) from the folder BEAMSCOPE_SEARCH_TREES names, e.g.
 // shared/golden/search_trees, when it is set; nullopt when neither has it. A tree that is there

@@ -700,6 +700,79 @@ private Q_SLOTS:
         QVERIFY(again->scheduleOf(blurX->node)->insideSerialLoop);
     }
 
+    // A Func computed at a block-level Func's thread loop (Halide's local_laplacian places f155 so
+    // in f157, itself per block in output): computed once per thread of that Func, in its kernel, its
+    // realizations at the block and the thread printed where Halide prints them, read back the same.
+    void readsAFuncInABlockLevelFuncsThreadLoop()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
+        const State s = test::funcInABlockLevelFuncsThreadLoop(p);
+        QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
+        const int stage3 = p.node("stage_3"), stage4 = p.node("stage_4");
+        QCOMPARE(s.kernelOf(stage3), std::make_pair(p.node("output"), 0));
+        // One thread of stage_4 computes 1 x 3 points: 3 x 5 of stage_3; its 18 x 18 block needs 20 x 20.
+        QCOMPARE(s.computedRegion(stage3)[0].extent(), int64_t(3));
+        QCOMPARE(s.computedRegion(stage3)[1].extent(), int64_t(5));
+        QCOMPARE(s.regionPerBlock(stage3)[0].extent(), int64_t(20));
+        QCOMPARE(s.regionPerBlock(stage3)[1].extent(), int64_t(20));
+        QVERIFY2(QString::fromStdString(s.dump()).contains(QRegularExpression(
+                     R"(stage_4\S*_s0 at output\S*\.block(.|\n)*stage_3\S*_s0 at stage_4\S*\.thread)")),
+                 s.dump().c_str());
+        const std::string nest = s.halideLoopNest();
+        QVERIFY2(nest.find(" stage_4 18c 6c (0, 0) t gpu_thread\n  realize: stage_3 [3c, 5c] with 1 stages\n"
+                           "  stage_3 3c 5c (0, 0) t gpu_serial\n") != std::string::npos,
+                 nest.c_str());
+        std::string error;
+        const std::optional<State> again = parseLoopNest(*p.searchDag, nest, &error);
+        QVERIFY2(again, error.c_str());
+        QCOMPARE(again->halideLoopNest(), nest);
+        QCOMPARE(again->scheduleOf(stage3)->location, ComputeLocation::ThreadLevel);
+        QCOMPARE(again->scheduleOf(stage3)->consumer, stage4);
+        // Per block of that Func is not a placement Beamscope's states hold (nor Halide's: a
+        // block-level Func has no block loop of its own).
+        State perBlock(*p.searchDag);
+        for (FuncSchedule f : s.funcs()) {
+            if (f.node == stage3)
+                f.location = ComputeLocation::BlockLevel;
+            perBlock.add(f);
+        }
+        QVERIFY2(perBlock.legalityProblem(1024, 48 * 1024, 64).starts_with("stage_3"),
+                 perBlock.legalityProblem(1024, 48 * 1024, 64).c_str());
+    }
+
+    // One level further in: a Func computed in that thread-level Func's serial loop, once per point
+    // of it, stored at root too (Halide's camera_pipe computes f9 so in f18, itself at the thread
+    // loop of f28, per block in processed).
+    void readsAFuncInAThreadLevelFuncsSerialLoop()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
+        const State s = test::funcInABlockLevelFuncsThreadLoop(p, true);
+        QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
+        const int stage2 = p.node("stage_2"), stage3 = p.node("stage_3");
+        QCOMPARE(s.kernelOf(stage2), std::make_pair(p.node("output"), 0));
+        // One point of stage_3 needs 3 x 3; its thread's 3 x 5 points 5 x 7; its block's 20 x 20, 22 x 22.
+        const auto extents = [](const Region &r) { return std::make_pair(r[0].extent(), r[1].extent()); };
+        QCOMPARE(extents(s.computedRegion(stage2)), std::make_pair(int64_t(3), int64_t(3)));
+        QCOMPARE(extents(s.regionPerThread(stage2)), std::make_pair(int64_t(5), int64_t(7)));
+        QCOMPARE(extents(s.regionPerBlock(stage2)), std::make_pair(int64_t(22), int64_t(22)));
+        const std::string nest = s.halideLoopNest();
+        QVERIFY2(nest.find("  stage_3 3c 5c (0, 0) t gpu_serial\n   realize: stage_2 [3c, 3c] with 1 stages\n"
+                           "   stage_2 3c 3c (0, 0) t gpu_serial\n") != std::string::npos,
+                 nest.c_str());
+        QVERIFY2(nest.find(" stage_4 18c 6c (0, 0) t gpu_thread\n  realize: stage_3 [3c, 5c] with 1 stages\n"
+                           "  realize: stage_2 [5c, 7c] with 1 stages\n") != std::string::npos,
+                 nest.c_str());
+        std::string error;
+        const std::optional<State> again = parseLoopNest(*p.searchDag, nest, &error);
+        QVERIFY2(again, error.c_str());
+        QCOMPARE(again->halideLoopNest(), nest);
+        QCOMPARE(again->scheduleOf(stage2)->consumer, stage3);
+        QVERIFY(again->scheduleOf(stage2)->insideSerialLoop);
+        QVERIFY2(QString::fromStdString(s.dump()).contains(
+                     QRegularExpression(R"(stage_2\S*_s0 at stage_3\S*\.serial in register)")),
+                 s.dump().c_str());
+    }
+
     // A Func computed inside a stage's innermost loop is a structure Beamscope cannot express:
     // named as such.
     void refusesInexpressibleNests()
