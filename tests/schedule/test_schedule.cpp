@@ -52,6 +52,25 @@ search::State knownBoxBlurState(const test::BuiltPipeline &p)
     return s;
 }
 
+// box_blur's output in tiles of 1 x 32 threads, 4 x 8 points each; blur_x per thread of it, or
+// inside its serial loops (once per point).
+search::State blurXPerThreadOfOutput(const test::BuiltPipeline &p, bool insideSerialLoop, search::StageTiling blurX)
+{
+    search::State s(*p.searchDag);
+    FuncSchedule out;
+    out.node = nodeOf(p, "output");
+    out.stages = {test::tiling({1, 32}, {4, 8}, false)};
+    s.add(out);
+    FuncSchedule bx;
+    bx.node = nodeOf(p, "blur_x");
+    bx.location = ComputeLocation::ThreadLevel;
+    bx.consumer = out.node;
+    bx.insideSerialLoop = insideSerialLoop;
+    bx.stages = {std::move(blurX)};
+    s.add(bx);
+    return s;
+}
+
 const char *const kExpectedBoxBlur = R"(// Beamscope GPU schedule for box_blur (predicted cost 1.75)
 Func output = pipeline.get_func(2);
 Func blur_x = pipeline.get_func(1);
@@ -94,6 +113,15 @@ std::string dimsOf(const Halide::Func &f)
                                                      : d.for_type == Halide::Internal::ForType::GPUThread ? ":thread "
                                                                                                           : " ");
     return out;
+}
+
+// PTX generation needs no GPU: lowering and codegen reject an illegal GPU schedule.
+void compileForCuda(const std::vector<Halide::Func> &outputs)
+{
+    Halide::Pipeline pipeline(outputs);
+    QTemporaryDir dir;
+    pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
+                                      Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
 }
 
 // Halide only answers questions about a LoopLevel once it is locked (as lowering does).
@@ -158,23 +186,10 @@ private Q_SLOTS:
     {
         // blur_x per GPU thread of output (registers / local memory): 4 x 10 points per thread.
         const test::BuiltPipeline p = test::buildRegistered("box_blur");
-        search::State s(*p.searchDag);
-        FuncSchedule out;
-        out.node = nodeOf(p, "output");
-        out.stages = {test::tiling({1, 32}, {4, 8}, false)};
-        s.add(out);
-        FuncSchedule bx;
-        bx.node = nodeOf(p, "blur_x");
-        bx.location = ComputeLocation::ThreadLevel;
-        bx.consumer = out.node;
-        bx.stages = {test::tiling({1, 1}, {4, 10}, false)};
-        s.add(bx);
+        const search::State s = blurXPerThreadOfOutput(p, false, test::tiling({1, 1}, {4, 10}, false));
         QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
         schedule::applySchedule(s, p.outputs);
-        Halide::Pipeline pipeline(p.outputs);
-        QTemporaryDir dir;
-        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
-                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
+        compileForCuda(p.outputs);
     }
 
     void funcInASerialLoopIsComputedThere()
@@ -182,18 +197,8 @@ private Q_SLOTS:
         // blur_x inside output's serial loops, once per point a thread computes (Halide's
         // compute_in_tiles below the gpu_thread loop): its region is one point's 1 x 3.
         const test::BuiltPipeline p = test::buildRegistered("box_blur");
-        search::State s(*p.searchDag);
-        FuncSchedule out;
-        out.node = nodeOf(p, "output");
-        out.stages = {test::tiling({1, 32}, {4, 8}, false)};
-        s.add(out);
-        FuncSchedule bx;
-        bx.node = nodeOf(p, "blur_x");
-        bx.location = ComputeLocation::ThreadLevel;
-        bx.consumer = out.node;
-        bx.insideSerialLoop = true;
-        bx.stages = {test::tiling({1, 1}, {1, 3}, false)};
-        s.add(bx);
+        const search::State s = blurXPerThreadOfOutput(p, true, test::tiling({1, 1}, {1, 3}, false));
+        const FuncSchedule &bx = *s.scheduleOf(nodeOf(p, "blur_x")), &out = *s.scheduleOf(nodeOf(p, "output"));
         QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
         QCOMPARE(s.computedRegion(bx.node)[1].extent(), 3);
         schedule::applySchedule(s, p.outputs);
@@ -205,44 +210,43 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(dimsOf(output)), QString("xii yii yi:thread x:block y:block __outermost "));
         QCOMPARE(computeLevel(blurX).func(), outName);
         QCOMPARE(QString::fromStdString(computeLevel(blurX).var().name()), QString("xii"));
-        Halide::Pipeline pipeline(p.outputs);
-        QTemporaryDir dir;
-        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
-                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
+        compileForCuda(p.outputs);
     }
 
-    void funcInABlockLevelFuncsThreadLoopCompilesForCuda()
+    // A Func nested in a Func that is not compute_root (the placements of Halide's local_laplacian
+    // and camera_pipe nests): at a block-level Func's thread loop, at a thread-level Func's innermost.
+    void nestedFuncIsComputedInItsConsumer_data()
     {
-        const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
-        const search::State s = test::funcInABlockLevelFuncsThreadLoop(p);
-        schedule::applySchedule(s, p.outputs);
-        const auto funcs = schedule::funcsByName(p.outputs);
-        const std::string stage4 = p.dag->nodes[static_cast<size_t>(p.node("stage_4"))].name;
-        const Halide::Func &stage3 = funcs.at(p.dag->nodes[static_cast<size_t>(p.node("stage_3"))].name);
-        // At stage_4's (fused) thread loop, in the block of output's kernel.
-        QCOMPARE(computeLevel(stage3).func(), stage4);
-        QCOMPARE(QString::fromStdString(computeLevel(stage3).var().name()), QString("xi_yi"));
-        Halide::Pipeline pipeline(p.outputs);
-        QTemporaryDir dir;
-        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
-                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
+        QTest::addColumn<bool>("inSerialLoop");
+        QTest::addColumn<QString>("func");
+        QTest::addColumn<QString>("consumer");
+        QTest::addColumn<QString>("loop");
+        // stage_4's thread loops, fused.
+        QTest::newRow("block-level Func's thread loop") << false << "stage_3"
+                                                        << "stage_4"
+                                                        << "xi_yi";
+        QTest::newRow("thread-level Func's serial loop") << true << "stage_2"
+                                                         << "stage_3"
+                                                         << "x";
     }
 
-    // One level further in: stage_2 in stage_3's serial loop goes to stage_3's innermost loop.
-    void funcInAThreadLevelFuncsSerialLoopCompilesForCuda()
+    void nestedFuncIsComputedInItsConsumer()
     {
+        QFETCH(bool, inSerialLoop);
+        QFETCH(QString, func);
+        QFETCH(QString, consumer);
+        QFETCH(QString, loop);
         const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
-        const search::State s = test::funcInABlockLevelFuncsThreadLoop(p, true);
+        const search::State s = test::funcInABlockLevelFuncsThreadLoop(p, inSerialLoop);
         schedule::applySchedule(s, p.outputs);
         const auto funcs = schedule::funcsByName(p.outputs);
-        const std::string stage3 = p.dag->nodes[static_cast<size_t>(p.node("stage_3"))].name;
-        const Halide::Func &stage2 = funcs.at(p.dag->nodes[static_cast<size_t>(p.node("stage_2"))].name);
-        QCOMPARE(computeLevel(stage2).func(), stage3);
-        QCOMPARE(QString::fromStdString(computeLevel(stage2).var().name()), QString("x"));
-        Halide::Pipeline pipeline(p.outputs);
-        QTemporaryDir dir;
-        pipeline.compile_to_llvm_assembly(dir.filePath("t.ll").toStdString(), pipeline.infer_arguments(), "t",
-                                          Halide::Target("x86-64-linux-cuda-cuda_capability_70"));
+        const auto nameOf = [&](const QString &f) {
+            return p.dag->nodes[static_cast<size_t>(p.node(f.toStdString()))].name;
+        };
+        const Halide::Func &nested = funcs.at(nameOf(func));
+        QCOMPARE(computeLevel(nested).func(), nameOf(consumer));
+        QCOMPARE(QString::fromStdString(computeLevel(nested).var().name()), loop);
+        compileForCuda(p.outputs);
     }
 
     void anotherBuildIsMatchedByPosition()

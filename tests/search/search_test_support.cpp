@@ -91,37 +91,30 @@ search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> se
 
 search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stage2InItsSerialLoop)
 {
+    using search::ComputeLocation;
     search::State s(*p.searchDag);
-    search::FuncSchedule out;
-    out.node = p.node("output");
-    out.stages = {tiling({16, 8}, {1, 2}, false)};
-    s.add(out);
-    search::FuncSchedule s4;
-    s4.node = p.node("stage_4");
-    s4.location = search::ComputeLocation::BlockLevel;
-    s4.consumer = out.node;
-    s4.stages = {tiling({18, 6}, {1, 3}, false)};
-    s.add(s4);
-    search::FuncSchedule s3;
-    s3.node = p.node("stage_3");
-    s3.location = search::ComputeLocation::ThreadLevel;
-    s3.consumer = s4.node;
-    s3.stages = {tiling({1, 1}, {3, 5}, false)};
-    s.add(s3);
+    auto funcAt = [&](const char *func, ComputeLocation location, const char *consumer, search::StageTiling t) {
+        search::FuncSchedule f;
+        f.node = p.node(func);
+        f.location = location;
+        f.consumer = consumer ? p.node(consumer) : -1;
+        f.stages = {std::move(t)};
+        return f;
+    };
+    s.add(funcAt("output", ComputeLocation::Root, nullptr, tiling({16, 8}, {1, 2}, false)));
+    s.add(funcAt("stage_4", ComputeLocation::BlockLevel, "output", tiling({18, 6}, {1, 3}, false)));
+    s.add(funcAt("stage_3", ComputeLocation::ThreadLevel, "stage_4", tiling({1, 1}, {3, 5}, false)));
     if (stage2InItsSerialLoop) {
-        search::FuncSchedule s2;
-        s2.node = p.node("stage_2");
-        s2.location = search::ComputeLocation::ThreadLevel;
-        s2.consumer = s3.node;
+        search::FuncSchedule s2 =
+            funcAt("stage_2", ComputeLocation::ThreadLevel, "stage_3", tiling({1, 1}, {3, 3}, false));
         s2.insideSerialLoop = true;
         s2.storedAtRoot = true;
-        s2.stages = {tiling({1, 1}, {3, 3}, false)};
         s.add(s2);
     }
     while (!s.complete()) {
         search::FuncSchedule f;
         f.node = s.nextNode();
-        f.location = search::ComputeLocation::Inlined;
+        f.location = ComputeLocation::Inlined;
         s.add(f);
     }
     return s;
