@@ -545,7 +545,6 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
     int64_t tiled = 1;
     for (size_t j = 0; j < c.t->threads.size(); j++)
         tiled *= c.t->threads[j] * c.t->serial[j];
-    std::vector<int64_t> threadSizes = c.t->threads;
     if (f.location == ComputeLocation::Root) {
         c.kernelNode = f.node;
         c.kernelStage = stage;
@@ -559,14 +558,10 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
         // loop it is in, per point of the serial loops it is computed inside.
         const LoopPath around = realizationPath(f);
         c.instances = iterationsOf(around);
-        for (const LoopLevel &l : around) {
-            const StageTiling &t = st.scheduleOf(l.node)->stages[static_cast<size_t>(l.stage)];
-            if (l.level == 2)
-                threadSizes = t.threads; // the thread loop it runs in
+        for (const LoopLevel &l : around)
             if (l.level == 3)
-                for (int64_t n : t.serial)
+                for (int64_t n : st.scheduleOf(l.node)->stages[static_cast<size_t>(l.stage)].serial)
                     c.serialAroundRealization *= n;
-        }
         c.threadSerialTotal *= c.serialAroundRealization;
         c.perProduction = tiled;
     }
@@ -589,17 +584,11 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
     // Halide's thread x is the vectorized loop; a stage without one (vectorized_loop_index -1)
     // takes its thread loops in loop order.
     // A thread-level Func runs in the thread loop of the root or block-level Func it is inside.
-    c.threadOwnerNode = f.node;
-    c.threadOwnerStage = stage;
-    if (f.location == ComputeLocation::ThreadLevel)
-        for (const LoopLevel &l : realizationPath(f))
-            if (l.level == 2) {
-                c.threadOwnerNode = l.node;
-                c.threadOwnerStage = l.stage;
-            }
+    std::tie(c.threadOwnerNode, c.threadOwnerStage) =
+        f.location == ComputeLocation::ThreadLevel ? st.threadLoopOf(f.node) : std::pair<int, int>(f.node, stage);
     const StageTiling &threadOwner = st.scheduleOf(c.threadOwnerNode)->stages[static_cast<size_t>(c.threadOwnerStage)];
     const int vectorLoop = threadOwner.hasVectorLoop ? threadOwner.vectorLoop : -1;
-    c.thread = makeThreadInfo(vectorLoop, threadSizes, block);
+    c.thread = makeThreadInfo(vectorLoop, threadOwner.threads, block);
     c.funcVectorDim = d.vectorDim(f.node, 0, f.stages[0].vectorLoop);
     // A stage without loops (a zero-dimensional Func, an update of a single point) keeps
     // its Func's vector dim, as Halide's vector_dim is one per Func.
@@ -1491,25 +1480,26 @@ void Featurizer::workingSets()
         const auto it = loopSet.find(key(l));
         return it == loopSet.end() ? 0.0 : it->second;
     };
-    // The loop of the thread a Func computed inside a kernel runs in (the last on its path).
-    auto threadLoopIndex = [](const LoopPath &path) {
-        size_t at = 0;
-        for (size_t i = 0; i < path.size(); i++)
-            if (path[i].level == 2)
-                at = i;
-        return at;
-    };
-    for (const FuncSchedule &g : st.funcs()) {
+    // The path to each Func computed inside a kernel, and where on it the thread loop it runs in is.
+    std::vector<LoopPath> paths(st.funcs().size());
+    std::vector<size_t> threadLoopAt(st.funcs().size(), 0);
+    for (size_t k = 0; k < st.funcs().size(); k++) {
+        const FuncSchedule &g = st.funcs()[k];
         if (storeSitesBelowRoot(g) == 0)
             continue;
-        const LoopPath path = realizationPath(g);
+        const LoopPath &path = paths[k] = realizationPath(g);
+        if (g.location == ComputeLocation::ThreadLevel) {
+            const auto [owner, ownerStage] = st.threadLoopOf(g.node);
+            threadLoopAt[k] = static_cast<size_t>(std::find(path.begin(), path.end(), LoopLevel{owner, ownerStage, 2}) -
+                                                  path.begin());
+        }
         // Its sites on that path: the kernel's block (stored at root too, or block-level), its
         // thread loop, the serial loop it is computed in.
         std::vector<size_t> at;
         if (g.location == ComputeLocation::BlockLevel || g.storedAtRoot)
             at.push_back(0);
         if (g.location == ComputeLocation::ThreadLevel)
-            at.push_back(threadLoopIndex(path));
+            at.push_back(threadLoopAt[k]);
         if (g.location == ComputeLocation::ThreadLevel && g.insideSerialLoop && g.storedAtRoot)
             at.push_back(path.size() - 1);
         const double b = productionBytes(g);
@@ -1517,7 +1507,8 @@ void Featurizer::workingSets()
             loopSet[key(path[i])] +=
                 b * double(std::count_if(at.begin(), at.end(), [&](size_t site) { return site >= i; }));
     }
-    for (const FuncSchedule &f : st.funcs()) {
+    for (size_t k = 0; k < st.funcs().size(); k++) {
+        const FuncSchedule &f = st.funcs()[k];
         if (f.location == ComputeLocation::Inlined)
             continue;
         for (size_t s = 0; s < f.stages.size(); s++) {
@@ -1531,11 +1522,11 @@ void Featurizer::workingSets()
                 (*ft)[Feature::WorkingSetAtTask] = setOf({f.node, stage, 1});
                 continue;
             }
-            const LoopPath path = realizationPath(f);
+            const LoopPath &path = paths[k];
             // Where it is produced: its block, its thread loop, or the serial loop it is computed in.
             const LoopLevel produced = f.location == ComputeLocation::BlockLevel ? path.front()
                                        : f.insideSerialLoop && f.storedAtRoot    ? path.back()
-                                                                                 : path[threadLoopIndex(path)];
+                                                                                 : path[threadLoopAt[k]];
             (*ft)[Feature::WorkingSetAtRealization] = setOf(produced);
             (*ft)[Feature::WorkingSetAtProduction] = setOf(produced);
             (*ft)[Feature::WorkingSetAtTask] = setOf(path.front());

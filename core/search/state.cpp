@@ -256,6 +256,16 @@ std::pair<int, int> State::kernelOf(int node) const
     return {f->consumer, f->consumerStage};
 }
 
+std::pair<int, int> State::threadLoopOf(int node) const
+{
+    const FuncSchedule *f = scheduleOf(node);
+    if (!f || f->location != ComputeLocation::ThreadLevel)
+        return {-1, 0};
+    if (scheduleOf(f->consumer)->location == ComputeLocation::ThreadLevel)
+        return threadLoopOf(f->consumer);
+    return {f->consumer, f->consumerStage};
+}
+
 int64_t State::sharedBytesPerBlock(int rootNode, int rootStage) const
 {
     int64_t bytes = 0;
@@ -570,16 +580,6 @@ LoopNestText State::halideLoopNestTree() const
             if (const int64_t calls = inlinedCalls(n, f.node, s); calls > 0)
                 out.inlined(indent + 1, funcName(n), calls);
     };
-    // The root or block-level stage whose thread loop a thread-level Func runs in.
-    auto threadLoopOf = [&](const FuncSchedule &g) {
-        const FuncSchedule *at = &g;
-        const FuncSchedule *c = scheduleOf(g.consumer);
-        while (c->location == ComputeLocation::ThreadLevel) {
-            at = c;
-            c = scheduleOf(c->consumer);
-        }
-        return std::pair<int, int>(c->node, at->consumerStage);
-    };
     // Thread (unless thread level) / serial / innermost lines of one stage at `indent`.
     std::function<void(const FuncSchedule &, int, int)> innerLevels;
     innerLevels = [&](const FuncSchedule &f, int s, int indent) {
@@ -595,7 +595,7 @@ LoopNestText State::halideLoopNestTree() const
                 if (g.location != ComputeLocation::ThreadLevel)
                     return false;
                 const bool direct = g.consumer == f.node && g.consumerStage == s;
-                return threadLoopOf(g) == std::pair<int, int>(f.node, s) && (direct || g.storedAtRoot);
+                return threadLoopOf(g.node) == std::pair<int, int>(f.node, s) && (direct || g.storedAtRoot);
             };
             for (const FuncSchedule &g : m_funcs)
                 if (inThisThread(g))

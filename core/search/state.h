@@ -173,6 +173,9 @@ public:
     // thread-level): its consumer, or its consumer's kernel for a thread-level Func in a
     // block-level Func's thread loop. {-1, 0} for a Func at root, inlined or not scheduled.
     std::pair<int, int> kernelOf(int node) const;
+    // The root or block-level stage whose gpu_thread loop a thread-level Func runs in: its consumer,
+    // or its consumer's for one inside a thread-level Func's serial loop. {-1, 0} for any other Func.
+    std::pair<int, int> threadLoopOf(int node) const;
 
     std::vector<PlainStageNest> plainTree() const;
     std::string dump() const; // readable loop nest in the spirit of Halide's LoopNest::dump
