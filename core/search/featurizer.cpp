@@ -45,15 +45,6 @@ struct Site {
     Region required, computed;
 };
 
-// A node of Halide's loop nest for a scheduled stage: its block loop (1; for a Func computed inside a
-// kernel, the kernel's), thread loop (2; for a thread-level Func, the kernel's), serial loop (3) and
-// innermost loop (4). A path of them from the root inwards names a loop; the empty path is the root.
-struct LoopLevel {
-    int node = 0, stage = 0, level = 0;
-    bool operator==(const LoopLevel &o) const { return node == o.node && stage == o.stage && level == o.level; }
-};
-using LoopPath = std::vector<LoopLevel>;
-
 // Where Halide places a Func not scheduled yet, as its consumers see it.
 struct Placement {
     LoopPath loop;
@@ -179,8 +170,6 @@ private:
         return slot >= 0 && slot < static_cast<int>(feats.size()) ? &feats[static_cast<size_t>(slot)] : nullptr;
     }
     Site siteOf(int producer, int consumerNode) const;
-    LoopPath realizationPath(const FuncSchedule &f) const;
-    LoopPath innermostPath(int node, int stage) const;
     void innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &out) const;
     Region requiredPerIteration(int node, const LoopPath &loop) const;
     Region computedPerIteration(int node, const LoopPath &loop) const;
@@ -251,40 +240,6 @@ Site Featurizer::siteOf(int producer, int consumerNode) const
     return s;
 }
 
-// The loops around a scheduled Func's realization, outermost first (Halide's path from the root to
-// the loop it is computed in): none for a root Func; its kernel's block loop for a block-level Func;
-// for a thread-level Func the path to its consumer's thread loop (a root or block-level consumer), and
-// on to that consumer's serial loop when computed inside it (a thread-level consumer has only that).
-LoopPath Featurizer::realizationPath(const FuncSchedule &f) const
-{
-    if (f.location == ComputeLocation::BlockLevel)
-        return {{f.consumer, f.consumerStage, 1}};
-    if (f.location != ComputeLocation::ThreadLevel)
-        return {};
-    const FuncSchedule &c = *st.scheduleOf(f.consumer);
-    LoopPath p = c.location == ComputeLocation::Root ? LoopPath{{c.node, f.consumerStage, 1}} : realizationPath(c);
-    if (c.location != ComputeLocation::ThreadLevel)
-        p.push_back({c.node, f.consumerStage, 2});
-    if (f.insideSerialLoop)
-        p.push_back({c.node, f.consumerStage, 3});
-    return p;
-}
-
-// The path from the root to a scheduled stage's innermost loop, as Halide nests it: the loops around
-// its realization, then its own: a root Func's block, thread and serial loops, a block-level Func's
-// thread and serial loops, a thread-level Func's serial loop; each around the innermost loop.
-LoopPath Featurizer::innermostPath(int node, int stage) const
-{
-    const FuncSchedule &f = *st.scheduleOf(node);
-    LoopPath path = realizationPath(f);
-    const int firstOwn = f.location == ComputeLocation::BlockLevel    ? 2
-                         : f.location == ComputeLocation::ThreadLevel ? 3
-                                                                      : 1;
-    for (int level = firstOwn; level <= 4; level++)
-        path.push_back({node, stage, level});
-    return path;
-}
-
 // Halide's inlined_innermosts: the innermost loops of the scheduled stages an inlined Func is
 // inlined into, directly or through other inlined Funcs.
 void Featurizer::innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &out) const
@@ -298,7 +253,7 @@ void Featurizer::innermostsInlinedInto(int inlinedNode, std::vector<LoopPath> &o
             innermostsInlinedInto(edge.consumerNode, out);
             continue;
         }
-        LoopPath leaf = innermostPath(edge.consumerNode, edge.consumerStage);
+        LoopPath leaf = st.innermostPath(edge.consumerNode, edge.consumerStage);
         if (std::find(out.begin(), out.end(), leaf) == out.end())
             out.push_back(std::move(leaf));
     }
@@ -494,7 +449,7 @@ void Featurizer::placeUnscheduledFuncs(const FuncSites *before)
                 for (const LoopPath &l : innermosts)
                     meet(l);
             } else {
-                meet(innermostPath(edge.consumerNode, edge.consumerStage));
+                meet(st.innermostPath(edge.consumerNode, edge.consumerStage));
             }
         }
         if (before && before->placements[static_cast<size_t>(node)]) {
@@ -556,7 +511,7 @@ StageCtx Featurizer::context(const FuncSchedule &f, int stage) const
         c.blocks = st.numBlocks(c.kernelNode, c.kernelStage);
         // Once per iteration of the loops around it: per block, per thread of the Func whose thread
         // loop it is in, per point of the serial loops it is computed inside.
-        const LoopPath around = realizationPath(f);
+        const LoopPath around = st.realizationPath(f.node);
         c.instances = iterationsOf(around);
         for (const LoopLevel &l : around)
             if (l.level == 3)
@@ -1487,7 +1442,7 @@ void Featurizer::workingSets()
         const FuncSchedule &g = st.funcs()[k];
         if (storeSitesBelowRoot(g) == 0)
             continue;
-        const LoopPath &path = paths[k] = realizationPath(g);
+        const LoopPath &path = paths[k] = st.realizationPath(g.node);
         if (g.location == ComputeLocation::ThreadLevel) {
             const auto [owner, ownerStage] = st.threadLoopOf(g.node);
             threadLoopAt[k] = static_cast<size_t>(std::find(path.begin(), path.end(), LoopLevel{owner, ownerStage, 2}) -

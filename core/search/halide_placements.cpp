@@ -28,17 +28,10 @@ constexpr double kMaxIdleLaneWastage = 0.5;
 
 // ---- The state's loop nests, as Halide's compute_in_tiles walks them ----
 
-// Where a stage reading the Func sits: the root stage whose kernel holds it, and how.
-enum class ReaderKind { RootStage, BlockFunc, ThreadFunc };
-struct Reader {
-    int node, stage;         // the reading stage (after looking through inlined Funcs)
-    int rootNode, rootStage; // the root loop nest it is in
-    ReaderKind kind;
-};
-
-// The stages that read `node`, looking through Funcs inlined into them (Halide's LoopNest::calls
-// sees a call in an inlined Func as a call of the stage it is inlined into).
-void collectReaders(const State &s, int node, std::vector<Reader> &out)
+// The loops that read the Func: the path from the root to the innermost loop of each stage reading
+// it, looking through Funcs inlined into them (Halide's LoopNest::calls sees a call in an inlined
+// Func as a call of the stage it is inlined into).
+void collectReadingPaths(const State &s, int node, std::vector<LoopPath> &out)
 {
     const SearchDag &d = s.dag();
     for (int e : d.node(node).outgoingEdges) {
@@ -46,18 +39,25 @@ void collectReaders(const State &s, int node, std::vector<Reader> &out)
         const FuncSchedule *c = s.scheduleOf(edge.consumerNode);
         if (!c)
             continue;
-        if (c->location == ComputeLocation::Inlined) {
-            collectReaders(s, edge.consumerNode, out);
-            continue;
-        }
-        Reader r{edge.consumerNode, edge.consumerStage, edge.consumerNode, edge.consumerStage, ReaderKind::RootStage};
-        if (c->location != ComputeLocation::Root) {
-            r.rootNode = c->consumer;
-            r.rootStage = c->consumerStage;
-            r.kind = c->location == ComputeLocation::BlockLevel ? ReaderKind::BlockFunc : ReaderKind::ThreadFunc;
-        }
-        out.push_back(r);
+        if (c->location == ComputeLocation::Inlined)
+            collectReadingPaths(s, edge.consumerNode, out);
+        else
+            out.push_back(s.innermostPath(edge.consumerNode, edge.consumerStage));
     }
+}
+
+// compute_in_tiles' one child calling the Func among the loops `depth` levels below the root: the
+// loop every reading path passes through there; nullopt when they part (Halide then pushes the Func
+// no further in).
+std::optional<LoopLevel> onlyLoopAt(const std::vector<LoopPath> &paths, size_t depth)
+{
+    std::optional<LoopLevel> only;
+    for (const LoopPath &p : paths) {
+        if (depth >= p.size() || (only && !(*only == p[depth])))
+            return std::nullopt;
+        only = p[depth];
+    }
+    return only;
 }
 
 int vectorLoopOf(const StageTiling &t) { return t.hasVectorLoop ? t.vectorLoop : -1; }
@@ -229,7 +229,7 @@ bool worthDescending(const Region &here, const Region &outside, int vectorDim, i
     return volume(here) < volume(outside);
 }
 
-// The placements compute_in_tiles offers inside the reader's kernel, in its order, and the one it
+// The placements compute_in_tiles offers inside the readers' kernel, in its order, and the one it
 // would offer that Beamscope's states cannot hold, if any.
 struct InKernel {
     std::vector<FuncSchedule> candidates;
@@ -262,16 +262,17 @@ std::vector<Extents> blockThreadTilings(const std::vector<Extents> &stageSizes,
     return halideGpuTilings(q);
 }
 
-// The Func placed in a root stage's kernel at `location` (inside its serial loop with
-// `insideSerialLoop`), its loops not yet split: what compute_here sees there.
-FuncSchedule untiledInKernel(const SearchDag &d, int node, int rootNode, int rootStage, ComputeLocation location,
+// The Func placed at a loop of a consumer stage in a kernel (a root stage's block or thread loop, a
+// block-level Func's thread loop; with `insideSerialLoop`, the stage's serial loop), its loops not
+// yet split: what compute_here sees there.
+FuncSchedule untiledInKernel(const SearchDag &d, int node, int consumer, int consumerStage, ComputeLocation location,
                              bool insideSerialLoop, int vectorDim)
 {
     FuncSchedule f;
     f.node = node;
     f.location = location;
-    f.consumer = rootNode;
-    f.consumerStage = rootStage;
+    f.consumer = consumer;
+    f.consumerStage = consumerStage;
     f.storedAtRoot = true;
     f.insideSerialLoop = insideSerialLoop;
     for (size_t s = 0; s < d.node(node).stages.size(); s++)
@@ -301,11 +302,13 @@ FuncSchedule atBlock(const SearchDag &d, int node, int rootNode, int rootStage, 
     return f;
 }
 
-// A Func computed at a root stage's thread loop: one serial loop over what a thread needs.
-FuncSchedule atThread(const SearchDag &d, int node, int rootNode, int rootStage, const std::vector<Region> &loops,
-                      int vectorDim)
+// A Func computed at a consumer's thread loop (or inside its serial loop): one serial loop over what
+// is needed there, of each stage's `loops`.
+FuncSchedule atThread(const SearchDag &d, int node, int consumer, int consumerStage, bool insideSerialLoop,
+                      const std::vector<Region> &loops, int vectorDim)
 {
-    FuncSchedule f = untiledInKernel(d, node, rootNode, rootStage, ComputeLocation::ThreadLevel, false, vectorDim);
+    FuncSchedule f =
+        untiledInKernel(d, node, consumer, consumerStage, ComputeLocation::ThreadLevel, insideSerialLoop, vectorDim);
     for (size_t s = 0; s < loops.size(); s++) {
         StageTiling &t = f.stages[s];
         int64_t serialPoints = 1;
@@ -328,18 +331,6 @@ std::vector<Region> loopsWhenPlaced(const State &parent, const FuncSchedule &pro
     return out;
 }
 
-// The one root stage whose loop nest reads the Func (LoopNest::calls at the root's children);
-// nullopt when several do, as Halide then fuses it nowhere.
-std::optional<std::pair<int, int>> singleReadingRootStage(const std::vector<Reader> &readers)
-{
-    std::set<std::pair<int, int>> roots;
-    for (const Reader &r : readers)
-        roots.insert({r.rootNode, r.rootStage});
-    if (roots.size() != 1)
-        return std::nullopt;
-    return *roots.begin();
-}
-
 // Halide does not fuse into a root loop nest whose block loop has extent 1 everywhere (it could
 // then never parallelize the Func).
 bool hasSingleBlock(const State &s, int rootNode, int rootStage)
@@ -350,18 +341,6 @@ bool hasSingleBlock(const State &s, int rootNode, int rootStage)
         if (ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]) > 1)
             return false;
     return true;
-}
-
-// The loop nests inside a loop that read the Func, counted as compute_in_tiles counts the loop's
-// children calling it: `ownChild` for the stage's own next loop (it or a Func inlined into it
-// reads the Func), plus one per stage of each Func of kind `nestedKind` computed at that loop.
-size_t readingChildren(const std::vector<Reader> &readers, bool ownChild, ReaderKind nestedKind)
-{
-    std::set<std::pair<int, int>> nested;
-    for (const Reader &r : readers)
-        if (r.kind == nestedKind)
-            nested.insert({r.node, r.stage});
-    return nested.size() + (ownChild ? 1 : 0);
 }
 
 // At the block loop: the Func computed there, once per thread tiling Halide's
@@ -390,83 +369,57 @@ bool addBlockPlacements(const State &parent, int node, int rn, int rs, int vecto
     return !tilings.empty();
 }
 
-// At the thread loop (or inside its serial loop): one serial loop over what is needed there.
-FuncSchedule threadPlacement(const State &parent, int node, int rn, int rs, bool insideSerialLoop, int vectorDim)
+// At a consumer's thread loop (or inside its serial loop): one serial loop over what is needed there.
+FuncSchedule threadPlacement(const State &parent, int node, int consumer, int consumerStage, bool insideSerialLoop,
+                             int vectorDim)
 {
     const SearchDag &d = parent.dag();
     const FuncSchedule probe =
-        untiledInKernel(d, node, rn, rs, ComputeLocation::ThreadLevel, insideSerialLoop, vectorDim);
-    FuncSchedule f = atThread(d, node, rn, rs, loopsWhenPlaced(parent, probe), vectorDim);
-    f.insideSerialLoop = insideSerialLoop;
-    return f;
+        untiledInKernel(d, node, consumer, consumerStage, ComputeLocation::ThreadLevel, insideSerialLoop, vectorDim);
+    return atThread(d, node, consumer, consumerStage, insideSerialLoop, loopsWhenPlaced(parent, probe), vectorDim);
 }
 
-// compute_in_tiles below the root: inside the one root stage whose loops read the Func, at its
-// block loop (with each thread tiling), at its thread loop, and inside that thread's serial loop,
-// each only where the Func's region still shrinks. Below the serial loop there is only the
-// stage's innermost loop, where nothing is computed.
+// compute_in_tiles below the root: down the loops that alone read the Func, from the block loop of
+// the one root stage whose kernel reads it, through its thread and serial loops or those of the
+// Func computed in them that reads it, as long as the Func's region still shrinks: at a block loop
+// with each thread tiling, at a thread loop, inside a serial loop. A Func computed inside a kernel
+// is a loop nest of its own there (a block-level Func's thread and serial loops, a thread-level
+// Func's serial loop), which Halide enters as it enters the root stage's. Nothing is computed at an
+// innermost loop.
 InKernel inKernelPlacements(const State &parent, int node, int vectorDim, const AutoscheduleParams &params)
 {
     InKernel out;
     const SearchDag &d = parent.dag();
-    std::vector<Reader> readers;
-    collectReaders(parent, node, readers);
-    const std::optional<std::pair<int, int>> root = singleReadingRootStage(readers);
-    if (!root)
+    std::vector<LoopPath> readers;
+    collectReadingPaths(parent, node, readers);
+    const std::optional<LoopLevel> kernel = onlyLoopAt(readers, 0);
+    if (!kernel)
         return out;
-    const auto [rn, rs] = *root;
-    if (parent.scheduleOf(rn)->awaitingGpuTiling) {
+    if (parent.scheduleOf(kernel->node)->awaitingGpuTiling) {
         out.unsupported = "reader not yet tiled onto the GPU";
         return out;
     }
-    if (hasSingleBlock(parent, rn, rs))
+    if (hasSingleBlock(parent, kernel->node, kernel->stage))
         return out;
-    for (const Reader &r : readers)
-        if (r.kind == ReaderKind::ThreadFunc && parent.scheduleOf(r.node)->insideSerialLoop) {
-            // Its loops sit in the stage's serial loop, and the regions it needs per thread are not
-            // modelled for nesting another Func around or inside it.
-            out.unsupported = "read by a Func computed in a serial loop";
+    Region outside = d.rootComputed(node);
+    for (size_t depth = 0;; depth++) {
+        const std::optional<LoopLevel> loop = onlyLoopAt(readers, depth);
+        if (!loop || loop->level == 4 || (loop->level > 1 && !params.options.computeAtThread))
+            return out;
+        const Region required = parent.requiredAt(node, loop->node, loop->stage, loop->level);
+        const Region here = required.empty() ? d.rootComputed(node) : d.requiredToComputed(node, required);
+        if (!worthDescending(here, outside, vectorDim, kGpuVectorSize))
+            return out;
+        if (loop->level > 1) {
+            out.candidates.push_back(
+                threadPlacement(parent, node, loop->node, loop->stage, loop->level == 3, vectorDim));
+        } else if (params.options.computeAtBlock &&
+                   !addBlockPlacements(parent, node, loop->node, loop->stage, vectorDim, out.candidates)) {
+            out.unsupported = "computed at a block loop without a thread tiling (a serial loop there)";
             return out;
         }
-    auto computedAt = [&](int level) {
-        const Region req = parent.requiredAt(node, rn, rs, level);
-        return req.empty() ? d.rootComputed(node) : d.requiredToComputed(node, req);
-    };
-    const Region perBlock = computedAt(1);
-    if (!worthDescending(perBlock, d.rootComputed(node), vectorDim, kGpuVectorSize))
-        return out;
-    if (params.options.computeAtBlock && !addBlockPlacements(parent, node, rn, rs, vectorDim, out.candidates)) {
-        out.unsupported = "computed at a block loop without a thread tiling (a serial loop there)";
-        return out;
+        outside = here;
     }
-
-    // Deeper: into the block loop's one child that reads the Func.
-    bool readInThreadLoop = false, readInSerialLoop = false;
-    for (const Reader &r : readers) {
-        readInThreadLoop |= r.kind != ReaderKind::BlockFunc;
-        readInSerialLoop |= r.kind == ReaderKind::RootStage;
-    }
-    if (readingChildren(readers, readInThreadLoop, ReaderKind::BlockFunc) != 1)
-        return out;
-    if (!readInThreadLoop) {
-        out.unsupported = "read only inside a block-level Func (computed within its loops)";
-        return out;
-    }
-    const Region perThread = computedAt(2);
-    if (!worthDescending(perThread, perBlock, vectorDim, kGpuVectorSize) || !params.options.computeAtThread)
-        return out;
-    out.candidates.push_back(threadPlacement(parent, node, rn, rs, false, vectorDim));
-
-    // Deeper still: into the thread loop's one child that reads it.
-    if (readingChildren(readers, readInSerialLoop, ReaderKind::ThreadFunc) != 1)
-        return out;
-    if (!readInSerialLoop) {
-        out.unsupported = "read only inside a thread-level Func (computed within its loops)";
-        return out;
-    }
-    if (worthDescending(computedAt(3), perThread, vectorDim, kGpuVectorSize))
-        out.candidates.push_back(threadPlacement(parent, node, rn, rs, true, vectorDim));
-    return out;
 }
 
 } // namespace

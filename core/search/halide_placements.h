@@ -10,18 +10,22 @@
 //   * inlining a single-stage Func that is not an output, and the shortcut that stops there for a
 //     pointwise Func with a single consumer edge;
 //   * LoopNest::compute_in_tiles' list: at root untiled (FuncSchedule::awaitingGpuTiling), then,
-//     when one root loop nest reads the Func and has more than one block, inside it wherever the
-//     Func's region still shrinks: at the block loop with each thread tiling of
-//     add_gpu_thread_tilings (Tiling.cpp generate_gpu_tilings under the block's union of thread
-//     counts), at the thread loop, and inside the thread's serial loop
-//     (FuncSchedule::insideSerialLoop); the vector dimension is the first of at least 16 points;
+//     when one root loop nest reads the Func and has more than one block, inside it down the loops
+//     that alone read the Func, wherever its region still shrinks: at the block loop with each
+//     thread tiling of add_gpu_thread_tilings (Tiling.cpp generate_gpu_tilings under the block's
+//     union of thread counts), at a thread loop, and inside a serial loop
+//     (FuncSchedule::insideSerialLoop). Those loops are the root stage's, or, where only a Func
+//     computed in the kernel reads it, that Func's (a block-level Func's thread and serial loops,
+//     a thread-level Func's serial loop), and so on inwards; the vector dimension is the first of
+//     at least 16 points;
 //   * filter_thread_tile_options: invalid thread extents dropped, the rest sorted by
 //     max_idle_lane_wastage (std::sort, so ties fall as in Halide), and the cut once a child was
 //     made and the wastage exceeds 0.5;
 //   * State::calculate_cost's rejections before the model: thread extents, shared memory, the
 //     serial-extent limit, excess recompute and 256 inlined calls (cost_pruning.h).
-// Placements Beamscope's states cannot hold (inside another in-kernel Func's loops; a block-level
-// Func without a thread tiling) are not generated but named in Phase0Children::unsupported.
+// Placements Beamscope's states cannot hold (a block-level Func without a thread tiling, a Func
+// read by a stage not yet tiled onto the GPU) are not generated but named in
+// Phase0Children::unsupported.
 // Halide's default search-space options are the tested ones; a partial schedule, frozen Funcs and
 // randomized tilings are not modelled.
 
@@ -38,9 +42,9 @@ struct Phase0Children {
     std::vector<State> children;         // in Halide's generation order
     std::vector<Featurization> features; // each child's, as the cost model takes them
     // Non-empty when Halide also considers a placement Beamscope's states cannot hold (a Func
-    // computed inside another in-kernel Func's loops, or at a block loop without a thread
-    // tiling), which it names: `children` then lacks those candidates, and they may also shift
-    // the cut-off after the sort.
+    // computed at a block loop without a thread tiling, or inside a reader not yet tiled), which it
+    // names: `children` then lacks those candidates, and they may also shift the cut-off after the
+    // sort.
     std::string unsupported;
 };
 

@@ -189,18 +189,24 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
         const FuncSchedule *y = scheduleOf(edge.consumerNode);
         if (!y)
             continue;
-        if ((y->location == ComputeLocation::BlockLevel || y->location == ComputeLocation::ThreadLevel) &&
-            y->consumer == consumerNode && y->consumerStage == consumerStage &&
-            (level <= 1 || (level == 2 && y->location == ComputeLocation::ThreadLevel) ||
-             (level == 3 && y->location == ComputeLocation::ThreadLevel && y->insideSerialLoop))) {
+        if (realizedWithin(edge.consumerNode, consumerNode, consumerStage, level)) {
             // A Func nested in this loop nest reads the producer over all its realizations in one
             // iteration of the level: a thread-level Func over every thread of the block at level 1,
             // over every point of the thread at level 2 when computed inside the serial loop (and at
-            // level 3, one point of that loop, over its one realization there).
-            const Region nested = level == 2 ? regionPerThread(edge.consumerNode)
-                                  : level == 1 && y->location == ComputeLocation::ThreadLevel
-                                      ? regionPerBlock(edge.consumerNode)
-                                      : computedRegion(edge.consumerNode);
+            // level 3, one point of that loop, over its one realization there). One nested deeper,
+            // inside another Func of this loop nest, over what this level needs of it.
+            Region nested;
+            if (y->consumer != consumerNode) {
+                const Region ry = requiredAt(edge.consumerNode, consumerNode, consumerStage, level, memo);
+                nested =
+                    ry.empty() ? computedRegion(edge.consumerNode) : m_dag->requiredToComputed(edge.consumerNode, ry);
+            } else if (level == 2) {
+                nested = regionPerThread(edge.consumerNode);
+            } else if (level == 1 && y->location == ComputeLocation::ThreadLevel) {
+                nested = regionPerBlock(edge.consumerNode);
+            } else {
+                nested = computedRegion(edge.consumerNode);
+            }
             unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage, nested)));
             continue;
         }
@@ -266,6 +272,57 @@ std::pair<int, int> State::threadLoopOf(int node) const
     return {f->consumer, f->consumerStage};
 }
 
+namespace {
+
+// The level of its consumer's loops a Func computed inside a kernel sits at: the block loop (1), the
+// thread loop (2) or the serial loop (3).
+int placementLevel(const FuncSchedule &f)
+{
+    return f.location == ComputeLocation::BlockLevel ? 1 : f.insideSerialLoop ? 3 : 2;
+}
+
+// The first of its own loops: a root Func's block loop, a block-level Func's thread loop, a
+// thread-level Func's serial loop.
+int firstOwnLevel(const FuncSchedule &f)
+{
+    return f.location == ComputeLocation::BlockLevel ? 2 : f.location == ComputeLocation::ThreadLevel ? 3 : 1;
+}
+
+bool nestedInKernel(const FuncSchedule *f)
+{
+    return f && (f->location == ComputeLocation::BlockLevel || f->location == ComputeLocation::ThreadLevel);
+}
+
+} // namespace
+
+LoopPath State::realizationPath(int node) const
+{
+    const FuncSchedule *f = scheduleOf(node);
+    if (!nestedInKernel(f))
+        return {};
+    const FuncSchedule &c = *scheduleOf(f->consumer);
+    LoopPath p = realizationPath(c.node);
+    for (int level = firstOwnLevel(c); level <= placementLevel(*f); level++)
+        p.push_back({c.node, f->consumerStage, level});
+    return p;
+}
+
+LoopPath State::innermostPath(int node, int stage) const
+{
+    LoopPath path = realizationPath(node);
+    for (int level = firstOwnLevel(*scheduleOf(node)); level <= 4; level++)
+        path.push_back({node, stage, level});
+    return path;
+}
+
+bool State::realizedWithin(int node, int consumerNode, int consumerStage, int level) const
+{
+    for (const FuncSchedule *f = scheduleOf(node); nestedInKernel(f); f = scheduleOf(f->consumer))
+        if (f->consumer == consumerNode)
+            return f->consumerStage == consumerStage && placementLevel(*f) >= level;
+    return false;
+}
+
 int64_t State::sharedBytesPerBlock(int rootNode, int rootStage) const
 {
     int64_t bytes = 0;
@@ -300,19 +357,11 @@ Region State::regionPerBlock(int node) const
     const FuncSchedule *f = scheduleOf(node);
     if (!f || f->location != ComputeLocation::ThreadLevel)
         return computedRegion(node);
-    if (const FuncSchedule *c = scheduleOf(f->consumer); c->location == ComputeLocation::ThreadLevel) {
-        // Inside a thread-level Func's serial loop: what all of that Func's realizations in one
-        // block read of it (its direct reads only: a Func inlined between the two is not looked
-        // through).
-        Region perBlock;
-        const Region consumerLoops = m_dag->loopBounds(c->node, f->consumerStage, regionPerBlock(c->node));
-        for (int e : m_dag->node(node).outgoingEdges)
-            if (const dag::Edge &edge = m_dag->edge(e);
-                edge.consumerNode == c->node && edge.consumerStage == f->consumerStage)
-                unionInto(perBlock, m_dag->producerRegion(e, consumerLoops));
-        return perBlock.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perBlock);
-    }
-    const Region perBlock = requiredAt(node, f->consumer, f->consumerStage, 1);
+    // Inside a thread-level Func's serial loop, the block is its kernel's (a thread-level Func's
+    // level 1 is one realization of it).
+    const bool inThreadLevelFunc = scheduleOf(f->consumer)->location == ComputeLocation::ThreadLevel;
+    const auto [blockNode, blockStage] = inThreadLevelFunc ? kernelOf(node) : std::pair{f->consumer, f->consumerStage};
+    const Region perBlock = requiredAt(node, blockNode, blockStage, 1);
     return perBlock.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perBlock);
 }
 

@@ -118,6 +118,16 @@ struct PlainStageNest {
     std::vector<PlainStageNest> inner; // Funcs computed inside this stage's loops
 };
 
+// A node of Halide's loop nest for a scheduled stage: its block loop (1; root Funcs only), thread
+// loop (2; root and block-level Funcs), serial loop (3) and innermost loop (4). A path of them from
+// the root inwards names a loop; the empty path is the root. A block-level Func's loops start at 2
+// and a thread-level Func's at 3, so that a level means the same thing in every Func.
+struct LoopLevel {
+    int node = 0, stage = 0, level = 0;
+    bool operator==(const LoopLevel &o) const { return node == o.node && stage == o.stage && level == o.level; }
+};
+using LoopPath = std::vector<LoopLevel>;
+
 class State {
 public:
     explicit State(const SearchDag &dag);
@@ -161,8 +171,8 @@ public:
     // per block (the largest thread count among the Funcs inside the block).
     // rootStage >= 0: only the Funcs inside that stage's kernel (Halide keeps the total per stage).
     int64_t sharedBytesPerBlock(int rootNode, int rootStage = -1) const;
-    // The region a Func computed inside a kernel is stored with at its consumer's block level: a
-    // block-level Func's computed region; for a thread-level Func what one block of its consumer
+    // The region a Func computed inside a kernel is stored with at its kernel's block level: a
+    // block-level Func's computed region; for a thread-level Func what one block of its kernel
     // needs (Halide's block store_at entry of a thread-level Func it also realizes at root).
     Region regionPerBlock(int node) const;
     // The same at its consumer's thread loop: what one thread needs of a Func computed inside the
@@ -176,6 +186,20 @@ public:
     // The root or block-level stage whose gpu_thread loop a thread-level Func runs in: its consumer,
     // or its consumer's for one inside a thread-level Func's serial loop. {-1, 0} for any other Func.
     std::pair<int, int> threadLoopOf(int node) const;
+
+    // The loops around a scheduled Func's realization, outermost first (Halide's path from the root
+    // to the loop it is computed in): none for a root Func; its kernel's block loop for a block-level
+    // Func; for a thread-level Func the path to its consumer's thread loop (a root or block-level
+    // consumer), and on to that consumer's serial loop when computed inside it (a thread-level
+    // consumer has only that).
+    LoopPath realizationPath(int node) const;
+    // The path from the root to a scheduled stage's innermost loop: the loops around its
+    // realization, then its own (a root Func's block, thread and serial loops, a block-level Func's
+    // thread and serial loops, a thread-level Func's serial loop), then the innermost loop.
+    LoopPath innermostPath(int node, int stage) const;
+    // Whether a Func computed inside a kernel is realized within one iteration of `level` of the
+    // stage (consumerNode, consumerStage), directly at one of its loops or inside a Func that is.
+    bool realizedWithin(int node, int consumerNode, int consumerStage, int level) const;
 
     std::vector<PlainStageNest> plainTree() const;
     std::string dump() const; // readable loop nest in the spirit of Halide's LoopNest::dump

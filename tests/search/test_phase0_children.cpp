@@ -16,11 +16,12 @@
 // (2.5e-5 to 3e-5 relative off, stage_1 at the block loop of 49x161 or 25x321 blocks; none is in
 // a beam), whose cause is not found yet.
 //
-// Not covered, because no recorded parent needs it (halidePlacements names the case in
-// Phase0Children::unsupported, and the test counts such parents apart): a Func read only inside
-// another Func computed in a kernel (Halide would place it within that Func's loops, which
-// Beamscope's states cannot hold), a Func computed at a block loop for which Halide finds no
-// thread tiling (left as a serial loop there), and a reader not yet tiled onto the GPU.
+// Not covered, because no recorded parent needs it: a Func read only inside another Func computed
+// in a kernel, which Halide places within that Func's loops (halidePlacements offers those; the
+// beam-1 searches on Halide's apps, test_real_apps, check them against Halide's winners), and,
+// named in Phase0Children::unsupported and counted apart here, a Func computed at a block loop for
+// which Halide finds no thread tiling (left as a serial loop there) and a reader not yet tiled
+// onto the GPU.
 // Search-space options other than Halide's defaults, a partial schedule (several vector
 // dimensions, always-inline Funcs), frozen Funcs and randomized tilings are not exercised.
 
