@@ -24,6 +24,7 @@
 #include "core/schedule/apply_schedule.h"
 #include "core/search/autoschedule.h"
 #include "core/search/device_limits.h"
+#include "core/search/halide_placements.h"
 #include "core/search/loop_nest_diff.h"
 #include "core/search/loop_nest_parser.h"
 #include "tests/real_apps/real_app_check.h"
@@ -356,6 +357,51 @@ private Q_SLOTS:
                                 .arg(*halide, 0, 'g', 9)
                                 .arg(relative, 0, 'g', 3)
                                 .arg(costKnown ? ": listed as a known difference, but now equal" : "")));
+    }
+
+    // Halide's search made each of these nests one decision at a time, so each Func it placed
+    // inside a kernel, or inlined, was among the phase-0 children of the state before it (the
+    // nest's Funcs before it, as Halide decided them): Beamscope's halidePlacements must offer that
+    // same child (its dump equal), nested placements in Funcs that are not compute_root included.
+    // (A compute_root Func's final form is its phase-1 tiling, checked by the beam-1 searches.)
+    void halidesPlacementsAreOffered_data() { loopNestsCostedAsHalide_data(); }
+
+    void halidesPlacementsAreOffered()
+    {
+        QFETCH(QString, app);
+        QFETCH(QString, file);
+        const BuiltApp &built = builtApp(app.toStdString());
+        std::string error;
+        const std::optional<search::State> halide = search::parseLoopNest(
+            *built.searchDag, test::readFile(fixtures() / app.toStdString() / file.toStdString()), &error);
+        QVERIFY2(halide, error.c_str());
+        search::AutoscheduleParams params;
+        params.device = search::featureParamsFor(*gpu::findProfile("v100"));
+        search::State before(*built.searchDag);
+        QStringList notOffered;
+        int checked = 0;
+        for (const search::FuncSchedule &f : halide->funcs()) {
+            search::State chosen = before;
+            chosen.add(f);
+            if (f.location != search::ComputeLocation::Root) {
+                checked++;
+                const std::string wanted = chosen.halideLoopNest();
+                const search::Phase0Children offered = search::halidePlacements(before, params);
+                if (std::none_of(offered.children.begin(), offered.children.end(),
+                                 [&](const search::State &c) { return c.halideLoopNest() == wanted; }))
+                    notOffered << QString("%1 (%2 children%3)")
+                                      .arg(QString::fromStdString(built.searchDag->node(f.node).name))
+                                      .arg(offered.children.size())
+                                      .arg(offered.unsupported.empty()
+                                               ? QString()
+                                               : ": " + QString::fromStdString(offered.unsupported));
+            }
+            before = std::move(chosen);
+        }
+        qInfo().noquote() << QString("%1 of %2 Funcs inside a kernel or inlined offered")
+                                 .arg(checked - notOffered.size())
+                                 .arg(checked);
+        QVERIFY2(notOffered.isEmpty(), qPrintable("not offered: " + notOffered.join(", ")));
     }
 
     // A Func computed per block inside the first of its consumer's two stages, as

@@ -183,11 +183,64 @@ RunResult checkRun(const test::BuiltPipeline &p, const GoldenTree &g, const mode
     return r;
 }
 
+// The first `count` Funcs of `s` (a parent a search would have reached on the way to it).
+State prefixOf(const State &s, int count)
+{
+    State out(s.dag());
+    for (int i = 0; i < count; i++)
+        out.add(s.funcs()[static_cast<size_t>(i)]);
+    return out;
+}
+
+// The child placing the parent's next Func inside `consumer`'s loops (its serial loop with
+// `insideSerialLoop`, else its thread loop), or null.
+const State *childInsideFunc(const Phase0Children &c, int node, int consumer, bool insideSerialLoop)
+{
+    for (const State &s : c.children)
+        if (const FuncSchedule *f = s.scheduleOf(node); f->location == ComputeLocation::ThreadLevel &&
+                                                        f->consumer == consumer &&
+                                                        f->insideSerialLoop == insideSerialLoop)
+            return &s;
+    return nullptr;
+}
+
 } // namespace
 
 class TestPhase0Children : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A Func read only inside a Func computed in a kernel: Halide's compute_in_tiles enters that
+    // Func's loops as it enters a root stage's (local_laplacian's f155 at f157's thread loop). On
+    // stencil_chain_u16 with stage_4 per block of output, stage_3 is offered at stage_4's thread
+    // loop, with the 3 x 5 points one thread of stage_4 needs (funcInABlockLevelFuncsThreadLoop's
+    // state). Inside stage_4's serial loop (3 x 3 points per point) it would be computed over 10
+    // times its minimum, which the cost pruning rejects. Deeper placements, on Halide's own apps:
+    // test_real_apps.
+    void offersTheLoopsOfAFuncComputedInAKernel()
+    {
+        const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
+        const State nested = test::funcInABlockLevelFuncsThreadLoop(p);
+        const AutoscheduleParams params;
+        const int stage4 = p.node("stage_4"), stage3 = p.node("stage_3");
+
+        const State stage4PerBlock = prefixOf(nested, 2);
+        QCOMPARE(stage4PerBlock.nextNode(), stage3);
+        const Phase0Children forStage3 = halidePlacements(stage4PerBlock, params);
+        QCOMPARE(QString::fromStdString(forStage3.unsupported), QString());
+        const State *atThreadLoop = childInsideFunc(forStage3, stage3, stage4, false);
+        QVERIFY(atThreadLoop);
+        QCOMPARE(atThreadLoop->computedRegion(stage3), nested.computedRegion(stage3));
+        QCOMPARE(atThreadLoop->scheduleOf(stage3)->stages[0].serial, nested.scheduleOf(stage3)->stages[0].serial);
+
+        QVERIFY(!childInsideFunc(forStage3, stage3, stage4, true));
+        State inSerialLoop = stage4PerBlock;
+        FuncSchedule perPoint = *atThreadLoop->scheduleOf(stage3);
+        perPoint.insideSerialLoop = true;
+        perPoint.stages[0].serial = {3, 3};
+        inSerialLoop.add(perPoint);
+        QVERIFY(!featuresIfCosted(inSerialLoop, params));
+    }
+
     void childrenMatchHalidesRecordedTrees_data()
     {
         QTest::addColumn<QString>("pipeline");
