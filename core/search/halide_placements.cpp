@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 
 namespace beamscope::search {
 

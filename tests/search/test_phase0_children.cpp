@@ -17,8 +17,9 @@
 // a beam), whose cause is not found yet.
 //
 // Not covered, because no recorded parent needs it: a Func read only inside another Func computed
-// in a kernel, which Halide places within that Func's loops (halidePlacements offers those; the
-// beam-1 searches on Halide's apps, test_real_apps, check them against Halide's winners), and,
+// in a kernel, which Halide places within that Func's loops (halidePlacements offers those;
+// test_real_apps checks them against every such choice in Halide's nests of its apps and the beam-1
+// searches against Halide's winners), and,
 // named in Phase0Children::unsupported and counted apart here, a Func computed at a block loop for
 // which Halide finds no thread tiling (left as a serial loop there) and a reader not yet tiled
 // onto the GPU.
