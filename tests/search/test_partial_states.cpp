@@ -16,11 +16,13 @@
 #include "core/search/beam_search.h"
 #include "core/search/loop_nest_parser.h"
 #include "core/util/fnv1a.h"
+#include "core/util/json.h"
 #include "core/weights/weights.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -152,6 +154,49 @@ private Q_SLOTS:
             QVERIFY2(counts.first == counts.second, kind.c_str());
         QCOMPARE(byKind["tiled complete"].second, 419);
         QCOMPARE(byKind["tiled with undecided Funcs"].second, 762);
+    }
+
+    // `beamscope-cli state` costs a partial dump as the search ranks it: its decided stages, with
+    // the undecided Funcs placed as Halide's featurizer places them. Every tiled partial state of
+    // the beam-1 searches, given to the CLI, gives Halide's total and stage costs.
+    void cliCostsAPartialStateAsTheSearchRanksIt()
+    {
+        BEAMSCOPE_REQUIRE_DATA(path, "tests/fixtures/halide/search_trees/beam_states.txt");
+        const std::filesystem::path dir = std::filesystem::temp_directory_path() / "beamscope_partial_states_cli";
+        std::filesystem::create_directories(dir);
+        const std::filesystem::path dump = dir / "partial.txt";
+        std::map<std::string, test::BuiltPipeline> pipelines;
+        int checked = 0;
+        for (const RecordedState &s : readBeamStates(test::readFile(path))) {
+            if (s.header.find(" beam1 ") == std::string::npos || hasUntiledRoot(s.dump))
+                continue;
+            auto it = pipelines.find(s.pipeline);
+            if (it == pipelines.end())
+                it = pipelines.emplace(s.pipeline, test::buildRegistered(s.pipeline)).first;
+            const LoopNestParseResult parsed = parseLoopNestDump(*it->second.searchDag, s.dump);
+            QVERIFY2(parsed.state.has_value(), parsed.error.c_str());
+            if (parsed.state->complete())
+                continue;
+            test::writeFile(dump, s.dump);
+            const test::ProcessResult r =
+                test::runProcess(test::cliPath(), {"state", "--app", s.pipeline, "--loop-nest", dump.string(),
+                                                   "--weights", "baseline", "--json"});
+            QVERIFY2(r.exitCode == 0, r.err.c_str());
+            const auto j = parseJson(r.out);
+            QVERIFY2(j.value.has_value(), r.out.c_str());
+            QCOMPARE(j.value->find("complete")->toBool(), false);
+            const Json *cost = j.value->find("predicted_cost");
+            QVERIFY2(cost && close(cost->toNumber(), s.cost), (s.header + "\n" + r.out).c_str());
+            const Json *stages = j.value->find("stages");
+            QVERIFY(stages && stages->size() == s.stageCosts.size());
+            for (size_t i = 0; i < s.stageCosts.size(); i++)
+                QVERIFY(std::fabs(stages->items()[i].find("cost")->toNumber() - s.stageCosts[i]) <=
+                        kCostTolerance * std::fabs(s.cost));
+            checked++;
+        }
+        std::filesystem::remove_all(dir);
+        qInfo() << checked << "partial states of the beam-1 searches costed by the CLI as Halide";
+        QCOMPARE(checked, 11);
     }
 };
 

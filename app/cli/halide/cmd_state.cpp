@@ -103,16 +103,19 @@ int runState(const StateOptions &options)
 
         std::vector<float> stageCosts;
         double total = 0;
-        if (model && state.complete()) {
+        if (model && stages > 0) {
             std::vector<float> packed;
             for (const auto &f : features)
                 for (double v : f.values)
                     packed.push_back(static_cast<float>(v));
-            const model::Evaluation e = model->evaluate(sdag.pipelineFeatures(), packed, stages, 1, params.parallelism);
+            // A partial state is costed as the search ranks it: its scheduled stages, which come
+            // first in the cost model's order, over their own pipeline features.
+            const std::span<const float> pipeline =
+                std::span<const float>(sdag.pipelineFeatures())
+                    .first(static_cast<size_t>(stages) * model::kPipelineFeaturesPerStage);
+            const model::Evaluation e = model->evaluate(pipeline, packed, stages, 1, params.parallelism);
             stageCosts.assign(e.costPerStage.begin(), e.costPerStage.end());
             total = e.predictions.at(0);
-        } else if (model) {
-            weightsNote = "the state is partial: predicted cost not computed";
         }
         auto stageName = [&](int slot) { return dag.stage(sdag.costStages()[static_cast<size_t>(slot)]).name; };
         // Funcs the dump does not decide (a partial schedule, or Funcs of another pipeline version).
@@ -182,7 +185,8 @@ int runState(const StateOptions &options)
                           << "\n";
         }
         if (!stageCosts.empty())
-            std::cout << "\npredicted cost: " << std::setprecision(9) << total << " (weights " << weightsNote << ")\n";
+            std::cout << "\npredicted cost" << (state.complete() ? "" : " of the decided stages, as the search ranks it")
+                      << ": " << std::setprecision(9) << total << " (weights " << weightsNote << ")\n";
         else
             std::cout << "\n" << weightsNote << "\n";
         return kSuccess;
