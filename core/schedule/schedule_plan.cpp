@@ -116,36 +116,49 @@ void planRoot(const dag::Stage &st, const StageTiling &t, bool hostsBlockLevel, 
 
 void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
 {
-    // Thread loops are split off with the state's thread count as a constant
-    // factor: the block's thread count must not follow the realized region,
-    // which can exceed the estimate (data-dependent accesses) and would then
-    // launch more threads than a block may have. The remaining serial loop
-    // runs outside them, as Anderson2021's "serial outer" loops do.
-    std::vector<std::string> serial;
+    // The state's loops are a thread loop and, inside it, a serial loop. Each dimension is split
+    // as Anderson2021 splits it: first the serial tile (a constant factor, unrolled when the state
+    // unrolls), then the thread count, also a constant factor: the block's thread count must not
+    // follow the realized region, which can exceed the estimate (data-dependent accesses) and
+    // would then launch more threads than a block may have. What the region holds beyond one
+    // tile of threads runs in a "serial outer" loop around the threads, of extent 1 when the
+    // region is the estimated one. So a Func computed at the thread loop is computed once per
+    // thread, one inside the serial loop once per point, as the state counts them.
+    std::vector<std::string> inner, outer; // serial loops inside / outside the threads, innermost first
     std::vector<std::pair<size_t, std::string>> threads;
     for (size_t j : pureLoops(st)) {
         const std::string v = st.loop[j].var;
         plan.pureVars.push_back(v);
         const int64_t T = t.threads[j], S = t.serial[j];
+        if (S > 1 && (T > 1 || t.unrolled)) {
+            plan.directives.push_back(split(v, v, v + "ii", S));
+            plan.newVars.push_back(v + "ii");
+            inner.push_back(v + "ii");
+            if (t.unrolled)
+                plan.directives.push_back(withVars(Kind::Unroll, {v + "ii"}));
+        }
         if (T > 1) {
             plan.directives.push_back(split(v, v, v + "i", T));
             plan.newVars.push_back(v + "i");
             threads.emplace_back(j, v + "i");
-            serial.push_back(v);
-        } else if (S > 1 && t.unrolled) {
-            plan.directives.push_back(split(v, v, v + "ii", S));
-            plan.newVars.push_back(v + "ii");
-            plan.directives.push_back(withVars(Kind::Unroll, {v + "ii"}));
+            outer.push_back(v);
+        } else if (S > 1 && !t.unrolled) {
+            inner.push_back(v); // one thread's serial loop over the whole region
+        } else {
+            outer.push_back(v);
         }
     }
     orderThreads(threads, t.vectorLoop);
     std::vector<std::string> threadVars;
     for (const auto &[j, name] : threads)
         threadVars.push_back(name);
+    if (!inner.empty())
+        plan.innermostSerialLoop = inner.front();
     if (threadVars.empty())
         return;
-    std::vector<std::string> order = threadVars;
-    order.insert(order.end(), serial.begin(), serial.end());
+    std::vector<std::string> order = inner;
+    order.insert(order.end(), threadVars.begin(), threadVars.end());
+    order.insert(order.end(), outer.begin(), outer.end());
     if (order.size() > 1)
         plan.directives.push_back(withVars(Kind::Reorder, order));
     plan.directives.push_back(withVars(Kind::GpuThreads, fuseDownTo(threadVars, 1, plan)));
@@ -228,18 +241,21 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                     consumerPlans.empty()
                         ? nullptr
                         : &out.stages[static_cast<size_t>(consumerPlans[static_cast<size_t>(f->consumerStage)])];
+                bool perBlockInstead = false;
                 if (c) {
                     if (loc == ComputeLocation::ThreadLevel && f->insideSerialLoop)
                         attachTo = c->innermostSerialLoop;
                     if (attachTo.empty() && loc == ComputeLocation::ThreadLevel)
                         attachTo = innermostLoopOfKind(*c, Kind::GpuThreads);
-                    if (attachTo.empty())
+                    if (attachTo.empty()) {
                         attachTo = innermostLoopOfKind(*c, Kind::GpuBlocks);
+                        perBlockInstead = loc == ComputeLocation::ThreadLevel;
+                    }
                 }
                 if (attachTo.empty()) {
                     p.note = "its consumer stage has no GPU loop to compute it in, so it is computed at root";
                     loc = ComputeLocation::Root;
-                } else if (loc == ComputeLocation::ThreadLevel && innermostLoopOfKind(*c, Kind::GpuThreads).empty()) {
+                } else if (perBlockInstead) {
                     p.note = "its consumer stage has no GPU thread loop, so it is computed per block";
                 }
             }

@@ -11,8 +11,11 @@
 //               (extra ones fused into the outermost); thread x is the state's
 //               vector loop; a stage without pure loops runs gpu_single_thread
 //   BlockLevel  compute_at the consumer stage's innermost block loop,
-//               store_in(GPUShared); each parallel loop split into a serial
-//               outer loop and a thread loop of the state's constant count
+//               store_in(GPUShared); each parallel loop split as the state
+//               tiles it: the serial tile innermost (unrolled when the state
+//               unrolls), then a thread loop of the state's constant count,
+//               then a "serial outer" loop for whatever the realized region
+//               holds beyond one tile of threads (extent 1 at the estimate)
 //   ThreadLevel compute_at the consumer stage's innermost thread loop, or, for a
 //               Func inside the consumer's serial loop (insideSerialLoop), its
 //               innermost serial loop: once per point a thread computes (at the
@@ -20,13 +23,9 @@
 //               computes one point); serial loops, unrolled when the state
 //               unrolls; storage left to Halide (per-thread memory;
 //               store_in(Register) would need constant-size realizations, which
-//               GuardWithIf tails of the consumer break). A Func in a block-level
-//               Func's thread loop is computed at that Func's thread loop, which the
-//               emitted schedule runs inside its serial loops (see BlockLevel): once per
-//               point of that Func rather than once per thread, the same values
-//               recomputed more often than the state counts; one inside that Func's
-//               serial loop is computed at its thread loop too (the innermost there);
-//               one inside a thread-level Func's serial loop at that Func's innermost loop
+//               GuardWithIf tails of the consumer break). The consumer may itself
+//               be a block-level Func (its fused thread loop or its innermost
+//               serial tile) or a thread-level one (its innermost loop)
 // compute_at always comes with the same store_at (a generator's Funcs do not
 // take their storage level from the compute level).
 //   Inlined     Halide's default; nothing is emitted

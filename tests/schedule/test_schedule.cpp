@@ -98,8 +98,9 @@ blur_x
     .store_at(output, x)
     .store_in(MemoryType::GPUShared)
     .split(x, x, xi, 16, TailStrategy::GuardWithIf)
+    .split(y, y, yii, 3, TailStrategy::GuardWithIf)
     .split(y, y, yi, 6, TailStrategy::GuardWithIf)
-    .reorder(xi, yi, x, y)
+    .reorder(yii, xi, yi, x, y)
     .fuse(xi, yi, xi_yi)
     .gpu_threads(xi_yi);
 )";
@@ -163,7 +164,8 @@ private Q_SLOTS:
         const Halide::Func &out = funcs.at(outName),
                            &bx = funcs.at(p.dag->nodes[static_cast<size_t>(nodeOf(p, "blur_x"))].name);
         QCOMPARE(QString::fromStdString(dimsOf(out)), QString("yii xi_yi:thread x:block y:block __outermost "));
-        QCOMPARE(QString::fromStdString(dimsOf(bx)), QString("xi_yi:thread x y __outermost "));
+        // blur_x: its serial tile of 3 rows inside the threads, the serial outer loops around them.
+        QCOMPARE(QString::fromStdString(dimsOf(bx)), QString("yii xi_yi:thread x y __outermost "));
         QVERIFY(computeLevel(out).is_root());
         QCOMPARE(QString::fromStdString(computeLevel(bx).var().name()), QString("x"));
         QCOMPARE(computeLevel(bx).func(), outName);
@@ -214,35 +216,50 @@ private Q_SLOTS:
     }
 
     // A Func nested in a Func that is not compute_root (the placements of Halide's local_laplacian
-    // and camera_pipe nests): at a block-level Func's thread loop, at a thread-level Func's innermost.
+    // and camera_pipe nests): at a block-level Func's thread loop, once per thread; inside its
+    // serial loop, once per point; at a thread-level Func's innermost loop.
     void nestedFuncIsComputedInItsConsumer_data()
     {
-        QTest::addColumn<bool>("inSerialLoop");
+        QTest::addColumn<QString>("placed");
         QTest::addColumn<QString>("func");
         QTest::addColumn<QString>("consumer");
         QTest::addColumn<QString>("loop");
-        // stage_4's thread loops, fused.
-        QTest::newRow("block-level Func's thread loop") << false << "stage_3"
+        // stage_4's thread loops, fused, inside its serial outer loops (extent 1 at the estimate)
+        // and around its serial tile (yii).
+        QTest::newRow("block-level Func's thread loop") << "stage_3 per thread"
+                                                        << "stage_3"
                                                         << "stage_4"
                                                         << "xi_yi";
-        QTest::newRow("thread-level Func's serial loop") << true << "stage_2"
+        QTest::newRow("block-level Func's serial loop") << "stage_3 per point"
+                                                        << "stage_3"
+                                                        << "stage_4"
+                                                        << "yii";
+        QTest::newRow("thread-level Func's serial loop") << "stage_2 per point"
+                                                         << "stage_2"
                                                          << "stage_3"
                                                          << "x";
     }
 
     void nestedFuncIsComputedInItsConsumer()
     {
-        QFETCH(bool, inSerialLoop);
+        QFETCH(QString, placed);
         QFETCH(QString, func);
         QFETCH(QString, consumer);
         QFETCH(QString, loop);
         const test::BuiltPipeline p = test::buildRegistered("stencil_chain_u16");
-        const search::State s = test::funcInABlockLevelFuncsThreadLoop(p, inSerialLoop);
+        const search::State s =
+            test::funcInABlockLevelFuncsThreadLoop(p, placed == "stage_2 per point", placed == "stage_3 per point");
+        QVERIFY2(s.legalityProblem(1024, 48 * 1024, 64).empty(), s.legalityProblem(1024, 48 * 1024, 64).c_str());
+        // Every Func goes where the state puts it: no plan notes a departure.
+        for (const schedule::StagePlan &stage : schedule::planSchedule(s).stages)
+            QVERIFY2(stage.note.empty(), (stage.func + ": " + stage.note).c_str());
         schedule::applySchedule(s, p.outputs);
         const auto funcs = schedule::funcsByName(p.outputs);
         const auto nameOf = [&](const QString &f) {
             return p.dag->nodes[static_cast<size_t>(p.node(f.toStdString()))].name;
         };
+        QCOMPARE(QString::fromStdString(dimsOf(funcs.at(nameOf("stage_4")))),
+                 QString("yii xi_yi:thread x y __outermost "));
         const Halide::Func &nested = funcs.at(nameOf(func));
         QCOMPARE(computeLevel(nested).func(), nameOf(consumer));
         QCOMPARE(QString::fromStdString(computeLevel(nested).var().name()), loop);

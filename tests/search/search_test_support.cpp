@@ -89,7 +89,8 @@ search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> se
     return t;
 }
 
-search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stage2InItsSerialLoop)
+search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stage2InItsSerialLoop,
+                                               bool stage3InItsSerialLoop)
 {
     using search::ComputeLocation;
     search::State s(*p.searchDag);
@@ -103,7 +104,15 @@ search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stag
     };
     s.add(funcAt("output", ComputeLocation::Root, nullptr, tiling({16, 8}, {1, 2}, false)));
     s.add(funcAt("stage_4", ComputeLocation::BlockLevel, "output", tiling({18, 6}, {1, 3}, false)));
-    s.add(funcAt("stage_3", ComputeLocation::ThreadLevel, "stage_4", tiling({1, 1}, {3, 5}, false)));
+    if (stage3InItsSerialLoop) {
+        search::FuncSchedule s3 =
+            funcAt("stage_3", ComputeLocation::ThreadLevel, "stage_4", tiling({1, 1}, {3, 3}, false));
+        s3.insideSerialLoop = true;
+        s3.storedAtRoot = true;
+        s.add(s3);
+    } else {
+        s.add(funcAt("stage_3", ComputeLocation::ThreadLevel, "stage_4", tiling({1, 1}, {3, 5}, false)));
+    }
     if (stage2InItsSerialLoop) {
         search::FuncSchedule s2 =
             funcAt("stage_2", ComputeLocation::ThreadLevel, "stage_3", tiling({1, 1}, {3, 3}, false));
