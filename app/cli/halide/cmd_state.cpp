@@ -185,8 +185,9 @@ int runState(const StateOptions &options)
                           << "\n";
         }
         if (!stageCosts.empty())
-            std::cout << "\npredicted cost" << (state.complete() ? "" : " of the decided stages, as the search ranks it")
-                      << ": " << std::setprecision(9) << total << " (weights " << weightsNote << ")\n";
+            std::cout << "\npredicted cost"
+                      << (state.complete() ? "" : " of the decided stages, as the search ranks it") << ": "
+                      << std::setprecision(9) << total << " (weights " << weightsNote << ")\n";
         else
             std::cout << "\n" << weightsNote << "\n";
         return kSuccess;
