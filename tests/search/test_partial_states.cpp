@@ -158,7 +158,8 @@ private Q_SLOTS:
 
     // `beamscope-cli state` costs a partial dump as the search ranks it: its decided stages, with
     // the undecided Funcs placed as Halide's featurizer places them. Every tiled partial state of
-    // the beam-1 searches, given to the CLI, gives Halide's total and stage costs.
+    // the beam-1 searches, given to the CLI, gives Halide's total and stage costs, and each stage's
+    // cost terms add up to its cost.
     void cliCostsAPartialStateAsTheSearchRanksIt()
     {
         BEAMSCOPE_REQUIRE_DATA(path, "tests/fixtures/halide/search_trees/beam_states.txt");
@@ -189,9 +190,19 @@ private Q_SLOTS:
             QVERIFY2(cost && close(cost->toNumber(), s.cost), (s.header + "\n" + r.out).c_str());
             const Json *stages = j.value->find("stages");
             QVERIFY(stages && stages->size() == s.stageCosts.size());
-            for (size_t i = 0; i < s.stageCosts.size(); i++)
-                QVERIFY(std::fabs(stages->items()[i].find("cost")->toNumber() - s.stageCosts[i]) <=
+            for (size_t i = 0; i < s.stageCosts.size(); i++) {
+                const Json &stage = stages->items()[i];
+                QVERIFY(std::fabs(stage.find("cost")->toNumber() - s.stageCosts[i]) <=
                         kCostTolerance * std::fabs(s.cost));
+                // The cost terms behind the stage's cost add up to it.
+                const Json *terms = stage.find("cost_terms");
+                QVERIFY(terms && terms->size() > 10);
+                double sum = 0;
+                for (const auto &[name, value] : terms->members())
+                    sum += value.toNumber();
+                QVERIFY2(std::fabs(sum - stage.find("cost")->toNumber()) <= kCostTolerance * std::fabs(s.cost),
+                         s.header.c_str());
+            }
             checked++;
         }
         std::filesystem::remove_all(dir);

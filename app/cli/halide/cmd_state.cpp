@@ -13,6 +13,7 @@
 #include "core/dag/function_dag.h"
 #include "core/gpu/device_facts.h"
 #include "core/gpu/search_parameters.h"
+#include "core/model/cost_formula.h"
 #include "core/model/cost_model.h"
 #include "core/pipelines/pipeline.h"
 #include "core/search/autoschedule.h"
@@ -21,6 +22,7 @@
 #include "core/util/json.h"
 #include "core/weights/weights.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -102,6 +104,7 @@ int runState(const StateOptions &options)
         const int stages = static_cast<int>(features.size());
 
         std::vector<float> stageCosts;
+        std::vector<model::StageBreakdown> terms; // the cost terms behind each stage's cost
         double total = 0;
         if (model && stages > 0) {
             std::vector<float> packed;
@@ -116,6 +119,7 @@ int runState(const StateOptions &options)
             const model::Evaluation e = model->evaluate(pipeline, packed, stages, 1, params.parallelism);
             stageCosts.assign(e.costPerStage.begin(), e.costPerStage.end());
             total = e.predictions.at(0);
+            terms = model->breakdown(model->embedPipeline(pipeline, stages), packed, params.parallelism);
         }
         auto stageName = [&](int slot) { return dag.stage(sdag.costStages()[static_cast<size_t>(slot)]).name; };
         // Funcs the dump does not decide (a partial schedule, or Funcs of another pipeline version).
@@ -148,8 +152,14 @@ int runState(const StateOptions &options)
                 for (int i = 0; i < search::kScheduleFeatureCount; i++)
                     f[search::featureName(i)] = features[static_cast<size_t>(s)].values[static_cast<size_t>(i)];
                 o["features"] = f;
-                if (!stageCosts.empty())
+                if (!stageCosts.empty()) {
                     o["cost"] = static_cast<double>(stageCosts[static_cast<size_t>(s)]);
+                    Json t = Json::object();
+                    for (int k = 0; k < model::kCostTermCount; k++)
+                        t[model::costTermName(static_cast<model::CostTerm>(k))] = static_cast<double>(
+                            terms[static_cast<size_t>(s)].terms[static_cast<size_t>(k)] * model::kCostUnit);
+                    o["cost_terms"] = t;
+                }
                 st.push(o);
             }
             j["stages"] = st;
@@ -183,6 +193,19 @@ int runState(const StateOptions &options)
                 std::cout << "  " << std::left << std::setw(48) << search::featureName(i) << std::right
                           << std::setprecision(9) << features[static_cast<size_t>(s)].values[static_cast<size_t>(i)]
                           << "\n";
+            if (!terms.empty()) {
+                // The terms the stage's cost sums, largest first (zero ones left out).
+                std::vector<std::pair<float, int>> order;
+                for (int k = 0; k < model::kCostTermCount; k++)
+                    if (const float v = terms[static_cast<size_t>(s)].terms[static_cast<size_t>(k)]; v != 0)
+                        order.emplace_back(v * model::kCostUnit, k);
+                std::sort(order.begin(), order.end(), std::greater<>());
+                std::cout << "  cost terms:\n";
+                for (const auto &[v, k] : order)
+                    std::cout << "    " << std::left << std::setw(46)
+                              << model::costTermName(static_cast<model::CostTerm>(k)) << std::right
+                              << std::setprecision(9) << v << "\n";
+            }
         }
         if (!stageCosts.empty())
             std::cout << "\npredicted cost"
@@ -214,9 +237,9 @@ CommandRun defineState(CLI::App &app)
     return [o](const std::vector<std::string> &) { return runState(*o); };
 }
 
-const CommandRegistration
-    registration({"", "state", kSynopsis,
-                  "read Halide's loop-nest dump as a state: loop nest, 73 features and cost per stage", defineState});
+const CommandRegistration registration(
+    {"", "state", kSynopsis,
+     "read Halide's loop-nest dump as a state: loop nest, 73 features, cost and cost terms per stage", defineState});
 
 } // namespace
 
