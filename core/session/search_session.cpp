@@ -232,6 +232,7 @@ SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink)
         out.stageCosts = r.stageCosts;
         out.passCosts = r.passCosts;
         out.statesEvaluated = r.statesEvaluated;
+        out.statesAdded = r.statesAdded;
         out.searchSeconds = r.searchSeconds;
         out.startDepth = r.startDepth;
         out.frozen = r.frozen;

@@ -83,6 +83,7 @@ struct SearchOutcome {
     std::vector<float> stageCosts; // of the winner, cost-model order (stageNames())
     std::vector<double> passCosts;
     int64_t statesEvaluated = 0;
+    int64_t statesAdded = 0; // children enqueued, Halide's num_states_added
     double searchSeconds = 0;
     int startDepth = 0;
     std::vector<std::string> frozen; // freeze_inline_compute_root: the Funcs the pre-pass froze

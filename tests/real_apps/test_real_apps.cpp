@@ -49,7 +49,8 @@ const char *const kApps[] = {
 // A difference from Halide that Beamscope cannot or does not yet avoid: the
 // fixture (relative to real_apps/, or "<app>/beam1/<weights>" for a search),
 // what differs ("cost", "unreadable" for a loop nest Beamscope's states cannot
-// hold, or "<stage> <cell>" with Halide's $N numbering removed) and why.
+// hold, "states" for a search that adds another number of states than Halide's,
+// or "<stage> <cell>" with Halide's $N numbering removed) and why.
 struct KnownDifference {
     const char *file;
     const char *what;
@@ -154,10 +155,6 @@ const KnownDifference kKnownDifferences[] = {
     {"unsharp/beam1/unsharp", kCostedHigher, "0.1164 against 0.0959"},
     {"unsharp/beam1/baseline", "first output", "tiling of the output (threads 64x16 against 16x1)"},
     {"unsharp/beam1/baseline", kCostedHigher, "0.850 against 0.779"},
-    // The same winner and cost; fewer states added than Halide's count.
-    {"bilateral_grid/beam1/baseline", "states", "4087 added against Halide's 4088"},
-    {"nl_means/beam1/baseline", "states", "4783 added against Halide's 4784"},
-    {"max_filter/beam1/baseline", "states", "1767 added against Halide's 1773"},
 };
 
 #undef BEAMSCOPE_U8_SAT
@@ -553,8 +550,15 @@ output 16 128 (0, 0) t gpu_block
         const std::optional<double> added =
             halideTableValue(fixtures() / "beam1.tsv", app.toStdString(), weights.toStdString(), "halide_states_added");
         QVERIFY(added);
-        if (sameWinner && !isKnown(key, "states"))
-            QCOMPARE(outcome.result.statesAdded, static_cast<int64_t>(*added));
+        // The same winner is reached through as many states as Halide added (children enqueued,
+        // costed or passed through), unless a difference in their number is listed.
+        if (sameWinner)
+            QVERIFY2(
+                (outcome.result.statesAdded == static_cast<int64_t>(*added)) != isKnown(key, "states"),
+                qPrintable(QString("%1 states added, Halide %2%3")
+                               .arg(outcome.result.statesAdded)
+                               .arg(*added, 0, 'f', 0)
+                               .arg(isKnown(key, "states") ? ": listed as a known difference, but now equal" : "")));
         const std::string failure = cudaCompileFailure(pipelines::findPipeline(app.toStdString())->build,
                                                        *outcome.result.best, m_cache.path().toStdString());
         QVERIFY2(failure.empty(), failure.c_str());

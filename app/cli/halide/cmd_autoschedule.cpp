@@ -150,6 +150,7 @@ int runAutoschedule(AutoscheduleOptions &o)
         }
         j["stage_costs"] = costs;
         j["states_evaluated"] = r.statesEvaluated;
+        j["states_added"] = r.statesAdded;
         j["search_seconds"] = r.searchSeconds;
         Json passCosts = Json::array();
         for (double c : r.passCosts)
@@ -179,9 +180,11 @@ int runAutoschedule(AutoscheduleOptions &o)
             std::snprintf(line, sizeof line, "  %-32s %12.6f\n", stageNames[i].c_str(), r.stageCosts[i]);
             std::cout << line;
         }
-        char tail[200];
-        std::snprintf(tail, sizeof tail, "predicted cost: %.6f\nstates evaluated: %lld\nsearch time: %.3f s\n",
-                      r.predictedCost, static_cast<long long>(r.statesEvaluated), r.searchSeconds);
+        char tail[240];
+        std::snprintf(tail, sizeof tail,
+                      "predicted cost: %.6f\nstates evaluated: %lld (added: %lld)\nsearch time: %.3f s\n",
+                      r.predictedCost, static_cast<long long>(r.statesEvaluated), static_cast<long long>(r.statesAdded),
+                      r.searchSeconds);
         std::cout << tail;
     }
     return kSuccess;
