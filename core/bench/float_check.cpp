@@ -62,4 +62,10 @@ bool withinMathLibraryTolerance(const Measurement &m, const std::vector<std::str
     return m.maxAbsError <= kMathToleranceUnits && m.mismatches <= kMathToleranceShare * m.values;
 }
 
+bool callsApproximateReciprocal(const std::vector<std::string> &mathCalls)
+{
+    return std::any_of(mathCalls.begin(), mathCalls.end(),
+                       [](const std::string &c) { return c == "fast_inverse" || c == "fast_inverse_sqrt"; });
+}
+
 } // namespace beamscope::bench

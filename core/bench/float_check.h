@@ -48,4 +48,11 @@ constexpr double kMathToleranceUnits = 1.0;
 // `mathCalls` is non-empty and the differences stay within the tolerance above.
 bool withinMathLibraryTolerance(const Measurement &m, const std::vector<std::string> &mathCalls);
 
+// True when `mathCalls` holds one of Halide's approximate reciprocals. The host
+// and an OpenCL device implement them with different instructions and
+// precision, and a pipeline that divides by them again (bgu's 4x4 solves)
+// magnifies that to whole units, so such a run cannot be compared with the
+// host reference, only run to its end.
+bool callsApproximateReciprocal(const std::vector<std::string> &mathCalls);
+
 } // namespace beamscope::bench

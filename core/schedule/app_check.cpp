@@ -48,6 +48,12 @@ std::vector<bench::Measurement> rerunWithCbs(const std::vector<bench::BenchReque
 
 } // namespace
 
+bool AppCheck::outputNotComparable() const
+{
+    return cuda.ok && opencl.failure == bench::Failure::WrongOutput && opencl.checked &&
+           bench::callsApproximateReciprocal(mathCalls);
+}
+
 std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps, const model::CostModel &model,
                                 const AppCheckOptions &options, Progress *progress)
 {

@@ -76,6 +76,24 @@ private Q_SLOTS:
         crashed.failure = Failure::Crash;
         QVERIFY(!withinMathLibraryTolerance(crashed, exp));
     }
+
+    // bgu's solver divides by fast_inverse: its OpenCL run cannot be compared with the host
+    // reference, only run to its end (schedule::AppCheck::outputNotComparable), and it alone.
+    void approximateReciprocalsAreNamed()
+    {
+        const auto bgu = pipelines::findPipeline("bgu");
+        QVERIFY(bgu);
+        const std::vector<std::string> calls = inexactMathCalls(bgu->build().outputs);
+        QVERIFY(callsApproximateReciprocal(calls));
+        QVERIFY(callsApproximateReciprocal({"exp", "fast_inverse_sqrt"}));
+        QVERIFY(!callsApproximateReciprocal({"exp", "sqrt"}));
+        QVERIFY(!callsApproximateReciprocal({}));
+        for (const char *app : {"local_laplacian", "camera_pipe", "nl_means", "hist"}) {
+            const auto info = pipelines::findPipeline(app);
+            QVERIFY(info);
+            QVERIFY2(!callsApproximateReciprocal(inexactMathCalls(info->build().outputs)), app);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFloatCheck)

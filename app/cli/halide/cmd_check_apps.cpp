@@ -49,6 +49,8 @@ std::string openclCell(const schedule::AppCheck &r, bool ran)
         return "ok (PoCL cbs)";
     if (m.ok)
         return m.tolerance.empty() ? "ok" : "ok (math tol.)";
+    if (r.outputNotComparable())
+        return "ran, not compared";
     return bench::failureName(m.failure);
 }
 
@@ -75,8 +77,10 @@ Json rowJson(const schedule::AppCheck &r, bool ranOpenCL)
     if (!r.cuda.ok)
         cuda["error"] = r.cuda.error;
     j["cuda"] = cuda;
-    if (ranOpenCL)
+    if (ranOpenCL) {
         j["opencl"] = r.opencl.toJson();
+        j["output_compared"] = !r.outputNotComparable();
+    }
     if (!r.openclNote.empty())
         j["opencl_note"] = r.openclNote;
     j["schedule_source"] = r.source;
@@ -172,7 +176,11 @@ int runCheckApps(CheckAppsOptions &o)
                 std::cout << r.app << ": search: " << r.error << "\n";
             else if (!r.cuda.ok)
                 std::cout << r.app << ": CUDA: " << r.cuda.error << "\n";
-            if (r.searched() && options.runOpenCL && !r.opencl.ok)
+            if (r.searched() && options.runOpenCL && r.outputNotComparable())
+                std::cout << r.app << ": OpenCL: ran to the end; output not compared: the pipeline calls an "
+                          << "approximate reciprocal, which the host and the device compute differently ("
+                          << r.opencl.message << ")\n";
+            else if (r.searched() && options.runOpenCL && !r.opencl.ok)
                 std::cout << r.app << ": OpenCL: " << r.opencl.message << "\n" << r.opencl.workerLog << "\n";
             if (r.searched() && !r.openclNote.empty())
                 std::cout << r.app << ": OpenCL: " << r.openclNote << "\n";
