@@ -102,24 +102,21 @@ search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stag
         f.stages = {std::move(t)};
         return f;
     };
+    // One point of its consumer's serial loop needs a 3 x 3 region of it.
+    auto inSerialLoopOf = [&](const char *func, const char *consumer) {
+        search::FuncSchedule f = funcAt(func, ComputeLocation::ThreadLevel, consumer, tiling({1, 1}, {3, 3}, false));
+        f.insideSerialLoop = true;
+        f.storedAtRoot = true;
+        return f;
+    };
     s.add(funcAt("output", ComputeLocation::Root, nullptr, tiling({16, 8}, {1, 2}, false)));
     s.add(funcAt("stage_4", ComputeLocation::BlockLevel, "output", tiling({18, 6}, {1, 3}, false)));
-    if (stage3InItsSerialLoop) {
-        search::FuncSchedule s3 =
-            funcAt("stage_3", ComputeLocation::ThreadLevel, "stage_4", tiling({1, 1}, {3, 3}, false));
-        s3.insideSerialLoop = true;
-        s3.storedAtRoot = true;
-        s.add(s3);
-    } else {
+    if (stage3InItsSerialLoop)
+        s.add(inSerialLoopOf("stage_3", "stage_4"));
+    else
         s.add(funcAt("stage_3", ComputeLocation::ThreadLevel, "stage_4", tiling({1, 1}, {3, 5}, false)));
-    }
-    if (stage2InItsSerialLoop) {
-        search::FuncSchedule s2 =
-            funcAt("stage_2", ComputeLocation::ThreadLevel, "stage_3", tiling({1, 1}, {3, 3}, false));
-        s2.insideSerialLoop = true;
-        s2.storedAtRoot = true;
-        s.add(s2);
-    }
+    if (stage2InItsSerialLoop)
+        s.add(inSerialLoopOf("stage_2", "stage_3"));
     while (!s.complete()) {
         search::FuncSchedule f;
         f.node = s.nextNode();
