@@ -120,6 +120,8 @@ int runState(const StateOptions &options)
             stageCosts.assign(e.costPerStage.begin(), e.costPerStage.end());
             total = e.predictions.at(0);
             terms = model->breakdown(model->embedPipeline(pipeline, stages), packed, params.parallelism);
+        } else if (model) {
+            weightsNote = "the dump decides no stage: nothing to cost";
         }
         auto stageName = [&](int slot) { return dag.stage(sdag.costStages()[static_cast<size_t>(slot)]).name; };
         // Funcs the dump does not decide (a partial schedule, or Funcs of another pipeline version).
