@@ -133,7 +133,10 @@ public:
 
     const weights::Weights &weights() const { return m_weights; }
 
-    // pipelineFeatures: [numStages][40][7]. Throws ModelError on a size mismatch.
+    // pipelineFeatures: [S][40][7] with S >= numStages; the first numStages stages are embedded
+    // (each stage's embedding depends only on that stage, so a partial state's stages, which come
+    // first in the cost model's order, embed from the whole pipeline's features). Throws ModelError
+    // when fewer values are given.
     PipelineEmbedding embedPipeline(std::span<const float> pipelineFeatures, int numStages) const;
 
     // scheduleFeatures: [batchSize][stageExtent][73] with stageExtent >= the

@@ -352,11 +352,8 @@ std::vector<StageTerms> SearchSession::breakdown(const std::vector<std::array<fl
     const int stages = std::min<int>(static_cast<int>(features.size()), static_cast<int>(s.stageNames.size()));
     if (stages == 0)
         return {};
-    // Each stage's embedding depends only on that stage, so a prefix of the
-    // pipeline features embeds a partial state's stages.
-    const std::vector<float> &all = s.searchDag->pipelineFeatures();
-    const std::span<const float> pf(all.data(), static_cast<size_t>(stages) * model::kPipelineFeaturesPerStage);
-    const model::PipelineEmbedding embedding = s.model->embedPipeline(pf, stages);
+    // A partial state's stages embed from the whole pipeline's features (CostModel::embedPipeline).
+    const model::PipelineEmbedding embedding = s.model->embedPipeline(s.searchDag->pipelineFeatures(), stages);
     std::vector<float> packed;
     for (int i = 0; i < stages; i++)
         packed.insert(packed.end(), features[static_cast<size_t>(i)].begin(), features[static_cast<size_t>(i)].end());

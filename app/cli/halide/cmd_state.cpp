@@ -113,13 +113,12 @@ int runState(const StateOptions &options)
                     packed.push_back(static_cast<float>(v));
             // A partial state is costed as the search ranks it: its scheduled stages, which come
             // first in the cost model's order, over their own pipeline features.
-            const std::span<const float> pipeline =
-                std::span<const float>(sdag.pipelineFeatures())
-                    .first(static_cast<size_t>(stages) * model::kPipelineFeaturesPerStage);
-            const model::Evaluation e = model->evaluate(pipeline, packed, stages, 1, params.parallelism);
-            stageCosts.assign(e.costPerStage.begin(), e.costPerStage.end());
-            total = e.predictions.at(0);
-            terms = model->breakdown(model->embedPipeline(pipeline, stages), packed, params.parallelism);
+            const model::PipelineEmbedding embedding = model->embedPipeline(sdag.pipelineFeatures(), stages);
+            float prediction = 0;
+            stageCosts.resize(static_cast<size_t>(stages));
+            model->evaluate(embedding, packed, 1, params.parallelism, std::span<float>(&prediction, 1), stageCosts);
+            total = prediction;
+            terms = model->breakdown(embedding, packed, params.parallelism);
         } else if (model) {
             weightsNote = "the dump decides no stage: nothing to cost";
         }
