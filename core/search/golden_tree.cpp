@@ -1,10 +1,11 @@
 #include "core/search/golden_tree.h"
 
-#include "core/util/atomic_file.h"
+#include "core/util/gzip_file.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 namespace beamscope::search {
@@ -93,10 +94,11 @@ private:
 std::optional<GoldenTree> GoldenTree::read(const std::string &folder, std::string *error)
 {
     GoldenTree tree;
-    const std::string statesPath = folder + "/states.tsv";
-    const std::optional<std::string> states = readTextFile(statesPath);
+    const std::string statesPath = existingOrGzipped(folder + "/states.tsv").string();
+    std::string why;
+    const std::optional<std::string> states = readTextFileOrGzipped(statesPath, &why);
     if (!states) {
-        *error = statesPath + ": cannot read it (a search-tree folder holds states.tsv and beam_dumps.txt)";
+        *error = why + " (a search-tree folder holds states.tsv and beam_dumps.txt, either may be gzipped)";
         return std::nullopt;
     }
     std::istringstream in(*states);
@@ -145,16 +147,17 @@ std::optional<GoldenTree> GoldenTree::read(const std::string &folder, std::strin
                      std::to_string(s.pass) + " id " + std::to_string(s.id) + " again";
             return std::nullopt;
         }
+        tree.m_byDepth[{s.pass, s.depth}].push_back(tree.m_states.size());
         tree.m_passes = std::max(tree.m_passes, s.pass);
         tree.m_finalDepth = std::max(tree.m_finalDepth, s.depth);
         tree.m_states.push_back(std::move(s));
     }
 
     // beam_dumps.txt: "=== pass P depth D rank R id I role ... hash H" then the dump up to the next "=== ".
-    const std::string dumpsPath = folder + "/beam_dumps.txt";
-    const std::optional<std::string> dumps = readTextFile(dumpsPath);
+    const std::string dumpsPath = existingOrGzipped(folder + "/beam_dumps.txt").string();
+    const std::optional<std::string> dumps = readTextFileOrGzipped(dumpsPath, &why);
     if (!dumps) {
-        *error = dumpsPath + ": cannot read it";
+        *error = why;
         return std::nullopt;
     }
     size_t pos = 0;
@@ -185,15 +188,122 @@ std::optional<GoldenTree> GoldenTree::read(const std::string &folder, std::strin
         tree.m_dumps.emplace(std::pair(pass, id), text);
         pos = next;
     }
+    if (!tree.readFeatures(folder, error))
+        return std::nullopt;
     return tree;
+}
+
+bool GoldenTree::readFeatures(const std::string &folder, std::string *error)
+{
+    // A state's key columns, checked against states.tsv.
+    const auto stateOf = [this](Row &row, const std::string &path, int line, std::string *why) -> const GoldenState * {
+        const int pass = static_cast<int>(row.integer("pass"));
+        const int64_t id = row.integer("id");
+        const uint64_t hash = row.hash("hash");
+        if (!row.error().empty()) {
+            *why = row.error();
+            return nullptr;
+        }
+        const GoldenState *s = find(pass, id);
+        if (!s || s->hash != hash) {
+            *why = path + ": line " + std::to_string(line) + ": expected a state of states.tsv, found pass " +
+                   std::to_string(pass) + " id " + std::to_string(id) + (s ? " with another hash" : "");
+            return nullptr;
+        }
+        return s;
+    };
+
+    const std::string featuresPath = existingOrGzipped(folder + "/features.tsv").string();
+    if (std::filesystem::exists(featuresPath)) {
+        const std::optional<std::string> text = readTextFileOrGzipped(featuresPath, error);
+        if (!text)
+            return false;
+        std::istringstream in(*text);
+        std::string line;
+        std::getline(in, line);
+        const std::vector<std::string> header = splitTabs(line);
+        std::vector<std::string> featureColumns;
+        for (int f = 0; f < 73; f++)
+            featureColumns.push_back("f" + std::to_string(f));
+        for (const std::string &column : featureColumns)
+            if (std::find(header.begin(), header.end(), column) == header.end()) {
+                *error = featuresPath + ": line 1: expected a header with column " + column;
+                return false;
+            }
+        int lineNumber = 1;
+        while (std::getline(in, line)) {
+            lineNumber++;
+            if (line.empty())
+                continue;
+            Row row(featuresPath, lineNumber, header, splitTabs(line));
+            const GoldenState *s = stateOf(row, featuresPath, lineNumber, error);
+            if (!s)
+                return false;
+            GoldenStageFeatures f;
+            f.stageIndex = static_cast<int>(row.integer("stage_index"));
+            f.func = row.text("func");
+            f.stage = row.text("stage");
+            for (int i = 0; i < 73; i++)
+                f.values[static_cast<size_t>(i)] =
+                    static_cast<float>(row.number(featureColumns[static_cast<size_t>(i)].c_str()));
+            if (!row.error().empty()) {
+                *error = row.error();
+                return false;
+            }
+            auto &rows = m_features[{s->pass, s->id}];
+            if (rows.empty())
+                m_featured.emplace_back(s->pass, s->id);
+            rows.push_back(std::move(f));
+        }
+    }
+
+    const std::string unscheduledPath = existingOrGzipped(folder + "/unscheduled.tsv").string();
+    if (std::filesystem::exists(unscheduledPath)) {
+        const std::optional<std::string> text = readTextFileOrGzipped(unscheduledPath, error);
+        if (!text)
+            return false;
+        std::istringstream in(*text);
+        std::string line;
+        std::getline(in, line);
+        const std::vector<std::string> header = splitTabs(line);
+        int lineNumber = 1;
+        while (std::getline(in, line)) {
+            lineNumber++;
+            if (line.empty())
+                continue;
+            Row row(unscheduledPath, lineNumber, header, splitTabs(line));
+            const GoldenState *s = stateOf(row, unscheduledPath, lineNumber, error);
+            if (!s)
+                return false;
+            m_unscheduled[{s->pass, s->id}] = row.text("unscheduled");
+            if (!row.error().empty()) {
+                *error = row.error();
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+const std::vector<GoldenStageFeatures> *GoldenTree::features(int pass, int64_t id) const
+{
+    const auto it = m_features.find({pass, id});
+    return it == m_features.end() ? nullptr : &it->second;
+}
+
+const std::string *GoldenTree::unscheduled(int pass, int64_t id) const
+{
+    const auto it = m_unscheduled.find({pass, id});
+    return it == m_unscheduled.end() ? nullptr : &it->second;
 }
 
 std::vector<const GoldenState *> GoldenTree::at(int pass, int depth) const
 {
     std::vector<const GoldenState *> out;
-    for (const GoldenState &s : m_states)
-        if (s.pass == pass && s.depth == depth)
-            out.push_back(&s);
+    const auto it = m_byDepth.find({pass, depth});
+    if (it != m_byDepth.end())
+        for (const size_t i : it->second)
+            out.push_back(&m_states[i]);
     return out;
 }
 

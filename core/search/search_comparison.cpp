@@ -1,5 +1,6 @@
 #include "core/search/search_comparison.h"
 
+#include "core/search/state_from_decisions.h"
 #include "core/util/fnv1a.h"
 
 #include <algorithm>
@@ -312,6 +313,87 @@ Json comparisonJson(const SearchComparison &c)
         out["first_divergence"] = Json();
     }
     return out;
+}
+
+std::vector<ComparedState> comparedStates(const SearchTrace &trace, const SearchDag &dag)
+{
+    const int passOffset = trace.params.prePass ? 0 : 1;
+    std::vector<ComparedState> out;
+    out.reserve(trace.nodes().size());
+    for (const TraceNode &n : trace.nodes()) {
+        if (n.pass + passOffset < 1)
+            continue;
+        ComparedState s;
+        s.pass = n.pass + passOffset;
+        s.depth = n.depth;
+        s.id = n.id;
+        s.cost = n.cost;
+        s.inBeam = n.inBeam;
+        s.passThrough = n.passThrough;
+        s.dump = stateFromDecisions(dag, trace.decisionsTo(n.id), trace.pipeline).halideLoopNest();
+        s.hash = fnv1a(s.dump);
+        s.decision = n.decision;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+FeatureComparison compareFeatures(const std::vector<GoldenStageFeatures> &halide,
+                                  const std::vector<ScheduleFeatures> &ours)
+{
+    FeatureComparison c;
+    c.stages = halide.size();
+    if (halide.size() != ours.size()) {
+        c.error = "Halide featurized " + std::to_string(halide.size()) + " stages, Beamscope " +
+                  std::to_string(ours.size());
+        return c;
+    }
+    for (const GoldenStageFeatures &h : halide) {
+        const size_t slot = static_cast<size_t>(h.stageIndex);
+        if (slot >= ours.size()) {
+            c.error = "Halide's stage_index " + std::to_string(h.stageIndex) + " is past Beamscope's " +
+                      std::to_string(ours.size()) + " stages";
+            return c;
+        }
+        bool differs = false;
+        for (int f = 0; f < kScheduleFeatureCount; f++) {
+            const double want = h.values[static_cast<size_t>(f)];
+            // Halide's input buffer holds float32: compare with ours rounded the same way.
+            const double got = static_cast<float>(ours[slot].values[static_cast<size_t>(f)]);
+            const double diff = std::fabs(got - want);
+            if (diff <= 1e-6 || diff <= 1e-5 * std::fabs(want))
+                continue;
+            differs = true;
+            c.differences.push_back({h.stageIndex, h.stage, f, want, got});
+        }
+        c.differingStages += differs;
+    }
+    return c;
+}
+
+std::string formatFeatureComparison(const FeatureComparison &c, size_t maxStages)
+{
+    std::ostringstream os;
+    os.precision(9);
+    if (!c.error.empty())
+        return c.error + "\n";
+    if (c.differences.empty())
+        return "all " + std::to_string(c.stages) + " stages' features equal\n";
+    os << c.differingStages << " of " << c.stages << " stages differ (feature: Halide, Beamscope)\n";
+    size_t shown = 0;
+    for (size_t i = 0; i < c.differences.size();) {
+        const FeatureDifference &first = c.differences[i];
+        if (shown++ == maxStages) {
+            os << "  ...\n";
+            break;
+        }
+        os << "  " << first.stageIndex << " " << first.stage << ":";
+        for (; i < c.differences.size() && c.differences[i].stageIndex == first.stageIndex; i++)
+            os << " " << featureName(c.differences[i].feature) << " " << c.differences[i].halide << ", "
+               << c.differences[i].ours << ";";
+        os << "\n";
+    }
+    return os.str();
 }
 
 } // namespace beamscope::search

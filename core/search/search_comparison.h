@@ -14,6 +14,9 @@
 // states have no Beamscope counterpart.
 
 #include "core/search/golden_tree.h"
+#include "core/search/schedule_features.h"
+#include "core/search/search_dag.h"
+#include "core/search/search_trace.h"
 #include "core/util/json.h"
 
 #include <cstdint>
@@ -82,6 +85,36 @@ SearchComparison compareSearch(const std::vector<ComparedState> &ours, const Gol
                                double costTolerance = 1e-5, bool halideSteps = false);
 
 std::string formatComparison(const SearchComparison &c);
+
+// Beamscope's side of a comparison: every node of `trace` (a search of `dag`'s pipeline), its
+// state rebuilt from its decisions and printed in Halide's dump form. Passes are numbered from 1,
+// as Halide numbers them; a freeze_inline_compute_root pre-pass (pass 0) is left out.
+std::vector<ComparedState> comparedStates(const SearchTrace &trace, const SearchDag &dag);
+
+// One schedule feature of one stage where Beamscope's featurization of a state differs from the
+// one Halide recorded for the same loop nest (features.tsv).
+struct FeatureDifference {
+    int stageIndex = 0;
+    std::string stage; // Halide's "<func>_s<k>"
+    int feature = 0;   // index into ScheduleFeatures (featureName)
+    double halide = 0, ours = 0;
+};
+
+struct FeatureComparison {
+    size_t stages = 0, differingStages = 0;
+    std::string error; // the stage counts differ
+    std::vector<FeatureDifference> differences;
+};
+
+// Halide's recorded features of a state against Beamscope's of the same loop nest, stage for
+// stage. Tolerance: relative 1e-5, or 1e-6 absolute near zero. Halide records each feature as the
+// float32 of the same double arithmetic, so an equal computation differs by float32 rounding
+// (6e-8) at most; 1e-5 leaves room for nothing but summation order.
+FeatureComparison compareFeatures(const std::vector<GoldenStageFeatures> &halide,
+                                  const std::vector<ScheduleFeatures> &ours);
+
+// The differences as a table: one line per differing stage, feature by feature with both values.
+std::string formatFeatureComparison(const FeatureComparison &c, size_t maxStages = 8);
 Json comparisonJson(const SearchComparison &c);
 
 } // namespace beamscope::search

@@ -187,9 +187,7 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
             continue;
         }
         const FuncSchedule *y = scheduleOf(edge.consumerNode);
-        if (!y)
-            continue;
-        if (realizedWithin(edge.consumerNode, consumerNode, consumerStage, level)) {
+        if (y && realizedWithin(edge.consumerNode, consumerNode, consumerStage, level)) {
             // A Func nested in this loop nest reads the producer over all its realizations in one
             // iteration of the level: a thread-level Func over every thread of the block at level 1,
             // over every point of the thread at level 2 when computed inside the serial loop (and at
@@ -210,11 +208,12 @@ Region State::requiredAt(int producer, int consumerNode, int consumerStage, int 
             unionInto(out, m_dag->producerRegion(e, m_dag->loopBounds(edge.consumerNode, edge.consumerStage, nested)));
             continue;
         }
-        // Halide's LoopNest::get_bounds inside a kernel also counts a consumer computed elsewhere
-        // when this stage reads that consumer (Stage::downstream_of): the region this stage needs
-        // of it, and so of the producer through it.
-        if (y->location != ComputeLocation::Inlined &&
-            !(level >= 1 && m_dag->stageReads(consumerNode, consumerStage, edge.consumerNode)))
+        // Halide's LoopNest::get_bounds inside a kernel also counts a consumer computed elsewhere,
+        // or not scheduled yet, when this stage reads that consumer (Stage::downstream_of, which
+        // asks nothing of the consumer's schedule): the region this stage needs of it, and so of
+        // the producer through it.
+        const bool inlined = y && y->location == ComputeLocation::Inlined;
+        if (!inlined && !(level >= 1 && m_dag->stageReads(consumerNode, consumerStage, edge.consumerNode)))
             continue;
         const Region ry = requiredAt(edge.consumerNode, consumerNode, consumerStage, level, memo);
         if (ry.empty())

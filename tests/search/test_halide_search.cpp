@@ -15,8 +15,6 @@
 #include "core/search/beam_search.h"
 #include "core/search/golden_tree.h"
 #include "core/search/search_comparison.h"
-#include "core/search/state_from_decisions.h"
-#include "core/util/fnv1a.h"
 #include "core/weights/weights.h"
 
 #include <QtTest>
@@ -32,25 +30,6 @@ namespace {
 // Relative, as test_partial_states': the model reproduces Halide's predictions within 7.3e-6 on
 // identical features.
 constexpr double kCostTolerance = 1e-5;
-
-std::vector<ComparedState> comparedStates(const SearchTrace &trace, const SearchDag &dag)
-{
-    std::vector<ComparedState> out;
-    for (const TraceNode &n : trace.nodes()) {
-        ComparedState s;
-        s.pass = n.pass + 1;
-        s.depth = n.depth;
-        s.id = n.id;
-        s.cost = n.cost;
-        s.inBeam = n.inBeam;
-        s.passThrough = n.passThrough;
-        s.dump = stateFromDecisions(dag, trace.decisionsTo(n.id), trace.pipeline).halideLoopNest();
-        s.hash = fnv1a(s.dump);
-        s.decision = n.decision;
-        out.push_back(std::move(s));
-    }
-    return out;
-}
 
 } // namespace
 
