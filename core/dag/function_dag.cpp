@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 // libHalide exports this (RegionCosts.cpp) but Halide.h does not declare it; Anderson2021 asks it
@@ -122,6 +123,7 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
 
         if (node.isOutput) {
             std::map<std::string, Span> estimates;
+            std::set<std::string> bound; // a true bound, not an estimate: a constant extent
             for (const Bound &b : func.schedule().estimates()) {
                 const int64_t *mn = as_const_int(b.min);
                 const int64_t *ex = as_const_int(b.extent);
@@ -131,8 +133,10 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
             for (const Bound &b : func.schedule().bounds()) {
                 const int64_t *mn = as_const_int(b.min);
                 const int64_t *ex = as_const_int(b.extent);
-                if (mn && ex)
+                if (mn && ex) {
                     estimates[b.var] = Span{*mn, *mn + *ex - 1};
+                    bound.insert(b.var);
+                }
             }
             for (int j = 0; j < func.dimensions(); j++) {
                 auto it = estimates.find(func.args()[j]);
@@ -141,6 +145,7 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
                                    std::to_string(j) + " (" + func.args()[j] +
                                    "); call set_estimate / set_estimates on it");
                 node.estimatedRegion.push_back(it->second);
+                node.estimatedRegionIsBound.push_back(bound.count(func.args()[j]) > 0);
             }
         }
 
@@ -254,8 +259,10 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
                     if (!in.is_bounded())
                         throw DagError("the region of \"" + producerName + "\" needed by \"" + stage.name +
                                        "\" is unbounded (set estimates on every output and input)");
-                    edge.bounds.emplace_back(simplify(applyEstimates.mutate(in.min)),
-                                             simplify(applyEstimates.mutate(in.max)));
+                    const Expr mn = applyEstimates.mutate(in.min), mx = applyEstimates.mutate(in.max);
+                    edge.bounds.emplace_back(simplify(mn), simplify(mx));
+                    // The mutator returns the same expression when it replaced nothing.
+                    edge.boundsUseEstimates.emplace_back(!mn.same_as(in.min), !mx.same_as(in.max));
                 }
                 edge.calls = counter.calls[producerName];
                 anyIncoming = true;

@@ -91,6 +91,7 @@ struct Node {
     std::vector<Halide::Internal::Interval> regionComputed; // in terms of regionRequired
     std::vector<Stage> stages;
     std::vector<Span> estimatedRegion; // outputs only: from set_estimates / bound
+    std::vector<bool> estimatedRegionIsBound; // per dimension: from Func::bound, a constant extent
     std::vector<int> outgoingEdges;
     bool isOutput = false;
     bool isInput = false; // an ImageParam / Input<Buffer> wrapper (<name>_im)
@@ -111,6 +112,9 @@ struct Edge {
     // Per producer dimension: the required [min, max] as expressions of the
     // consumer stage's loop variables "<consumer>.<var>.min/max".
     std::vector<std::pair<Halide::Expr, Halide::Expr>> bounds;
+    // Per producer dimension: whether the min / max bound read a parameter's estimate (Halide's
+    // BoundInfo::depends_on_estimate): the extent it gives is then not a compile-time constant.
+    std::vector<std::pair<bool, bool>> boundsUseEstimates;
     std::vector<LoadJacobian> loadJacobians;
 };
 

@@ -128,6 +128,7 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d)
                     static_cast<float>(pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]));
     }
 
+    m_rootConstant = dag::rootConstantExtents(d);
     // Root regions, consumers before producers (node order).
     m_rootRequired.resize(nodes);
     m_rootComputed.resize(nodes);

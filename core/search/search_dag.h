@@ -11,6 +11,7 @@
 // all, so code that wants the storage dim of a stage's vector loop asks
 // vectorDim(), which knows that case, rather than loopDim().
 
+#include "core/dag/constant_extents.h"
 #include "core/dag/function_dag.h"
 #include "core/search/compiled_expr.h"
 #include "core/util/small_vector.h"
@@ -58,6 +59,17 @@ public:
     const Region &rootLoops(int node, int stage) const
     {
         return m_rootLoops[nodeAt(node, "rootLoops")][stageAt(node, stage, "rootLoops")];
+    }
+
+    // Which of those extents are compile-time constants (dag/constant_extents.h): Halide's dumps
+    // mark them 'c' on a root Func's realization and its root loops.
+    const std::vector<bool> &rootComputedConstant(int node) const
+    {
+        return m_rootConstant.computed[nodeAt(node, "rootComputedConstant")];
+    }
+    const std::vector<bool> &rootLoopsConstant(int node, int stage) const
+    {
+        return m_rootConstant.loops[nodeAt(node, "rootLoopsConstant")][stageAt(node, stage, "rootLoopsConstant")];
     }
 
     // The number of loops of a stage: 0 for a zero-dimensional Func (Halide's
@@ -181,6 +193,7 @@ private:
     std::vector<std::vector<CompiledExpr>> m_edgeMin, m_edgeMax;              // [edge][producer dim]
     std::vector<Region> m_rootRequired, m_rootComputed;
     std::vector<std::vector<Region>> m_rootLoops;
+    dag::RootConstantExtents m_rootConstant;
     std::vector<std::vector<std::vector<int>>> m_loopDim;
     std::vector<std::vector<std::vector<std::vector<dag::JacobianEntry>>>> m_storeJacobian;
     std::vector<int> m_vectorSize;

@@ -521,11 +521,11 @@ public:
         NestEntry e = entry(NestLineKind::Root, 1, {});
         m_nest.entries.push_back(std::move(e));
     }
-    void realize(int indent, std::string func, const Region &r, bool constant, int stages)
+    void realize(int indent, std::string func, const Region &r, const std::vector<bool> &constant, int stages)
     {
         NestEntry e = entry(NestLineKind::Realize, indent, std::move(func));
-        for (const dag::Span &s : r)
-            e.extents.push_back(LoopSize{s.extent(), false, constant});
+        for (size_t j = 0; j < r.size(); j++)
+            e.extents.push_back(LoopSize{r[j].extent(), false, j < constant.size() && constant[j]});
         e.stages = stages;
         m_nest.entries.push_back(std::move(e));
     }
@@ -594,7 +594,10 @@ LoopNestText State::halideLoopNestTree() const
         return std::pair<int, int>(vectorized ? t.vectorLoop : -1,
                                    vectorized ? m_dag->vectorDim(f.node, s, t.vectorLoop) : 0);
     };
-    auto realize = [&](int node, const Region &r, bool constant, int indent) {
+    // Inside a kernel every extent is a constant; at root, those Halide's bounds make constant.
+    auto realize = [&](int node, const Region &r, bool inKernel, int indent) {
+        const std::vector<bool> constant =
+            inKernel ? std::vector<bool>(r.size(), true) : m_dag->rootComputedConstant(node);
         out.realize(indent, funcName(node), r, constant, static_cast<int>(m_dag->node(node).stages.size()));
     };
     // Calls of an inlined Func per point of a stage, through other inlined Funcs (Halide's count).
@@ -617,9 +620,8 @@ LoopNestText State::halideLoopNestTree() const
     auto innermost = [&](const FuncSchedule &f, int s, int indent) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
         // Halide marks a loop size 'c' when its extent is a compile-time constant: always inside a
-        // kernel; at the block level reduction loops, and pure loops whose root region is reached
-        // through constant indices only (unsharp's kernel [4c]), which Beamscope's spans do not
-        // track yet. Only the dump shows that mark: no feature of a root Func reads it.
+        // kernel; at root where its bounds make it so (SearchDag::rootLoopsConstant, e.g. unsharp's
+        // kernel [4c]). Only the dump shows that mark: no feature of a root Func reads it.
         const std::vector<int64_t> one(t.serial.size(), 1);
         const std::vector<bool> constant(t.serial.size(), true);
         out.loop(indent, funcName(f.node), one, t.hasVectorLoop ? t.vectorLoop : -1, constant, vectorPair(f, s), true,
@@ -685,14 +687,11 @@ LoopNestText State::halideLoopNestTree() const
             continue;
         for (size_t s = 0; s < f.stages.size(); s++) {
             const StageTiling &t = f.stages[s];
-            const dag::Stage &stage = m_dag->node(f.node).stages[s];
             const Region &loops = m_dag->rootLoops(f.node, static_cast<int>(s));
             std::vector<int64_t> blocks;
-            std::vector<bool> constant;
-            for (size_t j = 0; j < loops.size(); j++) {
+            const std::vector<bool> &constant = m_dag->rootLoopsConstant(f.node, static_cast<int>(s));
+            for (size_t j = 0; j < loops.size(); j++)
                 blocks.push_back(ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]));
-                constant.push_back(stage.loop[j].rvar);
-            }
             // Halide's phase 0 of a root Func (awaitingGpuTiling): one gpu_none loop over the
             // stage's extents (its blocks, threads and serial being 1) around the innermost point.
             out.loop(0, funcName(f.node), blocks, -1, constant, vectorPair(f, static_cast<int>(s)), false,
