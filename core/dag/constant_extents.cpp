@@ -7,30 +7,28 @@ namespace {
 using namespace Halide;
 using namespace Halide::Internal;
 
-// Whether one bound of an edge gives a constant extent, given the consumer stage's loops' flags:
-// Halide's BoundInfo takes a bound as affine when it is a number, or "v", "v * c", "v + c" or
-// "v * c1 + c2" for a consumer loop's min or max v; any other form evaluates to no constant.
-bool boundIsConstant(const Expr &bound, bool usesEstimate, const Node &consumer, const Stage &stage,
-                     const std::vector<bool> &consumerLoopsConstant)
+constexpr int kNever = -2, kAlways = -1;
+
+// Halide's BoundInfo: a number, or an affine function of one consumer loop's min or max.
+int boundSource(const Expr &bound, bool usesEstimate, const Node &consumer, const Stage &stage)
 {
     if (usesEstimate)
-        return false;
+        return kNever;
     if (is_const(bound))
-        return true;
+        return kAlways;
     const Add *add = bound.as<Add>();
     const Mul *mul = add ? add->a.as<Mul>() : bound.as<Mul>();
     if ((add && !is_const(add->b)) || (mul && !is_const(mul->b)))
-        return false;
-    const Expr v = mul ? mul->a : add ? add->a : bound;
-    const Variable *var = v.as<Variable>();
+        return kNever;
+    const Variable *var = (mul ? mul->a : add ? add->a : bound).as<Variable>();
     if (!var)
-        return false;
+        return kNever;
     for (size_t i = 0; i < stage.loop.size(); i++) {
         const std::string prefix = consumer.name + "." + stage.loop[i].var;
         if (var->name == prefix + ".min" || var->name == prefix + ".max")
-            return consumerLoopsConstant[i];
+            return static_cast<int>(i);
     }
-    return false;
+    return kNever;
 }
 
 bool isVariable(const Expr &e, const std::string &name)
@@ -39,61 +37,99 @@ bool isVariable(const Expr &e, const std::string &name)
     return v && v->name == name;
 }
 
+bool flagOf(int source, const ExtentFlags &flags)
+{
+    return source == kAlways || (source >= 0 && static_cast<size_t>(source) < flags.size() && flags[source]);
+}
+
 } // namespace
 
-RootConstantExtents rootConstantExtents(const FunctionDAG &dag)
+ExtentConstancy::ExtentConstancy(const FunctionDAG &dag)
 {
-    RootConstantExtents out;
+    for (const Edge &e : dag.edges) {
+        const Node &consumer = dag.nodes[static_cast<size_t>(e.consumerNode)];
+        const Stage &stage = consumer.stages[static_cast<size_t>(e.consumerStage)];
+        std::vector<std::pair<int, int>> dims;
+        for (size_t d = 0; d < e.bounds.size(); d++) {
+            const auto [minUsesEstimate, maxUsesEstimate] =
+                d < e.boundsUseEstimates.size() ? e.boundsUseEstimates[d] : std::pair(true, true);
+            dims.emplace_back(boundSource(e.bounds[d].first, minUsesEstimate, consumer, stage),
+                              boundSource(e.bounds[d].second, maxUsesEstimate, consumer, stage));
+        }
+        m_edgeBounds.push_back(std::move(dims));
+    }
+    for (const Node &n : dag.nodes) {
+        std::vector<bool> equals;
+        for (size_t j = 0; j < n.regionComputed.size() && j < n.regionRequired.size(); j++)
+            equals.push_back(isVariable(n.regionComputed[j].min, n.regionRequired[j].min.name()) &&
+                             isVariable(n.regionComputed[j].max, n.regionRequired[j].max.name()));
+        m_computedEqualsRequired.push_back(std::move(equals));
+        std::vector<std::vector<int>> stages;
+        for (const Stage &s : n.stages) {
+            std::vector<int> loops;
+            for (const Loop &l : s.loop) {
+                int source = is_const(l.min) && is_const(l.max) ? kAlways : kNever;
+                for (size_t j = 0; j < n.regionRequired.size() && source == kNever; j++)
+                    if (isVariable(l.min, n.regionRequired[j].min.name()) &&
+                        isVariable(l.max, n.regionRequired[j].max.name()))
+                        source = static_cast<int>(j);
+                loops.push_back(source);
+            }
+            stages.push_back(std::move(loops));
+        }
+        m_loopSource.push_back(std::move(stages));
+    }
+
+    // At root, consumers before producers (node order): an output's flags from its bounds, every
+    // other Func's the union of what its consumers ask.
     const size_t nodes = dag.nodes.size();
-    out.computed.resize(nodes);
-    out.loops.resize(nodes);
-    // The required region's flags, built up consumers first (node order): an output's from its
-    // bounds, everything else's as the union (AND) of what its consumers ask; a Func nobody asks
-    // for keeps Halide's empty span, which is constant.
-    std::vector<std::vector<bool>> required(nodes);
+    std::vector<ExtentFlags> required(nodes);
+    m_rootComputed.resize(nodes);
+    m_rootLoops.resize(nodes);
     for (const Node &n : dag.nodes) {
         const size_t ni = static_cast<size_t>(n.id);
         const size_t dims = static_cast<size_t>(n.func.dimensions());
         if (n.isOutput && n.estimatedRegionIsBound.size() == dims)
             required[ni] = n.estimatedRegionIsBound;
-        if (required[ni].empty())
+        if (required[ni].size() != dims)
             required[ni].assign(dims, true);
-
-        std::vector<bool> &computed = out.computed[ni];
-        computed.assign(dims, false);
-        for (size_t j = 0; j < dims && j < n.regionComputed.size(); j++)
-            computed[j] = isVariable(n.regionComputed[j].min, n.regionRequired[j].min.name()) &&
-                          isVariable(n.regionComputed[j].max, n.regionRequired[j].max.name()) && required[ni][j];
-
+        m_rootComputed[ni] = computed(n.id, required[ni]);
         for (const Stage &s : n.stages) {
-            std::vector<bool> loops(s.loop.size(), false);
-            for (size_t i = 0; i < s.loop.size(); i++) {
-                const Loop &l = s.loop[i];
-                if (is_const(l.min) && is_const(l.max)) {
-                    loops[i] = true;
-                    continue;
-                }
-                for (size_t j = 0; j < dims; j++)
-                    if (isVariable(l.min, n.regionRequired[j].min.name()) &&
-                        isVariable(l.max, n.regionRequired[j].max.name()))
-                        loops[i] = computed[j];
-            }
+            m_rootLoops[ni].push_back(loops(n.id, s.index, m_rootComputed[ni]));
             for (int e : s.incomingEdges) {
-                const Edge &edge = dag.edges[static_cast<size_t>(e)];
-                std::vector<bool> &p = required[static_cast<size_t>(edge.producer)];
-                const size_t pd = edge.bounds.size();
+                const ExtentFlags fp = footprint(e, m_rootLoops[ni].back());
+                ExtentFlags &p = required[static_cast<size_t>(dag.edges[static_cast<size_t>(e)].producer)];
                 if (p.empty())
-                    p.assign(pd, true);
-                for (size_t d = 0; d < pd && d < p.size(); d++) {
-                    const auto [minUsesEstimate, maxUsesEstimate] =
-                        d < edge.boundsUseEstimates.size() ? edge.boundsUseEstimates[d] : std::pair(true, true);
-                    p[d] = p[d] && boundIsConstant(edge.bounds[d].first, minUsesEstimate, n, s, loops) &&
-                           boundIsConstant(edge.bounds[d].second, maxUsesEstimate, n, s, loops);
-                }
+                    p.assign(fp.size(), true);
+                for (size_t d = 0; d < p.size() && d < fp.size(); d++)
+                    p[d] = p[d] && fp[d];
             }
-            out.loops[ni].push_back(std::move(loops));
         }
     }
+}
+
+ExtentFlags ExtentConstancy::footprint(int edge, const ExtentFlags &consumerLoops) const
+{
+    ExtentFlags out;
+    for (const auto &[minSource, maxSource] : m_edgeBounds[static_cast<size_t>(edge)])
+        out.push_back(flagOf(minSource, consumerLoops) && flagOf(maxSource, consumerLoops));
+    return out;
+}
+
+ExtentFlags ExtentConstancy::computed(int node, const ExtentFlags &required) const
+{
+    const std::vector<bool> &equals = m_computedEqualsRequired[static_cast<size_t>(node)];
+    ExtentFlags out(equals.size(), false);
+    for (size_t j = 0; j < equals.size() && j < required.size(); j++)
+        out[j] = equals[j] && required[j];
+    return out;
+}
+
+ExtentFlags ExtentConstancy::loops(int node, int stage, const ExtentFlags &computed) const
+{
+    ExtentFlags out;
+    for (const int source : m_loopSource[static_cast<size_t>(node)][static_cast<size_t>(stage)])
+        out.push_back(flagOf(source, computed));
     return out;
 }
 

@@ -1,15 +1,22 @@
 #pragma once
-// Which extents of a Func computed at root are compile-time constants, as Halide's
-// FunctionDAG tracks them (Span::constant_extent) and its loop-nest dumps mark them ('c'):
-// a bound from Func::bound() (not an estimate) is constant; an edge's bound is constant when it is
-// a number, or an affine function of a consumer loop that is itself constant, and it did not read
-// a parameter's estimate (Edge::BoundInfo); the region computed keeps the required region's flag
-// where it equals it and is not constant elsewhere; a loop over a computed dimension keeps that
-// dimension's flag and a loop with numeric bounds (a reduction domain) is constant. A Func read
-// by several consumers is constant where every one of them asks for a constant extent.
+// Which extents are compile-time constants, as Halide's FunctionDAG tracks them
+// (Span::constant_extent) and its loop-nest dumps mark them ('c'). Only the dumps show the mark,
+// but Halide's recorded search trees match states by the hash of their dump, so Beamscope's dumps
+// must carry it byte for byte.
 //
-// Only the dumps show the mark, so that Beamscope's dumps of a state are Halide's byte for byte
-// (the recorded search trees match states by the hash of their dump).
+// Halide's rules (FunctionDAG::Edge::expand_footprint, BoundInfo, Node::required_to_computed,
+// Node::loop_nest_for_region, Span::union_with):
+//   * an output's extent is constant when it comes from Func::bound(), not from an estimate;
+//   * an edge's bound is constant when it is a number, or "v", "v * k", "v + k" or "v * k1 + k2"
+//     of a consumer loop v that is itself constant (and it read no parameter's estimate); any
+//     other form (a division, a min, a sum of two loops) is not; min and max together;
+//   * a region required by several consumers is constant where every one of them is (the empty
+//     region starts constant);
+//   * the region computed keeps the required region's flag where it equals it, else is not;
+//   * a loop over a computed dimension keeps that dimension's flag, a loop with numeric bounds (a
+//     reduction domain) is constant, any other is not.
+// State::halideLoopNestTree applies them inside kernels, where the consumer loops are the GPU
+// loops a Func sits in.
 
 #include "core/dag/function_dag.h"
 
@@ -17,11 +24,31 @@
 
 namespace beamscope::dag {
 
-struct RootConstantExtents {
-    std::vector<std::vector<bool>> computed;           // [node][dimension] of the region computed at root
-    std::vector<std::vector<std::vector<bool>>> loops; // [node][stage][loop] of its root loops
-};
+using ExtentFlags = std::vector<bool>;
 
-RootConstantExtents rootConstantExtents(const FunctionDAG &dag);
+class ExtentConstancy {
+public:
+    explicit ExtentConstancy(const FunctionDAG &dag);
+
+    // The producer region an edge needs, per dimension, given the consumer stage's loop flags.
+    ExtentFlags footprint(int edge, const ExtentFlags &consumerLoops) const;
+    ExtentFlags computed(int node, const ExtentFlags &required) const;
+    ExtentFlags loops(int node, int stage, const ExtentFlags &computed) const;
+
+    // Every Func computed at root over the output estimates: its region computed and its loops.
+    const ExtentFlags &rootComputed(int node) const { return m_rootComputed[static_cast<size_t>(node)]; }
+    const ExtentFlags &rootLoops(int node, int stage) const
+    {
+        return m_rootLoops[static_cast<size_t>(node)][static_cast<size_t>(stage)];
+    }
+
+private:
+    static constexpr int kNever = -2, kAlways = -1; // else the index of the flag it takes
+    std::vector<std::vector<std::pair<int, int>>> m_edgeBounds;  // [edge][dim]: min's and max's source loop
+    std::vector<std::vector<bool>> m_computedEqualsRequired;     // [node][dim]
+    std::vector<std::vector<std::vector<int>>> m_loopSource;     // [node][stage][loop]: computed dim
+    std::vector<ExtentFlags> m_rootComputed;                     // [node]
+    std::vector<std::vector<ExtentFlags>> m_rootLoops;           // [node][stage]
+};
 
 } // namespace beamscope::dag

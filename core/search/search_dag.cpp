@@ -17,7 +17,7 @@ constexpr size_t kMaxLoops = 32;
 
 } // namespace
 
-SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d)
+SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d), m_constancy(d)
 {
     const size_t nodes = d.nodes.size();
     m_computedMin.resize(nodes);
@@ -128,7 +128,6 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d)
                     static_cast<float>(pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]));
     }
 
-    m_rootConstant = dag::rootConstantExtents(d);
     // Root regions, consumers before producers (node order).
     m_rootRequired.resize(nodes);
     m_rootComputed.resize(nodes);
@@ -153,6 +152,15 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d)
             }
         }
     }
+}
+
+void SearchDag::replacePipelineFeatures(std::vector<float> features)
+{
+    if (features.size() != m_pipelineFeatures.size())
+        throw std::invalid_argument("replacePipelineFeatures: " + std::to_string(features.size()) +
+                                    " values for the " + std::to_string(m_pipelineFeatures.size()) + " of " +
+                                    std::to_string(m_costStages.size()) + " stages");
+    m_pipelineFeatures = std::move(features);
 }
 
 std::span<const int64_t> SearchDag::regionSlots(int node, const Region &region, const char *table,

@@ -61,16 +61,8 @@ public:
         return m_rootLoops[nodeAt(node, "rootLoops")][stageAt(node, stage, "rootLoops")];
     }
 
-    // Which of those extents are compile-time constants (dag/constant_extents.h): Halide's dumps
-    // mark them 'c' on a root Func's realization and its root loops.
-    const std::vector<bool> &rootComputedConstant(int node) const
-    {
-        return m_rootConstant.computed[nodeAt(node, "rootComputedConstant")];
-    }
-    const std::vector<bool> &rootLoopsConstant(int node, int stage) const
-    {
-        return m_rootConstant.loops[nodeAt(node, "rootLoopsConstant")][stageAt(node, stage, "rootLoopsConstant")];
-    }
+    // Which extents are compile-time constants (dag/constant_extents.h): Halide's dumps mark them 'c'.
+    const dag::ExtentConstancy &constancy() const { return m_constancy; }
 
     // The number of loops of a stage: 0 for a zero-dimensional Func (Halide's
     // FunctionDAG gives it none, its only loop being the synthetic __outermost).
@@ -118,6 +110,10 @@ public:
     const std::vector<int> &scheduleOrder() const { return m_scheduleOrder; }
     // Pipeline features [S][40][7] in cost-model order.
     const std::vector<float> &pipelineFeatures() const { return m_pipelineFeatures; }
+    // Costs the search with other pipeline features of the same stages: another featurizer's
+    // (Halide's own .featurization, where a newer Halide lowers an expression otherwise than
+    // Halide 14), to tell their effect apart. Throws std::invalid_argument on a size mismatch.
+    void replacePipelineFeatures(std::vector<float> features);
 
     // Whether a stage reads `producer`, directly or through other Funcs.
     bool stageReads(int node, int stage, int producer) const
@@ -193,7 +189,7 @@ private:
     std::vector<std::vector<CompiledExpr>> m_edgeMin, m_edgeMax;              // [edge][producer dim]
     std::vector<Region> m_rootRequired, m_rootComputed;
     std::vector<std::vector<Region>> m_rootLoops;
-    dag::RootConstantExtents m_rootConstant;
+    dag::ExtentConstancy m_constancy;
     std::vector<std::vector<std::vector<int>>> m_loopDim;
     std::vector<std::vector<std::vector<std::vector<dag::JacobianEntry>>>> m_storeJacobian;
     std::vector<int> m_vectorSize;

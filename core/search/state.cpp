@@ -1,4 +1,6 @@
 #include "core/search/state.h"
+
+#include "core/search/dump_constancy.h"
 #include "core/search/integer_math.h"
 #include "core/util/halide_names.h"
 
@@ -605,10 +607,9 @@ LoopNestText State::halideLoopNestTree() const
         return std::pair<int, int>(vectorized ? t.vectorLoop : -1,
                                    vectorized ? m_dag->vectorDim(f.node, s, t.vectorLoop) : 0);
     };
-    // Inside a kernel every extent is a constant; at root, those Halide's bounds make constant.
-    auto realize = [&](int node, const Region &r, bool inKernel, int indent) {
-        const std::vector<bool> constant =
-            inKernel ? std::vector<bool>(r.size(), true) : m_dag->rootComputedConstant(node);
+    // The 'c' marks: the extents Halide's bounds make constant at each loop (dump_constancy.h).
+    DumpConstancy constancy(*this);
+    auto realize = [&](int node, const Region &r, const std::vector<bool> &constant, int indent) {
         out.realize(indent, funcName(node), r, constant, static_cast<int>(m_dag->node(node).stages.size()));
     };
     // Calls of an inlined Func per point of a stage, through other inlined Funcs (Halide's count).
@@ -630,9 +631,6 @@ LoopNestText State::halideLoopNestTree() const
             inlined.push_back(n);
     auto innermost = [&](const FuncSchedule &f, int s, int indent) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
-        // Halide marks a loop size 'c' when its extent is a compile-time constant: always inside a
-        // kernel; at root where its bounds make it so (SearchDag::rootLoopsConstant, e.g. unsharp's
-        // kernel [4c]). Only the dump shows that mark: no feature of a root Func reads it.
         const std::vector<int64_t> one(t.serial.size(), 1);
         const std::vector<bool> constant(t.serial.size(), true);
         out.loop(indent, funcName(f.node), one, t.hasVectorLoop ? t.vectorLoop : -1, constant, vectorPair(f, s), true,
@@ -645,9 +643,9 @@ LoopNestText State::halideLoopNestTree() const
     std::function<void(const FuncSchedule &, int, int)> innerLevels;
     innerLevels = [&](const FuncSchedule &f, int s, int indent) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
-        const std::vector<bool> constant(t.serial.size(), true);
         if (f.location != ComputeLocation::ThreadLevel) {
-            out.loop(indent, funcName(f.node), t.threads, -1, constant, vectorPair(f, s), false, "gpu_thread");
+            out.loop(indent, funcName(f.node), t.threads, -1, constancy.threadLoop(f, s), vectorPair(f, s), false,
+                     "gpu_thread");
             indent++;
             // Stored at this thread loop: the thread-level Funcs computed in it, and those computed
             // further in, in its serial loop or in a thread-level Func's, that are also stored at
@@ -660,7 +658,8 @@ LoopNestText State::halideLoopNestTree() const
             };
             for (const FuncSchedule &g : m_funcs)
                 if (inThisThread(g))
-                    realize(g.node, regionPerThread(g.node), true, indent);
+                    realize(g.node, regionPerThread(g.node), constancy.realizedAt(g.node, LoopLevel{f.node, s, 2}),
+                            indent);
             // Then the loops of the ones computed right here, last computed first.
             for (size_t k = m_funcs.size(); k-- > 0;) {
                 const FuncSchedule &g = m_funcs[k];
@@ -670,7 +669,8 @@ LoopNestText State::halideLoopNestTree() const
                         innerLevels(g, static_cast<int>(gs), indent);
             }
         }
-        out.loop(indent, funcName(f.node), t.serial, -1, constant, vectorPair(f, s), false, "gpu_serial");
+        out.loop(indent, funcName(f.node), t.serial, -1, constancy.serialLoop(f, s), vectorPair(f, s), false,
+                 "gpu_serial");
         indent++;
         // Funcs computed in this serial loop: their realizations, then their loops, last
         // computed first (Halide prints a loop's children in reverse), before the stage's innermost.
@@ -680,7 +680,7 @@ LoopNestText State::halideLoopNestTree() const
         };
         for (const FuncSchedule &g : m_funcs)
             if (inThisSerial(g))
-                realize(g.node, computedRegion(g.node), true, indent);
+                realize(g.node, computedRegion(g.node), constancy.realizedAt(g.node, LoopLevel{f.node, s, 3}), indent);
         for (size_t k = m_funcs.size(); k-- > 0;)
             if (inThisSerial(m_funcs[k]))
                 for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)
@@ -690,7 +690,7 @@ LoopNestText State::halideLoopNestTree() const
     out.root();
     for (const FuncSchedule &f : m_funcs)
         if (f.location == ComputeLocation::Root || (f.location != ComputeLocation::Inlined && f.storedAtRoot))
-            realize(f.node, m_dag->rootComputed(f.node), false, 0);
+            realize(f.node, m_dag->rootComputed(f.node), m_dag->constancy().rootComputed(f.node), 0);
     // Halide prints the root's children last-scheduled first.
     for (size_t i = m_funcs.size(); i-- > 0;) {
         const FuncSchedule &f = m_funcs[i];
@@ -700,7 +700,7 @@ LoopNestText State::halideLoopNestTree() const
             const StageTiling &t = f.stages[s];
             const Region &loops = m_dag->rootLoops(f.node, static_cast<int>(s));
             std::vector<int64_t> blocks;
-            const std::vector<bool> &constant = m_dag->rootLoopsConstant(f.node, static_cast<int>(s));
+            const std::vector<bool> &constant = m_dag->constancy().rootLoops(f.node, static_cast<int>(s));
             for (size_t j = 0; j < loops.size(); j++)
                 blocks.push_back(ceilDiv(loops[j].extent(), t.threads[j] * t.serial[j]));
             // Halide's phase 0 of a root Func (awaitingGpuTiling): one gpu_none loop over the
@@ -718,12 +718,13 @@ LoopNestText State::halideLoopNestTree() const
                 return g.location == ComputeLocation::BlockLevel && g.consumer == f.node &&
                        g.consumerStage == static_cast<int>(s);
             };
+            const LoopLevel block{f.node, static_cast<int>(s), 1};
             for (const FuncSchedule &g : m_funcs)
                 if (inThisBlock(g))
-                    realize(g.node, computedRegion(g.node), true, 1);
+                    realize(g.node, computedRegion(g.node), constancy.realizedAt(g.node, block), 1);
                 else if (g.location == ComputeLocation::ThreadLevel && g.storedAtRoot &&
                          kernelOf(g.node) == std::pair<int, int>(f.node, static_cast<int>(s)))
-                    realize(g.node, regionPerBlock(g.node), true, 1);
+                    realize(g.node, regionPerBlock(g.node), constancy.realizedAt(g.node, block), 1);
             for (size_t k = m_funcs.size(); k-- > 0;)
                 if (inThisBlock(m_funcs[k]))
                     for (size_t gs = 0; gs < m_funcs[k].stages.size(); gs++)

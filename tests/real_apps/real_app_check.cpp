@@ -60,6 +60,25 @@ std::string pipelineCellName(int index)
 
 } // namespace
 
+std::vector<float> halidePipelineFeatures(const std::filesystem::path &file, int stages, std::string &error)
+{
+    const std::vector<float> halide = readFloats(file, error);
+    if (!error.empty())
+        return {};
+    const size_t record = samples::kScheduleFeatureCount + samples::kTypesInUseCount + samples::kPipelineFeatureCount;
+    if (halide.size() != record * static_cast<size_t>(stages)) {
+        error = file.string() + ": " + std::to_string(halide.size() * 4) + " bytes, expected " +
+                std::to_string(stages) + " stage records of " + std::to_string(record * 4);
+        return {};
+    }
+    std::vector<float> out;
+    for (size_t s = 0; s < static_cast<size_t>(stages); s++) {
+        const float *pipeline = halide.data() + s * record + samples::kScheduleFeatureCount + samples::kTypesInUseCount;
+        out.insert(out.end(), pipeline, pipeline + samples::kPipelineFeatureCount);
+    }
+    return out;
+}
+
 std::vector<std::string> stageNames(const search::SearchDag &dag)
 {
     std::vector<std::string> names;
@@ -207,81 +226,6 @@ std::optional<double> halideBestCost(const std::filesystem::path &fixtures, cons
     if (auto cost = halideTableValue(fixtures / "beam32_featurizations.tsv", app, weights, "halide_best_cost"))
         return cost;
     return halideTableValue(fixtures / "costs.tsv", app, weights, "halide_best_cost");
-}
-
-PartingStep partingStep(const search::SearchDag &dag, const search::State &ours, const search::LoopNestText &halide,
-                        int node, const search::AutoscheduleParams &params, const model::CostModel &model)
-{
-    PartingStep step;
-    const search::FuncPlacements theirs = search::funcPlacements(dag, halide);
-    const search::FuncPlacements mine = search::funcPlacements(dag, ours.halideLoopNestTree());
-    if (!theirs.error.empty() || !mine.error.empty() || !theirs.byNode.count(node) || !mine.byNode.count(node)) {
-        step.error = !theirs.error.empty() ? theirs.error
-                     : !mine.error.empty() ? mine.error
-                                           : "a dump does not place " + dag.node(node).name;
-        return step;
-    }
-    const std::string halideChoice = theirs.byNode.at(node), ourChoice = mine.byNode.at(node);
-    search::State shared(dag);
-    for (const search::FuncSchedule &f : ours.funcs()) {
-        if (f.node == node)
-            break;
-        shared.add(f);
-    }
-    const search::BeamSearch costing(dag, model, params);
-    search::StepOptions options;
-    options.describeDecisions = false;
-    auto placementIn = [&](const search::State &s) {
-        const search::FuncPlacements p = search::funcPlacements(dag, s.halideLoopNestTree());
-        const auto it = p.byNode.find(node);
-        return it == p.byNode.end() ? std::string() : it->second;
-    };
-    // Phase 0 places the Func; a Func computed at root is tiled by phase 1, from the untiled child.
-    const bool halideAtRoot = halideChoice.starts_with("s0 at root");
-    const bool oursAtRoot = ourChoice.starts_with("s0 at root");
-    search::State parent = shared;
-    step.phase = 0;
-    std::vector<search::StepChild> children = search::halideStepChildren(parent, 2 * node, params, options);
-    if (halideAtRoot && oursAtRoot) {
-        const auto untiled = std::find_if(children.begin(), children.end(), [](const search::StepChild &c) {
-            return c.decided && c.decided->location == search::ComputeLocation::Root;
-        });
-        if (untiled == children.end()) {
-            step.error = "no child computes " + dag.node(node).name + " at root";
-            return step;
-        }
-        parent = untiled->stateFrom(shared);
-        step.phase = 1;
-        children = search::halideStepChildren(parent, 2 * node + 1, params, options);
-    }
-    bool foundOurs = false;
-    for (const search::StepChild &c : children) {
-        if (c.passThrough)
-            continue;
-        step.children++;
-        const search::State child = c.stateFrom(parent);
-        // At phase 0 a root child is untiled: it stands for every tiling phase 1 would offer.
-        const bool rootAtPhase0 = step.phase == 0 && c.decided && c.decided->location == search::ComputeLocation::Root;
-        const std::string placed = rootAtPhase0 ? std::string() : placementIn(child);
-        const bool isHalides = rootAtPhase0 ? halideAtRoot : placed == halideChoice;
-        const bool isOurs = rootAtPhase0 ? oursAtRoot : placed == ourChoice;
-        if (isHalides || isOurs) {
-            // The rows the step featurized it with: the cost the search ranked it by.
-            const int stages = static_cast<int>(c.rows.size() / search::kScheduleFeatureCount);
-            const double cost = costing.evaluatePacked(c.rows, stages, nullptr);
-            if (isHalides) {
-                step.offered = true;
-                step.halideChoiceCost = cost;
-            }
-            if (isOurs) {
-                foundOurs = true;
-                step.ourChoiceCost = cost;
-            }
-        }
-    }
-    if (!foundOurs)
-        step.error = "Beamscope's own choice for " + dag.node(node).name + " is not among the step's children";
-    return step;
 }
 
 } // namespace beamscope::test::real_apps

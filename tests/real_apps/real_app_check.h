@@ -75,20 +75,10 @@ std::optional<double> halideBestCost(const std::filesystem::path &fixtures, cons
 std::optional<double> halideTableValue(const std::filesystem::path &table, const std::string &app,
                                        const std::string &weights, const std::string &column);
 
-// Where two beam-1 searches part at Func `node`: the step that decides it, from the state both
-// searches share before it (Beamscope's winner without that Func and the ones after it), and
-// whether Beamscope offers Halide's choice there. A beam-1 search takes the cheapest child, so if
-// it does, Beamscope costs Halide's choice above its own pick: the two costs say by how much.
-struct PartingStep {
-    std::string error;           // the dumps could not be compared
-    int phase = 0;               // 0: placing the Func, 1: tiling it at root
-    int children = 0;            // costed children at that step
-    bool offered = false;        // one of them places the Func as Halide's winner does
-    double halideChoiceCost = 0; // Beamscope's cost of that child (when offered)
-    double ourChoiceCost = 0;    // Beamscope's cost of the child it took
-};
-PartingStep partingStep(const search::SearchDag &dag, const search::State &ours, const search::LoopNestText &halide,
-                        int node, const search::AutoscheduleParams &params, const model::CostModel &model);
+// The pipeline features of Halide's featurization `file` in the cost model's layout ([S][40][7],
+// SearchDag::pipelineFeatures), for SearchDag::replacePipelineFeatures; empty with `error` set
+// when the file does not read as `stages` Anderson2021 stage records.
+std::vector<float> halidePipelineFeatures(const std::filesystem::path &file, int stages, std::string &error);
 
 // The stage names of the cost model's stage axis, in order.
 std::vector<std::string> stageNames(const search::SearchDag &dag);

@@ -36,6 +36,12 @@ std::filesystem::path sourceDir()
     return *dir;
 }
 
+bool allAppRows()
+{
+    const char *all = std::getenv("BEAMSCOPE_ALL_APP_ROWS");
+    return all && *all && std::string(all) != "0";
+}
+
 std::filesystem::path cliPath()
 {
     auto path = envPath("BEAMSCOPE_CLI");

@@ -24,6 +24,11 @@ std::filesystem::path cliPath();
 std::string readFile(const std::filesystem::path &path);
 void writeFile(const std::filesystem::path &path, const std::string &bytes);
 
+// Whether a test runs every row of a heavy check (compiling or running a schedule of each of
+// Halide's apps) or a sample of them: the README's test command runs the sample, `ctest --preset
+// ci-full` the rest (label "full", which sets BEAMSCOPE_ALL_APP_ROWS).
+bool allAppRows();
+
 // Result of running a command: exit code plus captured stdout and stderr.
 struct ProcessResult {
     int exitCode = -1;
