@@ -103,7 +103,16 @@ FunctionDAG::FunctionDAG(const std::vector<Func> &outputFuncs)
     }
 
     ApplyParamEstimates applyEstimates;
-    const FuncValueBounds funcValueBounds = compute_function_value_bounds(order, env);
+    // The value bounds of Funcs read through clamps of parameters are numbers at the estimates, as
+    // Halide's FunctionDAG takes them: a region bound through them is a constant, not one that
+    // depends on an estimate (constant_extents.h).
+    FuncValueBounds funcValueBounds = compute_function_value_bounds(order, env);
+    for (auto &[func, bounds] : funcValueBounds) {
+        if (bounds.has_lower_bound())
+            bounds.min = simplify(applyEstimates.mutate(bounds.min));
+        if (bounds.has_upper_bound())
+            bounds.max = simplify(applyEstimates.mutate(bounds.max));
+    }
 
     for (Node &node : nodes) {
         const Function &func = node.func;
