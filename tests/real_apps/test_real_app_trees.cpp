@@ -68,6 +68,15 @@ const KnownParting kKnownPartings[] = {
     {"bilateral_grid/bilateral_grid", 3, "costs", "float32 summation order, 2.5e-5", 5e-5},
     {"harris/baseline", 21, "costs", "float32 summation order, 1.2e-5", 5e-5},
     {"hist/baseline", 17, "costs", "float32 summation order, 1.3e-5", 5e-5},
+    // u8_sat: Halide 14 lowers it to a cast of a clamp, Halide v19 to one saturating-cast intrinsic.
+    {"camera_pipe/camera_pipe", 3, "costs", "u8_sat pipeline features of sharpened; then summation order, 3.8e-5",
+     5e-5, "halide_camera_pipe.b1.featurization"},
+    {"camera_pipe/baseline", 3, "costs", "u8_sat pipeline features of sharpened", 0, "halide_baseline.b1.featurization"},
+    // fast_exp ends in reinterpret<float>: an extern call in Halide 14, its own IR node in v19.
+    {"nl_means/nl_means", 5, "costs", "fast_exp's reinterpret in w's pipeline features", 0,
+     "halide_nl_means.b1.featurization"},
+    {"nl_means/baseline", 5, "costs", "fast_exp's reinterpret in w's pipeline features", 0,
+     "halide_nl_means.b1.featurization"},
 };
 
 const KnownParting *knownParting(const std::string &row)
@@ -237,23 +246,21 @@ private Q_SLOTS:
                  qPrintable(QString::fromStdString("listed as parting at depth " + std::to_string(known->depth) + " (" +
                                                    known->what + "), found depth " + std::to_string(d.goldenDepth) +
                                                    ": " + d.what)));
-        if (known->costTolerance > 0) {
-            const std::unique_ptr<TreeRun> again =
-                searchAgainst(app.toStdString(), *tree, *model, known->costTolerance, {});
-            const std::string failure = notHalidesTree(*again, *tree, known->costTolerance);
-            QVERIFY2(failure.empty(), failure.c_str());
-        }
+        if (known->costTolerance == 0 && !known->halidePipelineFeatures)
+            return; // the cause is named, not proven by a second search
+        std::vector<float> pipeline;
         if (known->halidePipelineFeatures) {
             const std::filesystem::path featurization =
                 test::sourceDir() / "tests/fixtures/halide/real_apps" / app.toStdString() / known->halidePipelineFeatures;
-            const std::vector<float> pipeline = test::real_apps::halidePipelineFeatures(
+            pipeline = test::real_apps::halidePipelineFeatures(
                 featurization, static_cast<int>(run->searchDag->costStages().size()), error);
             QVERIFY2(!pipeline.empty(), error.c_str());
-            const std::unique_ptr<TreeRun> again = searchAgainst(app.toStdString(), *tree, *model, kCostTolerance, pipeline);
-            qInfo().noquote() << QString::fromStdString("with Halide's pipeline features: " + again->report);
-            const std::string failure = notHalidesTree(*again, *tree, kCostTolerance);
-            QVERIFY2(failure.empty(), failure.c_str());
         }
+        const double tolerance = known->costTolerance > 0 ? known->costTolerance : kCostTolerance;
+        const std::unique_ptr<TreeRun> again = searchAgainst(app.toStdString(), *tree, *model, tolerance, pipeline);
+        qInfo().noquote() << QString::fromStdString("searched again with the cause taken away: " + again->report);
+        const std::string failure = notHalidesTree(*again, *tree, tolerance);
+        QVERIFY2(failure.empty(), failure.c_str());
     }
 };
 
