@@ -62,10 +62,15 @@ struct KnownParting {
     const char *cause;
     double costTolerance = 0;
     const char *halidePipelineFeatures = nullptr;
+    // With the cause taken away: 0 when the tree is then Halide's, else the depth where the search
+    // parts next (for the cause named in `cause` after the first).
+    int thenDepth = 0;
 };
 
 const KnownParting kKnownPartings[] = {
-    {"bilateral_grid/bilateral_grid", 3, "costs", "float32 summation order, 2.5e-5", 5e-5},
+    {"bilateral_grid/bilateral_grid", 3, "costs",
+     "float32 summation order, 2.5e-5; then repeat_edge in histogram's serial loop, 1.4%, no features recorded",
+     5e-5, nullptr, 13},
     {"harris/baseline", 21, "costs", "float32 summation order, 1.2e-5", 5e-5},
     {"hist/baseline", 17, "costs", "float32 summation order, 1.3e-5", 5e-5},
     // u8_sat: Halide 14 lowers it to a cast of a clamp, Halide v19 to one saturating-cast intrinsic.
@@ -73,10 +78,27 @@ const KnownParting kKnownPartings[] = {
      5e-5, "halide_camera_pipe.b1.featurization"},
     {"camera_pipe/baseline", 3, "costs", "u8_sat pipeline features of sharpened", 0, "halide_baseline.b1.featurization"},
     // fast_exp ends in reinterpret<float>: an extern call in Halide 14, its own IR node in v19.
-    {"nl_means/nl_means", 5, "costs", "fast_exp's reinterpret in w's pipeline features", 0,
+    {"nl_means/nl_means", 5, "costs",
+     "fast_exp's reinterpret in w's pipeline features; then sum per block of sum$1's update, 0.16%, no features "
+     "recorded",
+     0, "halide_nl_means.b1.featurization", 13},
+    {"nl_means/baseline", 5, "costs", "fast_exp's reinterpret in w's pipeline features; then summation order", 5e-5,
      "halide_nl_means.b1.featurization"},
-    {"nl_means/baseline", 5, "costs", "fast_exp's reinterpret in w's pipeline features", 0,
-     "halide_nl_means.b1.featurization"},
+    // Halide's generator bounds out to [0, 1024)^2 (Func::bound, a constant extent: "out [1024c, 1024c]");
+    // the built-in app gives estimates only, so that runs at a fraction of the size stay possible.
+    {"cuda_mat_mul/cuda_mat_mul", 1, "children", "out's bound (estimates only in the built-in app)"},
+    {"cuda_mat_mul/baseline", 1, "children", "out's bound (estimates only in the built-in app)"},
+    // Halide recorded no features for the children that part (not in a beam, not the parting Func's).
+    {"depthwise_separable_conv/depthwise_separable_conv", 7, "costs",
+     "depthwise_convolved per block of pointwise_convolved's update, 0.48%, no features recorded"},
+    {"interpolate/baseline", 51, "beam", "two children within float32 rounding of each other"},
+    // Features recorded and different: shared_mem_occupancy of a kernel where Halide counts none
+    // (lens_blur's f54, max_filter's vert_log); max_filter: vert_log's expr_branching, 2 against 3,
+    // and repeat_edge's global stores per block.
+    {"lens_blur/lens_blur", 5, "costs", "f54's shared_mem_occupancy (Halide 0)"},
+    {"lens_blur/baseline", 9, "costs", "f54's shared_mem_occupancy (Halide 0)"},
+    {"max_filter/max_filter", 9, "costs", "vert_log's expr_branching and shared_mem_occupancy"},
+    {"max_filter/baseline", 9, "costs", "repeat_edge's global stores per block"},
 };
 
 const KnownParting *knownParting(const std::string &row)
@@ -259,6 +281,15 @@ private Q_SLOTS:
         const double tolerance = known->costTolerance > 0 ? known->costTolerance : kCostTolerance;
         const std::unique_ptr<TreeRun> again = searchAgainst(app.toStdString(), *tree, *model, tolerance, pipeline);
         qInfo().noquote() << QString::fromStdString("searched again with the cause taken away: " + again->report);
+        if (known->thenDepth > 0) {
+            const Divergence &next = again->comparison.first;
+            QVERIFY2(next.found && next.goldenDepth == known->thenDepth,
+                     qPrintable(QString::fromStdString("listed as parting next at depth " +
+                                                       std::to_string(known->thenDepth) + ", found " +
+                                                       (next.found ? "depth " + std::to_string(next.goldenDepth)
+                                                                   : std::string("Halide's tree")))));
+            return;
+        }
         const std::string failure = notHalidesTree(*again, *tree, tolerance);
         QVERIFY2(failure.empty(), failure.c_str());
     }
