@@ -1,4 +1,6 @@
 #include "core/search/featurizer.h"
+
+#include "core/search/dump_constancy.h"
 #include "core/search/integer_math.h"
 
 #include "core/search/expr_branching.h"
@@ -186,7 +188,6 @@ private:
                                     const RationalJacobian &thread, const RationalJacobian &serial, bool scheduled,
                                     int innermostDim, MemoryType memory) const;
     SmallVector<int64_t, 6> storeSiteExtents(int node) const;
-    std::vector<bool> constantRequired(int node, int consumerNode, int consumerStage) const;
     bool loopsHaveConstantExtent(const StageCtx &c) const;
     void computePointsComputedMinimum();
     struct StageBytes {
@@ -967,11 +968,12 @@ void Featurizer::occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) co
             feat[Feature::MaxWarpOccupancy] = double(activeWarps) / params.activeWarpLimit;
             feat[Feature::MaxBlockOccupancy] = double(activeWarps / warps) / params.activeBlockLimit;
         }
-        // Unscheduled Funcs placed at this stage's block loop take their share too (Halide adds them
-        // to the block's total when it places them).
+        // The block of this stage's loop nest (Halide counts per stage: each stage of a root Func is
+        // a loop nest of its own); unscheduled Funcs placed at this block take their share too
+        // (Halide adds them to the block's total when it places them).
         const auto placed = placedSharedBytes.find({c.node, c.stage});
         const int64_t shared =
-            st.sharedBytesPerBlock(c.node) + (placed == placedSharedBytes.end() ? 0 : placed->second);
+            st.sharedBytesPerBlock(c.node, c.stage) + (placed == placedSharedBytes.end() ? 0 : placed->second);
         feat[Feature::SharedMemOccupancy] = double(shared) / double(params.sharedMemoryLimitBytes);
         if (shared > 0)
             feat[Feature::SharedMemBlockLimitFactor] =
@@ -980,100 +982,17 @@ void Featurizer::occupancyFeatures(const StageCtx &c, ScheduleFeatures &feat) co
     }
 }
 
-namespace {
-
-// Halide's affine bound (FunctionDAG::Edge::BoundInfo): a constant, or v, v * k, v + c, v * k + c with
-// v one of the consumer's loop variables "<consumer>.<loop>.min/max". Returns the loop index, -1 for a
-// constant, -2 for a bound that is not affine.
-int affineLoopOf(const Halide::Expr &e, const dag::Stage &consumer)
-{
-    using namespace Halide::Internal;
-    if (e.as<IntImm>())
-        return -1;
-    const Add *add = e.as<Add>();
-    const Mul *mul = add ? add->a.as<Mul>() : e.as<Mul>();
-    const Halide::Expr v = mul ? mul->a : add ? add->a : e;
-    const Variable *var = v.as<Variable>();
-    if (!var || (mul && !mul->b.as<IntImm>()) || (add && !add->b.as<IntImm>()))
-        return -2;
-    const std::string prefix = consumer.node->name + ".";
-    for (size_t j = 0; j < consumer.loop.size(); j++)
-        if (var->name == prefix + consumer.loop[j].var + ".min" || var->name == prefix + consumer.loop[j].var + ".max")
-            return static_cast<int>(j);
-    return -2;
-}
-
-bool isConstantInt(const Halide::Expr &e) { return Halide::Internal::as_const_int(e) != nullptr; }
-
-// Halide's constant_extent of a loop of a stage of `n`, given the constness of each dimension of
-// the region required of `n` (Node::loop_nest_for_region, required_to_computed): constant bounds,
-// or the dimension of the region computed the loop follows, when that is the region required.
-bool loopHasConstantExtent(const dag::Node &n, const dag::Loop &l, const std::vector<bool> &requiredConstant)
-{
-    if (isConstantInt(l.min) && isConstantInt(l.max))
-        return true;
-    using Halide::Internal::equal;
-    for (size_t k = 0; k < n.regionComputed.size() && k < requiredConstant.size(); k++)
-        if (equal(l.min, n.regionComputed[k].min) && equal(l.max, n.regionComputed[k].max))
-            return requiredConstant[k] && equal(n.regionComputed[k].min, n.regionRequired[k].min) &&
-                   equal(n.regionComputed[k].max, n.regionRequired[k].max);
-    return false;
-}
-
-} // namespace
-
-// Halide's constant_extent of the region of `node` that one thread of the consumer stage needs
-// (Edge::expand_footprint): per dimension, true when every bound reaching it is affine in loops of
-// constant extent. At the thread level the consumer's pure loops are constant (they come out of
-// a split) and its reduction loops are when their bounds are; an inlined Func in between passes
-// on the constness of its own region.
-std::vector<bool> Featurizer::constantRequired(int node, int consumerNode, int consumerStage) const
-{
-    std::vector<bool> constant(static_cast<size_t>(d.node(node).func.dimensions()), true);
-    for (int e : d.node(node).outgoingEdges) {
-        const dag::Edge &edge = d.edge(e);
-        const dag::Stage &consumer = d.stage(edge.consumerNode, edge.consumerStage);
-        std::vector<bool> loopConstant(consumer.loop.size(), true);
-        if (edge.consumerNode == consumerNode && edge.consumerStage == consumerStage) {
-            for (size_t j = 0; j < consumer.loop.size(); j++)
-                loopConstant[j] = !consumer.loop[j].rvar ||
-                                  (isConstantInt(consumer.loop[j].min) && isConstantInt(consumer.loop[j].max));
-        } else if (const FuncSchedule *cf = st.scheduleOf(edge.consumerNode);
-                   cf && (cf->location == ComputeLocation::Inlined ||
-                          (cf->location == ComputeLocation::ThreadLevel && cf->consumer == consumerNode &&
-                           cf->consumerStage == consumerStage))) {
-            // Inlined into the stage, or a thread-level Func computed in the same loops of it (Halide's
-            // bounds there follow it): the constness of its own region, through its loops.
-            const std::vector<bool> inner = constantRequired(edge.consumerNode, consumerNode, consumerStage);
-            for (size_t j = 0; j < consumer.loop.size(); j++)
-                loopConstant[j] = loopHasConstantExtent(d.node(edge.consumerNode), consumer.loop[j], inner);
-        } else {
-            continue; // another consumer: not part of this thread's footprint
-        }
-        for (size_t i = 0; i < edge.bounds.size() && i < constant.size(); i++)
-            for (const Halide::Expr &b : {edge.bounds[i].first, edge.bounds[i].second}) {
-                const int j = affineLoopOf(b, consumer);
-                if (j == -2 || (j >= 0 && !loopConstant[static_cast<size_t>(j)]))
-                    constant[i] = false;
-            }
-    }
-    return constant;
-}
-
 // Whether every loop of the stage has a compile-time constant extent where Halide's unrolled_loops
 // looks (the loop just outside the innermost). For root and block-level Funcs that is a loop out
-// of a split, constant for pure loops; for a thread-level Func it is its own outermost loop, whose
+// of a split, constant for pure loops; for a thread-level Func it is its own serial loop, whose
 // extent is its region per thread, not constant where a clamp or a select decides it (lens_blur's
-// f54 reads channel min(c, 3) .. 3).
+// f54 reads channel min(c, 3) .. 3): the flags its dump prints (dump_constancy.h).
 bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const
 {
     if (c.f->location != ComputeLocation::ThreadLevel)
         return true;
-    const std::vector<bool> required = constantRequired(c.node, c.f->consumer, c.f->consumerStage);
-    for (const dag::Loop &l : d.stage(c.node, c.stage).loop)
-        if (!loopHasConstantExtent(d.node(c.node), l, required))
-            return false;
-    return true;
+    const dag::ExtentFlags flags = DumpConstancy(st).serialLoop(*c.f, c.stage);
+    return std::all_of(flags.begin(), flags.end(), [](bool constant) { return constant; });
 }
 
 // The region of `node` required at its store site (Halide's store_bounds): at
@@ -1814,6 +1733,18 @@ State withUntiledRootsTiledForFeatures(const State &state)
 }
 
 } // namespace
+
+std::vector<UnscheduledSite> unscheduledSites(const Featurization &featurization)
+{
+    std::vector<UnscheduledSite> out;
+    if (!featurization.sites)
+        return out;
+    const std::vector<std::optional<Placement>> &placements = featurization.sites->placements;
+    for (size_t n = 0; n < placements.size(); n++)
+        if (placements[n])
+            out.push_back({static_cast<int>(n), placements[n]->loop, placements[n]->realizations});
+    return out;
+}
 
 std::vector<ScheduleFeatures> computeFeatures(const State &state, const FeatureParams &params)
 {

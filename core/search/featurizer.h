@@ -109,4 +109,13 @@ struct Featurization {
 Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent,
                               bool keepSites = false, StageFeatureMemo *memo = nullptr);
 
+// Where a featurization (made with keepSites) placed a Func not scheduled yet (Halide's
+// State::compute_featurization): the loop, none for the root, and how often it is realized there.
+struct UnscheduledSite {
+    int node = 0;
+    LoopPath loop; // empty: at root
+    int64_t realizations = 1;
+};
+std::vector<UnscheduledSite> unscheduledSites(const Featurization &featurization);
+
 } // namespace beamscope::search

@@ -419,10 +419,14 @@ std::string State::legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryL
             return name + ": " + std::to_string(threads) + " threads per block > " + std::to_string(maxThreadsPerBlock);
         if ((threads + 31) / 32 > activeWarpLimit)
             return name + ": more warps per block than the active warp limit";
-        const int64_t shared = sharedBytesPerBlock(f.node);
-        if (shared > sharedMemoryLimitBytes)
-            return name + ": " + std::to_string(shared) + " bytes of shared memory per block > " +
-                   std::to_string(sharedMemoryLimitBytes);
+        // Per stage: each stage of a root Func is a kernel of its own (Halide's
+        // exceeds_shared_memory_limit checks every loop nest at root).
+        for (size_t s = 0; s < f.stages.size(); s++) {
+            const int64_t shared = sharedBytesPerBlock(f.node, static_cast<int>(s));
+            if (shared > sharedMemoryLimitBytes)
+                return name + ": " + std::to_string(shared) + " bytes of shared memory per block > " +
+                       std::to_string(sharedMemoryLimitBytes);
+        }
     }
     return {};
 }
