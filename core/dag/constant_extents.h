@@ -43,12 +43,12 @@ public:
     }
 
 private:
-    static constexpr int kNever = -2, kAlways = -1; // else the index of the flag it takes
-    std::vector<std::vector<std::pair<int, int>>> m_edgeBounds;  // [edge][dim]: min's and max's source loop
-    std::vector<std::vector<bool>> m_computedEqualsRequired;     // [node][dim]
-    std::vector<std::vector<std::vector<int>>> m_loopSource;     // [node][stage][loop]: computed dim
-    std::vector<ExtentFlags> m_rootComputed;                     // [node]
-    std::vector<std::vector<ExtentFlags>> m_rootLoops;           // [node][stage]
+    static constexpr int kNever = -2, kAlways = -1;             // else the index of the flag it takes
+    std::vector<std::vector<std::pair<int, int>>> m_edgeBounds; // [edge][dim]: min's and max's source loop
+    std::vector<std::vector<bool>> m_computedEqualsRequired;    // [node][dim]
+    std::vector<std::vector<std::vector<int>>> m_loopSource;    // [node][stage][loop]: computed dim
+    std::vector<ExtentFlags> m_rootComputed;                    // [node]
+    std::vector<std::vector<ExtentFlags>> m_rootLoops;          // [node][stage]
 };
 
 } // namespace beamscope::dag

@@ -90,7 +90,7 @@ struct Node {
     std::vector<SymbolicInterval> regionRequired;           // symbolic variables <func>.<arg>.min/max
     std::vector<Halide::Internal::Interval> regionComputed; // in terms of regionRequired
     std::vector<Stage> stages;
-    std::vector<Span> estimatedRegion; // outputs only: from set_estimates / bound
+    std::vector<Span> estimatedRegion;        // outputs only: from set_estimates / bound
     std::vector<bool> estimatedRegionIsBound; // per dimension: from Func::bound, a constant extent
     std::vector<int> outgoingEdges;
     bool isOutput = false;

@@ -74,10 +74,10 @@ public:
 private:
     int m_passes = 0;
     int m_finalDepth = 0;
-    std::vector<GoldenState> m_states;                      // file order: pass, then id
-    std::map<std::pair<int, int64_t>, size_t> m_index;      // (pass, id) -> m_states
+    std::vector<GoldenState> m_states;                            // file order: pass, then id
+    std::map<std::pair<int, int64_t>, size_t> m_index;            // (pass, id) -> m_states
     std::map<std::pair<int, int>, std::vector<size_t>> m_byDepth; // (pass, depth) -> m_states, id order
-    std::map<std::pair<int, int64_t>, std::string> m_dumps; // (pass, id) -> dump text
+    std::map<std::pair<int, int64_t>, std::string> m_dumps;       // (pass, id) -> dump text
     std::map<std::pair<int, int64_t>, std::vector<GoldenStageFeatures>> m_features;
     std::vector<std::pair<int, int64_t>> m_featured;
     std::map<std::pair<int, int64_t>, std::string> m_unscheduled;

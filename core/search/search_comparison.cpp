@@ -344,8 +344,8 @@ FeatureComparison compareFeatures(const std::vector<GoldenStageFeatures> &halide
     FeatureComparison c;
     c.stages = halide.size();
     if (halide.size() != ours.size()) {
-        c.error = "Halide featurized " + std::to_string(halide.size()) + " stages, Beamscope " +
-                  std::to_string(ours.size());
+        c.error =
+            "Halide featurized " + std::to_string(halide.size()) + " stages, Beamscope " + std::to_string(ours.size());
         return c;
     }
     for (const GoldenStageFeatures &h : halide) {

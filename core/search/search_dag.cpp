@@ -157,8 +157,8 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d), m_constancy(d)
 void SearchDag::replacePipelineFeatures(std::vector<float> features)
 {
     if (features.size() != m_pipelineFeatures.size())
-        throw std::invalid_argument("replacePipelineFeatures: " + std::to_string(features.size()) +
-                                    " values for the " + std::to_string(m_pipelineFeatures.size()) + " of " +
+        throw std::invalid_argument("replacePipelineFeatures: " + std::to_string(features.size()) + " values for the " +
+                                    std::to_string(m_pipelineFeatures.size()) + " of " +
                                     std::to_string(m_costStages.size()) + " stages");
     m_pipelineFeatures = std::move(features);
 }

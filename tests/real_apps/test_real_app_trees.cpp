@@ -74,9 +74,10 @@ const KnownParting kKnownPartings[] = {
     {"harris/baseline", 21, "costs", "float32 summation order, 1.2e-5", 5e-5},
     {"hist/baseline", 17, "costs", "float32 summation order, 1.3e-5", 5e-5},
     // u8_sat: Halide 14 lowers it to a cast of a clamp, Halide v19 to one saturating-cast intrinsic.
-    {"camera_pipe/camera_pipe", 3, "costs", "u8_sat pipeline features of sharpened; then summation order, 3.8e-5",
-     5e-5, "halide_camera_pipe.b1.featurization"},
-    {"camera_pipe/baseline", 3, "costs", "u8_sat pipeline features of sharpened", 0, "halide_baseline.b1.featurization"},
+    {"camera_pipe/camera_pipe", 3, "costs", "u8_sat pipeline features of sharpened; then summation order, 3.8e-5", 5e-5,
+     "halide_camera_pipe.b1.featurization"},
+    {"camera_pipe/baseline", 3, "costs", "u8_sat pipeline features of sharpened", 0,
+     "halide_baseline.b1.featurization"},
     // fast_exp ends in reinterpret<float>: an extern call in Halide 14, its own IR node in v19.
     {"nl_means/nl_means", 5, "costs", "fast_exp's reinterpret in w's pipeline features", 0,
      "halide_nl_means.b1.featurization"},
@@ -219,11 +220,12 @@ std::unique_ptr<TreeRun> searchAgainst(const std::string &app, const GoldenTree 
                 for (const std::string &e : mine)
                     if (!std::binary_search(theirs.begin(), theirs.end(), e))
                         b += " " + e;
-                firstPlacement = "first state placed otherwise: Halide's state " + std::to_string(id) + ": Halide" +
-                                 a + "; Beamscope" + b + "\n";
+                firstPlacement = "first state placed otherwise: Halide's state " + std::to_string(id) + ": Halide" + a +
+                                 "; Beamscope" + b + "\n";
             }
         }
-        const FeatureComparison fc = compareFeatures(*tree.features(pass, id), featuresOf(*run, it->second->id, params.device));
+        const FeatureComparison fc =
+            compareFeatures(*tree.features(pass, id), featuresOf(*run, it->second->id, params.device));
         if (fc.error.empty() && fc.differences.empty())
             continue;
         if (run->differing++ == 0)
@@ -234,10 +236,10 @@ std::unique_ptr<TreeRun> searchAgainst(const std::string &app, const GoldenTree 
 
     std::ostringstream r;
     r.precision(9);
-    r << app << ": " << run->result.statesAdded << " states added (Halide " << tree.states().size() - 1
-      << "), best " << run->result.cost << "; features: " << run->reached << " of " << run->featured
-      << " recorded states reached, " << run->differing << " differ; unscheduled Funcs placed otherwise in "
-      << run->placedDiffering << " of " << run->placed << "\n"
+    r << app << ": " << run->result.statesAdded << " states added (Halide " << tree.states().size() - 1 << "), best "
+      << run->result.cost << "; features: " << run->reached << " of " << run->featured << " recorded states reached, "
+      << run->differing << " differ; unscheduled Funcs placed otherwise in " << run->placedDiffering << " of "
+      << run->placed << "\n"
       << firstDiffering << firstPlacement;
     const Divergence &d = run->comparison.first;
     if (d.found) {
@@ -327,7 +329,8 @@ private Q_SLOTS:
         }
         // A listed parting is still where the search parts, and for the reason given.
         const Divergence &d = run->comparison.first;
-        QVERIFY2(d.found, qPrintable(QString("listed as parting at depth %1, but now Halide's tree").arg(known->depth)));
+        QVERIFY2(d.found,
+                 qPrintable(QString("listed as parting at depth %1, but now Halide's tree").arg(known->depth)));
         QVERIFY2(d.goldenDepth == known->depth && d.what.starts_with(known->what),
                  qPrintable(QString::fromStdString("listed as parting at depth " + std::to_string(known->depth) + " (" +
                                                    known->what + "), found depth " + std::to_string(d.goldenDepth) +
@@ -336,8 +339,8 @@ private Q_SLOTS:
             return; // the cause is named, not proven by a second search
         std::vector<float> pipeline;
         if (known->halidePipelineFeatures) {
-            const std::filesystem::path featurization =
-                test::sourceDir() / "tests/fixtures/halide/real_apps" / app.toStdString() / known->halidePipelineFeatures;
+            const std::filesystem::path featurization = test::sourceDir() / "tests/fixtures/halide/real_apps" /
+                                                        app.toStdString() / known->halidePipelineFeatures;
             pipeline = test::real_apps::halidePipelineFeatures(
                 featurization, static_cast<int>(run->searchDag->costStages().size()), error);
             QVERIFY2(!pipeline.empty(), error.c_str());
@@ -348,10 +351,9 @@ private Q_SLOTS:
         if (known->thenDepth > 0) {
             const Divergence &next = again->comparison.first;
             QVERIFY2(next.found && next.goldenDepth == known->thenDepth,
-                     qPrintable(QString::fromStdString("listed as parting next at depth " +
-                                                       std::to_string(known->thenDepth) + ", found " +
-                                                       (next.found ? "depth " + std::to_string(next.goldenDepth)
-                                                                   : std::string("Halide's tree")))));
+                     qPrintable(QString::fromStdString(
+                         "listed as parting next at depth " + std::to_string(known->thenDepth) + ", found " +
+                         (next.found ? "depth " + std::to_string(next.goldenDepth) : std::string("Halide's tree")))));
             return;
         }
         const std::string failure = notHalidesTree(*again, *tree, tolerance);

@@ -409,11 +409,14 @@ output 16 128 (0, 0) t gpu_block
     {
         QTest::addColumn<QString>("app");
         QTest::addColumn<QString>("file");
-        const std::set<std::string> sample = {
-            "camera_pipe/halide_camera_pipe.b1.loop_nest.txt", "local_laplacian/halide_local_laplacian.b1.loop_nest.txt",
-            "bilateral_grid/halide_baseline.loop_nest.txt",    "hist/halide_hist.loop_nest.txt",
-            "max_filter/halide_max_filter.b1.loop_nest.txt",   "lens_blur/halide_lens_blur.b1.loop_nest.txt",
-            "interpolate/halide_interpolate.b1.loop_nest.txt", "stencil_chain/halide_baseline.b1.loop_nest.txt"};
+        const std::set<std::string> sample = {"camera_pipe/halide_camera_pipe.b1.loop_nest.txt",
+                                              "local_laplacian/halide_local_laplacian.b1.loop_nest.txt",
+                                              "bilateral_grid/halide_baseline.loop_nest.txt",
+                                              "hist/halide_hist.loop_nest.txt",
+                                              "max_filter/halide_max_filter.b1.loop_nest.txt",
+                                              "lens_blur/halide_lens_blur.b1.loop_nest.txt",
+                                              "interpolate/halide_interpolate.b1.loop_nest.txt",
+                                              "stencil_chain/halide_baseline.b1.loop_nest.txt"};
         for (const char *app : kApps)
             for (const auto &entry : std::filesystem::directory_iterator(fixtures() / app)) {
                 const std::string file = entry.path().filename().string();

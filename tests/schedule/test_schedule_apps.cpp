@@ -102,9 +102,8 @@ private Q_SLOTS:
         // covers what the emitter has to get right (camera_pipe: Funcs nested in a block-level
         // Func's thread and serial loops, 35 stages; bilateral_grid and hist: reductions and
         // scatters in update stages; iir_blur: scans); the label "full" runs every app.
-        const QStringList sample = {"box_blur",       "stencil_chain_u16", "matmul",   "histogram",
-                                    "conv_relu",      "select_cast",       "camera_pipe", "bilateral_grid",
-                                    "hist",           "iir_blur"};
+        const QStringList sample = {"box_blur",    "stencil_chain_u16", "matmul",         "histogram", "conv_relu",
+                                    "select_cast", "camera_pipe",       "bilateral_grid", "hist",      "iir_blur"};
         for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
             const QString name = QString::fromStdString(info.name);
             if (!only.isEmpty() ? !only.split(',').contains(name) : !test::allAppRows() && !sample.contains(name))
