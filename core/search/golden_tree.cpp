@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 
 namespace beamscope::search {
@@ -193,96 +194,79 @@ std::optional<GoldenTree> GoldenTree::read(const std::string &folder, std::strin
     return tree;
 }
 
-bool GoldenTree::readFeatures(const std::string &folder, std::string *error)
+namespace {
+
+// Reads an optional table of the folder (absent: nothing to do): its header, then every row, given
+// to `each` with the state of states.tsv it names (its pass, id and hash columns). False with
+// `error` set at the first bad row.
+bool readStateTable(const GoldenTree &tree, const std::string &path, std::string *error,
+                    const std::vector<std::string> &requiredColumns,
+                    const std::function<bool(Row &, const GoldenState &)> &each)
 {
-    // A state's key columns, checked against states.tsv.
-    const auto stateOf = [this](Row &row, const std::string &path, int line, std::string *why) -> const GoldenState * {
+    if (!std::filesystem::exists(path))
+        return true;
+    const std::optional<std::string> text = readTextFileOrGzipped(path, error);
+    if (!text)
+        return false;
+    std::istringstream in(*text);
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> header = splitTabs(line);
+    for (const std::string &column : requiredColumns)
+        if (std::find(header.begin(), header.end(), column) == header.end()) {
+            *error = path + ": line 1: expected a header with column " + column;
+            return false;
+        }
+    int lineNumber = 1;
+    while (std::getline(in, line)) {
+        lineNumber++;
+        if (line.empty())
+            continue;
+        Row row(path, lineNumber, header, splitTabs(line));
         const int pass = static_cast<int>(row.integer("pass"));
         const int64_t id = row.integer("id");
         const uint64_t hash = row.hash("hash");
-        if (!row.error().empty()) {
-            *why = row.error();
-            return nullptr;
-        }
-        const GoldenState *s = find(pass, id);
-        if (!s || s->hash != hash) {
-            *why = path + ": line " + std::to_string(line) + ": expected a state of states.tsv, found pass " +
-                   std::to_string(pass) + " id " + std::to_string(id) + (s ? " with another hash" : "");
-            return nullptr;
-        }
-        return s;
-    };
-
-    const std::string featuresPath = existingOrGzipped(folder + "/features.tsv").string();
-    if (std::filesystem::exists(featuresPath)) {
-        const std::optional<std::string> text = readTextFileOrGzipped(featuresPath, error);
-        if (!text)
+        const GoldenState *s = row.error().empty() ? tree.find(pass, id) : nullptr;
+        if (row.error().empty() && (!s || s->hash != hash)) {
+            *error = path + ": line " + std::to_string(lineNumber) + ": expected a state of states.tsv, found pass " +
+                     std::to_string(pass) + " id " + std::to_string(id) + (s ? " with another hash" : "");
             return false;
-        std::istringstream in(*text);
-        std::string line;
-        std::getline(in, line);
-        const std::vector<std::string> header = splitTabs(line);
-        std::vector<std::string> featureColumns;
-        for (int f = 0; f < 73; f++)
-            featureColumns.push_back("f" + std::to_string(f));
-        for (const std::string &column : featureColumns)
-            if (std::find(header.begin(), header.end(), column) == header.end()) {
-                *error = featuresPath + ": line 1: expected a header with column " + column;
-                return false;
-            }
-        int lineNumber = 1;
-        while (std::getline(in, line)) {
-            lineNumber++;
-            if (line.empty())
-                continue;
-            Row row(featuresPath, lineNumber, header, splitTabs(line));
-            const GoldenState *s = stateOf(row, featuresPath, lineNumber, error);
-            if (!s)
-                return false;
+        }
+        if (!s || !each(row, *s) || !row.error().empty()) {
+            *error = row.error();
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool GoldenTree::readFeatures(const std::string &folder, std::string *error)
+{
+    std::vector<std::string> featureColumns;
+    for (int f = 0; f < 73; f++)
+        featureColumns.push_back("f" + std::to_string(f));
+    const bool features = readStateTable(
+        *this, existingOrGzipped(folder + "/features.tsv").string(), error, featureColumns,
+        [&](Row &row, const GoldenState &s) {
             GoldenStageFeatures f;
             f.stageIndex = static_cast<int>(row.integer("stage_index"));
             f.func = row.text("func");
             f.stage = row.text("stage");
-            for (int i = 0; i < 73; i++)
-                f.values[static_cast<size_t>(i)] =
-                    static_cast<float>(row.number(featureColumns[static_cast<size_t>(i)].c_str()));
-            if (!row.error().empty()) {
-                *error = row.error();
-                return false;
-            }
-            auto &rows = m_features[{s->pass, s->id}];
+            for (size_t i = 0; i < featureColumns.size(); i++)
+                f.values[i] = static_cast<float>(row.number(featureColumns[i].c_str()));
+            auto &rows = m_features[{s.pass, s.id}];
             if (rows.empty())
-                m_featured.emplace_back(s->pass, s->id);
+                m_featured.emplace_back(s.pass, s.id);
             rows.push_back(std::move(f));
-        }
-    }
-
-    const std::string unscheduledPath = existingOrGzipped(folder + "/unscheduled.tsv").string();
-    if (std::filesystem::exists(unscheduledPath)) {
-        const std::optional<std::string> text = readTextFileOrGzipped(unscheduledPath, error);
-        if (!text)
-            return false;
-        std::istringstream in(*text);
-        std::string line;
-        std::getline(in, line);
-        const std::vector<std::string> header = splitTabs(line);
-        int lineNumber = 1;
-        while (std::getline(in, line)) {
-            lineNumber++;
-            if (line.empty())
-                continue;
-            Row row(unscheduledPath, lineNumber, header, splitTabs(line));
-            const GoldenState *s = stateOf(row, unscheduledPath, lineNumber, error);
-            if (!s)
-                return false;
-            m_unscheduled[{s->pass, s->id}] = row.text("unscheduled");
-            if (!row.error().empty()) {
-                *error = row.error();
-                return false;
-            }
-        }
-    }
-    return true;
+            return true;
+        });
+    return features && readStateTable(*this, existingOrGzipped(folder + "/unscheduled.tsv").string(), error,
+                                      {"unscheduled"}, [&](Row &row, const GoldenState &s) {
+                                          m_unscheduled[{s.pass, s.id}] = row.text("unscheduled");
+                                          return true;
+                                      });
 }
 
 const std::vector<GoldenStageFeatures> *GoldenTree::features(int pass, int64_t id) const

@@ -315,7 +315,9 @@ Json comparisonJson(const SearchComparison &c)
     return out;
 }
 
-std::vector<ComparedState> comparedStates(const SearchTrace &trace, const SearchDag &dag)
+std::optional<std::vector<ComparedState>>
+comparedStates(const SearchTrace &trace,
+               const std::function<std::optional<std::string>(const std::vector<Json> &decisions)> &dumpOf)
 {
     const int passOffset = trace.params.prePass ? 0 : 1;
     std::vector<ComparedState> out;
@@ -323,6 +325,9 @@ std::vector<ComparedState> comparedStates(const SearchTrace &trace, const Search
     for (const TraceNode &n : trace.nodes()) {
         if (n.pass + passOffset < 1)
             continue;
+        std::optional<std::string> dump = dumpOf(trace.decisionsTo(n.id));
+        if (!dump)
+            return std::nullopt;
         ComparedState s;
         s.pass = n.pass + passOffset;
         s.depth = n.depth;
@@ -330,12 +335,19 @@ std::vector<ComparedState> comparedStates(const SearchTrace &trace, const Search
         s.cost = n.cost;
         s.inBeam = n.inBeam;
         s.passThrough = n.passThrough;
-        s.dump = stateFromDecisions(dag, trace.decisionsTo(n.id), trace.pipeline).halideLoopNest();
+        s.dump = std::move(*dump);
         s.hash = fnv1a(s.dump);
         s.decision = n.decision;
         out.push_back(std::move(s));
     }
     return out;
+}
+
+std::vector<ComparedState> comparedStates(const SearchTrace &trace, const SearchDag &dag)
+{
+    return *comparedStates(trace, [&](const std::vector<Json> &decisions) {
+        return std::optional(stateFromDecisions(dag, decisions, trace.pipeline).halideLoopNest());
+    });
 }
 
 FeatureComparison compareFeatures(const std::vector<GoldenStageFeatures> &halide,

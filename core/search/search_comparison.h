@@ -20,6 +20,7 @@
 #include "core/util/json.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,11 @@ std::string formatComparison(const SearchComparison &c);
 // state rebuilt from its decisions and printed in Halide's dump form. Passes are numbered from 1,
 // as Halide numbers them; a freeze_inline_compute_root pre-pass (pass 0) is left out.
 std::vector<ComparedState> comparedStates(const SearchTrace &trace, const SearchDag &dag);
+// The same with another way of printing a node's loop nest from its decisions (root first), e.g. a
+// search session's; nullopt from it stops the walk and returns nullopt.
+std::optional<std::vector<ComparedState>>
+comparedStates(const SearchTrace &trace,
+               const std::function<std::optional<std::string>(const std::vector<Json> &decisions)> &dumpOf);
 
 // One schedule feature of one stage where Beamscope's featurization of a state differs from the
 // one Halide recorded for the same loop nest (features.tsv).

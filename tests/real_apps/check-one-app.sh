@@ -25,6 +25,6 @@ c++ "${flags[@]}" -DREAL_APP_FUNCTION="$function" "$here/core/pipelines/app_$app
     "$here/tests/real_apps/real_app_report.cpp" -o "$out" \
     "$libs/libbeamscope_real_app_check.a" "$libs"/libbeamscope_{autotune,samples,session,schedule,search,bench}.a \
     "$libs"/libbeamscope_{pipelines,dag,model,weights,gpu,util}.a /usr/local/cuda/lib64/libcudart_static.a \
-    -ldl -lrt -lpthread /usr/lib/x86_64-linux-gnu/libHalide14.so.0
+    -lz -ldl -lrt -lpthread /usr/lib/x86_64-linux-gnu/libHalide14.so.0
 cd "$here"
 exec "$out" "$app" "$here/tests/fixtures/halide/real_apps" "$here/weights/anderson2021"

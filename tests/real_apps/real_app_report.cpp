@@ -4,12 +4,24 @@
 // with the same weights beside Halide's Best cost, with the schedule features
 // that differ. What test_real_apps asserts, printed for a developer at work.
 //
+// real-app-report --beam32 APP [FIXTURES] [WEIGHTS_DIR]: Beamscope's beam-32 search (5 passes, as
+// Halide's default) under each weights file Halide chose a beam-32 nest with, beside Halide's Best
+// cost of that nest, with the states and seconds it took; where the winners differ, the first Func
+// in decision order that the two place otherwise (where the two searches' final paths part).
+//
 // Built with -DREAL_APP_FUNCTION=<function> it calls that app function
 // directly instead of the registry, so an app file can be checked against
 // already-built libraries (tests/real_apps/check-one-app.sh).
 
+#include "core/gpu/device_facts.h"
+#include "core/model/cost_model_file.h"
 #include "core/pipelines/pipeline.h"
+#include "core/search/autoschedule.h"
+#include "core/search/device_limits.h"
+#include "core/search/loop_nest_diff.h"
+#include "core/search/loop_nest_text.h"
 #include "tests/real_apps/real_app_check.h"
+#include "tests/support/test_data.h"
 
 #include <cmath>
 #include <iostream>
@@ -38,10 +50,59 @@ void printCells(const std::vector<CellDifference> &cells, size_t limit)
 
 } // namespace
 
+#ifndef REAL_APP_FUNCTION
+int beam32Report(const std::string &app, const std::filesystem::path &fixtures, const std::filesystem::path &weightsDir)
+{
+    const std::optional<pipelines::PipelineInfo> info = pipelines::findPipeline(app);
+    if (!info) {
+        std::cerr << "real-app-report: no built-in pipeline '" << app << "'\n";
+        return 2;
+    }
+    std::cout << "app\tweights\tbeamscope_cost\thalide_cost\trelative\tbeamscope_states_evaluated\tseconds\t"
+                 "halide_nest_costed_by_beamscope\tfirst_func_placed_otherwise\n";
+    for (const std::string &weights : {app, std::string("baseline")}) {
+        const std::filesystem::path nest = fixtures / app / ("halide_" + weights + ".loop_nest.txt");
+        const std::optional<double> halide = halideBestCost(fixtures, app, weights, false);
+        if (!std::filesystem::exists(nest) || !halide)
+            continue;
+        std::string why;
+        const std::unique_ptr<model::CostModel> model = model::loadCostModel(weightsDir / (weights + ".weights"), why);
+        if (!model) {
+            std::cerr << "real-app-report: " << why << "\n";
+            return 1;
+        }
+        const pipelines::PipelineInstance instance = info->build();
+        search::AutoscheduleParams params;
+        params.beamSize = 32;
+        params.device = search::featureParamsFor(*gpu::findProfile("v100"));
+        const search::AutoscheduleOutcome outcome =
+            search::autoschedule(app, instance.outputs, *model, params, nullptr, nullptr);
+        const LoopNestReport halideNest = costLoopNest(*outcome.searchDag, nest, weightsDir / (weights + ".weights"), {});
+        const search::FuncPlacementDifference d =
+            search::firstDifferingFunc(*outcome.searchDag, search::parseLoopNestText(test::readFile(nest)),
+                                       outcome.result.best->halideLoopNestTree());
+        std::cout << app << "\t" << weights << "\t" << outcome.result.cost << "\t" << *halide << "\t"
+                  << (outcome.result.cost - *halide) / *halide << "\t" << outcome.result.statesEvaluated << "\t"
+                  << outcome.result.searchSeconds << "\t"
+                  << (halideNest.error.empty() ? std::to_string(halideNest.ourCost) : halideNest.error) << "\t"
+                  << (d.func.empty() ? std::string("- (Halide's winner)")
+                                     : d.func + ": Halide " + d.first + "; Beamscope " + d.second)
+                  << "\n";
+    }
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#ifndef REAL_APP_FUNCTION
+    if (argc >= 3 && std::string(argv[1]) == "--beam32")
+        return beam32Report(argv[2], argc > 3 ? argv[3] : "tests/fixtures/halide/real_apps",
+                            argc > 4 ? argv[4] : "weights/anderson2021");
+#endif
     if (argc < 2) {
-        std::cerr << "usage: real-app-report APP [FIXTURES_DIR] [WEIGHTS_DIR]\n";
+        std::cerr << "usage: real-app-report APP [FIXTURES_DIR] [WEIGHTS_DIR]\n"
+                     "       real-app-report --beam32 APP [FIXTURES_DIR] [WEIGHTS_DIR]\n";
         return 2;
     }
     const std::string app = argv[1];

@@ -10,7 +10,6 @@
 #include "core/search/search_comparison.h"
 #include "core/search/search_trace.h"
 #include "core/session/search_session.h"
-#include "core/util/fnv1a.h"
 #include "core/weights/shipped_weights.h"
 
 #include <filesystem>
@@ -64,26 +63,13 @@ int runCompareSearch(const CompareSearchOptions &o)
         return fail(o.trace + ": field \"pipeline\": cannot rebuild '" + trace->pipeline + "': " + error);
 
     // Halide numbers passes from 1; a freeze_inline_compute_root pre-pass (trace pass 0) has no counterpart.
-    const int passOffset = trace->params.prePass ? 0 : 1;
-    std::vector<search::ComparedState> ours;
-    for (const search::TraceNode &n : trace->nodes()) {
-        if (n.pass + passOffset < 1)
-            continue;
-        const std::optional<std::string> dump = session->halideLoopNest(trace->decisionsTo(n.id), &error);
-        if (!dump)
-            return fail(o.trace + ": node " + std::to_string(n.id) + ": " + error);
-        search::ComparedState s;
-        s.pass = n.pass + passOffset;
-        s.depth = n.depth;
-        s.id = n.id;
-        s.cost = n.cost;
-        s.inBeam = n.inBeam;
-        s.passThrough = n.passThrough;
-        s.dump = *dump;
-        s.hash = fnv1a(*dump);
-        s.decision = n.decision;
-        ours.push_back(std::move(s));
-    }
+    const std::optional<std::vector<search::ComparedState>> compared =
+        search::comparedStates(*trace, [&](const std::vector<Json> &decisions) {
+            return session->halideLoopNest(decisions, &error);
+        });
+    if (!compared)
+        return fail(o.trace + ": " + error);
+    const std::vector<search::ComparedState> &ours = *compared;
     const search::SearchComparison c = search::compareSearch(ours, *golden, 1e-5, trace->params.halideSteps);
     if (o.json)
         std::cout << search::comparisonJson(c).dump() << "\n";
