@@ -247,21 +247,21 @@ bool GoldenTree::readFeatures(const std::string &folder, std::string *error)
     std::vector<std::string> featureColumns;
     for (int f = 0; f < 73; f++)
         featureColumns.push_back("f" + std::to_string(f));
-    const bool features = readStateTable(
-        *this, existingOrGzipped(folder + "/features.tsv").string(), error, featureColumns,
-        [&](Row &row, const GoldenState &s) {
-            GoldenStageFeatures f;
-            f.stageIndex = static_cast<int>(row.integer("stage_index"));
-            f.func = row.text("func");
-            f.stage = row.text("stage");
-            for (size_t i = 0; i < featureColumns.size(); i++)
-                f.values[i] = static_cast<float>(row.number(featureColumns[i].c_str()));
-            auto &rows = m_features[{s.pass, s.id}];
-            if (rows.empty())
-                m_featured.emplace_back(s.pass, s.id);
-            rows.push_back(std::move(f));
-            return true;
-        });
+    const bool features = readStateTable(*this, existingOrGzipped(folder + "/features.tsv").string(), error,
+                                         featureColumns, [&](Row &row, const GoldenState &s) {
+                                             GoldenStageFeatures f;
+                                             f.stageIndex = static_cast<int>(row.integer("stage_index"));
+                                             f.func = row.text("func");
+                                             f.stage = row.text("stage");
+                                             for (size_t i = 0; i < featureColumns.size(); i++)
+                                                 f.values[i] =
+                                                     static_cast<float>(row.number(featureColumns[i].c_str()));
+                                             auto &rows = m_features[{s.pass, s.id}];
+                                             if (rows.empty())
+                                                 m_featured.emplace_back(s.pass, s.id);
+                                             rows.push_back(std::move(f));
+                                             return true;
+                                         });
     return features && readStateTable(*this, existingOrGzipped(folder + "/unscheduled.tsv").string(), error,
                                       {"unscheduled"}, [&](Row &row, const GoldenState &s) {
                                           m_unscheduled[{s.pass, s.id}] = row.text("unscheduled");

@@ -77,7 +77,8 @@ int beam32Report(const std::string &app, const std::filesystem::path &fixtures, 
         params.device = search::featureParamsFor(*gpu::findProfile("v100"));
         const search::AutoscheduleOutcome outcome =
             search::autoschedule(app, instance.outputs, *model, params, nullptr, nullptr);
-        const LoopNestReport halideNest = costLoopNest(*outcome.searchDag, nest, weightsDir / (weights + ".weights"), {});
+        const LoopNestReport halideNest =
+            costLoopNest(*outcome.searchDag, nest, weightsDir / (weights + ".weights"), {});
         const search::FuncPlacementDifference d =
             search::firstDifferingFunc(*outcome.searchDag, search::parseLoopNestText(test::readFile(nest)),
                                        outcome.result.best->halideLoopNestTree());

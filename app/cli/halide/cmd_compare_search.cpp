@@ -63,10 +63,8 @@ int runCompareSearch(const CompareSearchOptions &o)
         return fail(o.trace + ": field \"pipeline\": cannot rebuild '" + trace->pipeline + "': " + error);
 
     // Halide numbers passes from 1; a freeze_inline_compute_root pre-pass (trace pass 0) has no counterpart.
-    const std::optional<std::vector<search::ComparedState>> compared =
-        search::comparedStates(*trace, [&](const std::vector<Json> &decisions) {
-            return session->halideLoopNest(decisions, &error);
-        });
+    const std::optional<std::vector<search::ComparedState>> compared = search::comparedStates(
+        *trace, [&](const std::vector<Json> &decisions) { return session->halideLoopNest(decisions, &error); });
     if (!compared)
         return fail(o.trace + ": " + error);
     const std::vector<search::ComparedState> &ours = *compared;
