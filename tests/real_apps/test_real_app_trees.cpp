@@ -94,7 +94,9 @@ const KnownParting kKnownPartings[] = {
     {"interpolate/baseline", 51, "beam", "two children within float32 rounding of each other (asserted)"},
     // lens_blur: f55 computed inside f54's update-stage serial loop, under its 32-iteration
     // reduction loop (76.3 against Halide's 942 with its own weights; 0.1% with baseline's). Halide
-    // recorded no features for these children (f55 is not the parting Func of its recording).
+    // recorded no features for these children (f55 is not the parting Func of its recording); the
+    // beam stays Halide's to the end and every recorded state's schedule features equal Halide's,
+    // so what is left is the pipeline features, which Halide v19 wrote for no lens_blur state.
     {"lens_blur/lens_blur", 9, "costs", "f55 in f54's update-stage serial loop, no features recorded"},
     {"lens_blur/baseline", 9, "costs", "f55 in f54's update-stage serial loop, no features recorded"},
     // Recorded features differ: vert_log's expr_branching with repeat_edge inlined and lambda_0 not

@@ -106,10 +106,12 @@ const KnownDifference kKnownDifferences[] = {
     // Features equal; the total differs by 1.3e-5, float32 summation order in the network
     // (1862.08, 4e-6, with BEAMSCOPE_MODEL_KERNEL=portable; core/model/README.md).
     {"hist/halide_baseline.b1.loop_nest.txt", "cost", "float32 summation order on a cost of 1862"},
-    // Halide wrote no featurization for these (it aborted after choosing), so no cell can be
-    // compared; the costs differ by the amounts the test prints.
-    {"lens_blur/halide_baseline.b1.loop_nest.txt", "cost", "no featurization to trace"},
-    {"lens_blur/halide_lens_blur.b1.loop_nest.txt", "cost", "no featurization to trace"},
+    // Halide wrote no featurization for these (it aborted after choosing). The beam-1 nests' schedule
+    // features equal those Halide's search recorded for them, feature for feature (features.tsv,
+    // test_real_app_trees), so the cost differs through the pipeline features, the model's other
+    // input, which Halide v19 wrote for no lens_blur state (Halide 14's own are in another order).
+    {"lens_blur/halide_baseline.b1.loop_nest.txt", "cost", "pipeline features, no v19 featurization"},
+    {"lens_blur/halide_lens_blur.b1.loop_nest.txt", "cost", "pipeline features, no v19 featurization"},
     {"lens_blur/halide_baseline.loop_nest.txt", "cost", "no featurization to trace"},
     {"lens_blur/halide_lens_blur.loop_nest.txt", "cost", "no featurization to trace"},
 };
