@@ -181,8 +181,9 @@ private:
     StageCtx context(const FuncSchedule &f, int stage) const;
     // The non-inlined Funcs and inputs a stage reads, directly or through inlined Funcs, each once.
     void collectProducersRead(int node, int stage, std::vector<int> &out) const;
-    int branching(int node);
-    std::string branchingKey(int node) const;
+    int branching(int node, const std::vector<int> &inlined);
+    std::vector<int> inlinedInto(int node, int stage) const;
+    std::string branchingKey(int node, const std::vector<int> &inlined) const;
     void memoryFeatures(const StageCtx &c, ScheduleFeatures &feat) const;
     int64_t pointsAccessedPerThread(const StageCtx &c, const ScheduleFeatures &feat, std::span<const int> chain,
                                     const RationalJacobian &thread, const RationalJacobian &serial, bool scheduled,
@@ -585,34 +586,47 @@ void Featurizer::collectProducersRead(int node, int stage, std::vector<int> &out
 
 // The expr_branching memo's key for `node`: the Func and the Funcs inlined into it, directly or
 // through other inlined Funcs, which are all its measure depends on.
-std::string Featurizer::branchingKey(int node) const
+// The Funcs inlined into one stage of `node`: those it reads, and those they read, through inlined
+// Funcs only (Halide's `inlined` map of the stage's innermost loop).
+std::vector<int> Featurizer::inlinedInto(int node, int stage) const
 {
-    std::vector<int> inlined, pending{node};
+    std::vector<int> inlined;
+    std::vector<int> pending;
+    auto reach = [&](const dag::Stage &s) {
+        for (int e : s.incomingEdges) {
+            const int q = d.edge(e).producer;
+            const FuncSchedule *g = st.scheduleOf(q);
+            if (g && g->location == ComputeLocation::Inlined &&
+                std::find(inlined.begin(), inlined.end(), q) == inlined.end()) {
+                inlined.push_back(q);
+                pending.push_back(q);
+            }
+        }
+    };
+    reach(d.stage(node, stage));
     while (!pending.empty()) {
         const int n = pending.back();
         pending.pop_back();
         for (const dag::Stage &s : d.node(n).stages)
-            for (int e : s.incomingEdges) {
-                const int q = d.edge(e).producer;
-                const FuncSchedule *g = st.scheduleOf(q);
-                if (g && g->location == ComputeLocation::Inlined &&
-                    std::find(inlined.begin(), inlined.end(), q) == inlined.end()) {
-                    inlined.push_back(q);
-                    pending.push_back(q);
-                }
-            }
+            reach(s);
     }
     std::sort(inlined.begin(), inlined.end());
+    return inlined;
+}
+
+std::string Featurizer::branchingKey(int node, const std::vector<int> &inlined) const
+{
     std::string key = std::to_string(node);
     for (int q : inlined)
         key += "," + std::to_string(q);
     return key;
 }
 
-// Halide measures the Func's pure definition for every stage, through the
-// Funcs inlined into it. Each inlined Func is measured once per state (chains
-// of inlined stencils would otherwise be expanded exponentially).
-int Featurizer::branching(int node)
+// Halide measures the Func's pure definition for every stage, through the Funcs inlined into that
+// stage (an update stage that reads none of them measures their calls as plain calls: max_filter's
+// vert_log update, 2 where its pure stage with repeat_edge inlined is 3). Each inlined Func is
+// measured once per state (chains of inlined stencils would otherwise be expanded exponentially).
+int Featurizer::branching(int node, const std::vector<int> &inlined)
 {
     const std::function<bool(const std::string &, int &)> inlinedMeasure = [&](const std::string &name, int &out) {
         auto memo = inlinedBranching.find(name);
@@ -620,9 +634,9 @@ int Featurizer::branching(int node)
             out = memo->second;
             return true;
         }
-        for (const FuncSchedule &f : st.funcs())
-            if (f.location == ComputeLocation::Inlined && d.node(f.node).name == name) {
-                out = exprBranching(d.node(f.node).func, inlinedMeasure);
+        for (int q : inlined)
+            if (d.node(q).name == name) {
+                out = exprBranching(d.node(q).func, inlinedMeasure);
                 inlinedBranching.emplace(name, out);
                 return true;
             }
@@ -692,7 +706,9 @@ void Featurizer::stageFeatures(const StageCtx &c, ScheduleFeatures &feat)
     // Every stage reports the pure definition's measure, which depends on the Func and on which of
     // the Funcs it calls, directly or through other inlined Funcs, are inlined: the memo's key. (A key
     // of every Func's inlining would make the memo grow with every state a search visits.)
-    feat[Feature::ExprBranching] = d.branching(branchingKey(c.node), [&] { return branching(c.node); });
+    const std::vector<int> inlined = inlinedInto(c.node, c.stage);
+    feat[Feature::ExprBranching] =
+        d.branching(branchingKey(c.node, inlined), [&] { return branching(c.node, inlined); });
 }
 
 // Realizations, points computed, scalars, innermost and unrolled extents.

@@ -21,8 +21,8 @@
 //                              Jacobians composed through inlined Funcs with Halide's rational
 //                              arithmetic, producers reached by several edges counted per edge
 //   expr_branching             Halide's ExprBranching over the simplified, CSE'd pure definition
-//                              (values and store args; an inlined call counts as the inlined Func's
-//                              measure), reported for every stage of the Func (expr_branching.h)
+//                              (values and store args; a call of a Func inlined into the stage counts
+//                              as the inlined Func's measure, other calls as calls), for every stage
 //   num_scalars                GPU vector width 1: 0 with a vectorized loop, every point without
 //   storedAtRoot               Funcs computed inside a kernel (block or thread level) and also realized at
 //                              root, as Halide's dumps show them: global memory, per-realization reads and
