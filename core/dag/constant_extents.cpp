@@ -7,6 +7,8 @@ namespace {
 using namespace Halide;
 using namespace Halide::Internal;
 
+// Where a bound's, a computed dimension's or a loop's flag comes from: never constant, always
+// constant, or (0, 1, ...) the flag of that consumer loop / required dimension / computed dimension.
 constexpr int kNever = -2, kAlways = -1;
 
 // Halide's BoundInfo: a number, or an affine function of one consumer loop's min or max.

@@ -43,7 +43,6 @@ public:
     }
 
 private:
-    static constexpr int kNever = -2, kAlways = -1;             // else the index of the flag it takes
     std::vector<std::vector<std::pair<int, int>>> m_edgeBounds; // [edge][dim]: min's and max's source loop
     std::vector<std::vector<bool>> m_computedEqualsRequired;    // [node][dim]
     std::vector<std::vector<std::vector<int>>> m_loopSource;    // [node][stage][loop]: computed dim

@@ -2,23 +2,13 @@
 #include "core/util/halide_names.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace beamscope::search {
 
 namespace {
 
 // "name" before "name$1" before "name$2" ... ("f3$0" counts as f3's first).
-bool madeBefore(const std::string &a, const std::string &b)
-{
-    auto number = [](const std::string &name) -> long long {
-        const size_t dollar = name.find('$');
-        if (dollar == std::string::npos || dollar + 1 >= name.size())
-            return -1;
-        return std::atoll(name.c_str() + dollar + 1);
-    };
-    return number(a) < number(b);
-}
+bool madeBefore(const std::string &a, const std::string &b) { return uniqueSuffixNumber(a) < uniqueSuffixNumber(b); }
 
 } // namespace
 

@@ -138,7 +138,7 @@ namespace {
 class Featurizer {
 public:
     Featurizer(const State &s, const FeatureParams &p, StageFeatureMemo *memo = nullptr)
-        : st(s), d(s.dag()), params(p), stageMemo(memo)
+        : st(s), d(s.dag()), params(p), stageMemo(memo), dumpConstancy(s)
     {}
 
     // parent: the featurization of the state this one was made from by deciding its last Func, or null.
@@ -150,6 +150,7 @@ private:
     const SearchDag &d;
     const FeatureParams &params;
     StageFeatureMemo *stageMemo;         // the search depth's, or null
+    mutable DumpConstancy dumpConstancy; // which loop extents are constants (unrolled_loop_extent)
     std::vector<ScheduleFeatures> feats; // by cost-model slot (scheduled prefix)
     std::vector<int64_t> pcm;            // points_computed_minimum per slot (all stages)
     std::vector<StageCtx> contexts;      // per scheduled slot, shared by the per-stage and inlined passes
@@ -1007,7 +1008,7 @@ bool Featurizer::loopsHaveConstantExtent(const StageCtx &c) const
 {
     if (c.f->location != ComputeLocation::ThreadLevel)
         return true;
-    const dag::ExtentFlags flags = DumpConstancy(st).serialLoop(*c.f, c.stage);
+    const dag::ExtentFlags flags = dumpConstancy.serialLoop(*c.f, c.stage);
     return std::all_of(flags.begin(), flags.end(), [](bool constant) { return constant; });
 }
 

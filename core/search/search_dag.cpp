@@ -1,5 +1,7 @@
 #include "core/search/search_dag.h"
 
+#include "core/util/halide_names.h"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -126,6 +128,18 @@ SearchDag::SearchDag(const dag::FunctionDAG &d) : m_dag(d), m_constancy(d)
             for (int t = 0; t < dag::kScalarTypeCount; t++)
                 m_pipelineFeatures.push_back(
                     static_cast<float>(pf.matrix[static_cast<size_t>(row)][static_cast<size_t>(t)]));
+    }
+
+    // Dump names: the k-th Func of a base name, in this process's making order, as a fresh process
+    // names it.
+    std::map<std::string, std::vector<std::pair<int64_t, int>>> byBase; // base -> (suffix number, node)
+    for (const dag::Node &n : d.nodes)
+        byBase[baseFuncName(n.name)].emplace_back(uniqueSuffixNumber(n.name), n.id);
+    m_dumpNames.resize(nodes);
+    for (auto &[base, group] : byBase) {
+        std::sort(group.begin(), group.end());
+        for (size_t k = 0; k < group.size(); k++)
+            m_dumpNames[static_cast<size_t>(group[k].second)] = k == 0 ? base : base + "$" + std::to_string(k);
     }
 
     // Root regions, consumers before producers (node order).

@@ -61,6 +61,11 @@ public:
         return m_rootLoops[nodeAt(node, "rootLoops")][stageAt(node, stage, "rootLoops")];
     }
 
+    // The Func's name as a fresh Halide process prints it in a loop-nest dump: Halide numbers a
+    // repeated name in the order the Funcs were made ("transpose", "transpose$1", ...), counting
+    // every pipeline built before in the same process, and a fresh process has built only this one.
+    const std::string &dumpName(int node) const { return m_dumpNames[nodeAt(node, "dumpName")]; }
+
     // Which extents are compile-time constants (dag/constant_extents.h): Halide's dumps mark them 'c'.
     const dag::ExtentConstancy &constancy() const { return m_constancy; }
 
@@ -197,6 +202,7 @@ private:
     std::vector<dag::StageRef> m_costStages;
     std::vector<int> m_scheduleOrder;
     std::vector<float> m_pipelineFeatures;
+    std::vector<std::string> m_dumpNames;
     std::vector<std::vector<int>> m_consumers;
     std::vector<std::vector<std::vector<char>>> m_stageReads; // [node][stage][producer node]
     std::vector<std::vector<char>> m_nodeReads;               // [node][producer node]

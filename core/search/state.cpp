@@ -2,10 +2,8 @@
 
 #include "core/search/dump_constancy.h"
 #include "core/search/integer_math.h"
-#include "core/util/halide_names.h"
 
 #include <algorithm>
-#include <charconv>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -584,26 +582,8 @@ std::string State::halideLoopNest() const { return printLoopNestText(halideLoopN
 LoopNestText State::halideLoopNestTree() const
 {
     NestBuilder out;
-    // Names as a fresh Halide process prints them: Halide numbers a repeated name in the order the
-    // Funcs were made ("transpose", "transpose$1", ...), counting every pipeline built before in
-    // the same process; a fresh process has built only this one. So the k-th Func of a base name,
-    // in this process's making order (its suffix number), is printed as a fresh process makes it.
-    std::map<std::string, std::vector<std::pair<int64_t, int>>> byBase; // base -> (suffix, node)
-    for (int n = 0; n < m_dag->nodeCount(); n++) {
-        const std::string &name = m_dag->node(n).name;
-        const std::string base = baseFuncName(name);
-        int64_t suffix = -1;
-        if (name.size() > base.size() + 1)
-            std::from_chars(name.data() + base.size() + 1, name.data() + name.size(), suffix);
-        byBase[base].emplace_back(suffix, n);
-    }
-    std::vector<std::string> freshNames(static_cast<size_t>(m_dag->nodeCount()));
-    for (auto &[base, group] : byBase) {
-        std::sort(group.begin(), group.end());
-        for (size_t k = 0; k < group.size(); k++)
-            freshNames[static_cast<size_t>(group[k].second)] = k == 0 ? base : base + "$" + std::to_string(k);
-    }
-    auto funcName = [&](int node) { return freshNames[static_cast<size_t>(node)]; };
+    // Names as a fresh Halide process prints them.
+    auto funcName = [&](int node) { return m_dag->dumpName(node); };
     auto vectorPair = [&](const FuncSchedule &f, int s) {
         const StageTiling &t = f.stages[static_cast<size_t>(s)];
         // A stage without loops vectorizes nothing, whatever its tiling says: Halide prints (-1, 0).

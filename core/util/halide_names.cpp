@@ -1,5 +1,7 @@
 #include "core/util/halide_names.h"
 
+#include <charconv>
+
 #include <cctype>
 
 namespace beamscope {
@@ -12,6 +14,15 @@ bool isIdentifier(char c) { return std::isalnum(static_cast<unsigned char>(c)) !
 } // namespace
 
 std::string baseFuncName(std::string_view name) { return std::string(name.substr(0, name.find('$'))); }
+
+int64_t uniqueSuffixNumber(std::string_view name)
+{
+    const size_t dollar = name.find('$');
+    int64_t number = -1;
+    if (dollar != std::string_view::npos)
+        std::from_chars(name.data() + dollar + 1, name.data() + name.size(), number);
+    return number;
+}
 
 std::string withoutUniqueSuffixes(std::string_view text)
 {

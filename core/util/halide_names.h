@@ -4,6 +4,7 @@
 // about the pipeline, so names are compared, looked up and shown without it.
 // Plain text helpers (no Halide), for the core, the explorer and the tests.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,10 @@ namespace beamscope {
 
 // The name without its uniquing suffix: "blur_x$2" -> "blur_x".
 std::string baseFuncName(std::string_view name);
+
+// The number of the uniquing suffix, which orders Funcs of one base name as they were made:
+// "blur_x$2" -> 2, "blur_x" -> -1 (the first made).
+int64_t uniqueSuffixNumber(std::string_view name);
 
 // Text with every uniquing suffix removed (a '$' and digits right after an
 // identifier character): "blur_x$1_s0 reads input$3" -> "blur_x_s0 reads input".

@@ -133,9 +133,12 @@ struct TreeRun {
     std::string report;                              // what the test prints, and a failure's message
 };
 
-std::vector<ScheduleFeatures> featuresOf(const TreeRun &run, int64_t id, const FeatureParams &device)
+// Beamscope's featurization of one of its states, with the sites where it placed the Funcs not
+// scheduled yet.
+Featurization featurizationOf(const TreeRun &run, int64_t id, const FeatureParams &device)
 {
-    return computeFeatures(stateFromDecisions(*run.searchDag, run.trace.decisionsTo(id), run.trace.pipeline), device);
+    const State state = stateFromDecisions(*run.searchDag, run.trace.decisionsTo(id), run.trace.pipeline);
+    return computeFeatures(state, device, nullptr, true);
 }
 
 // Where the featurizer placed the Funcs not scheduled yet, in unscheduled.tsv's terms without the
@@ -163,10 +166,8 @@ std::vector<std::string> halidePlacements(const std::string &recorded)
     return out;
 }
 
-std::vector<std::string> ourPlacements(const TreeRun &run, int64_t id, const FeatureParams &device)
+std::vector<std::string> ourPlacements(const TreeRun &run, const Featurization &f)
 {
-    const State state = stateFromDecisions(*run.searchDag, run.trace.decisionsTo(id), run.trace.pipeline);
-    const Featurization f = computeFeatures(state, device, nullptr, true);
     std::vector<std::string> out;
     for (const UnscheduledSite &site : unscheduledSites(f)) {
         if (run.searchDag->node(site.node).isOutput)
@@ -223,10 +224,11 @@ std::unique_ptr<TreeRun> searchAgainst(const std::string &app, const GoldenTree 
         if (it == run->byHash.end())
             continue;
         run->reached++;
+        const Featurization ours = featurizationOf(*run, it->second->id, params.device);
         if (const std::string *recorded = tree.unscheduled(pass, id)) {
             run->placed++;
             const std::vector<std::string> theirs = halidePlacements(*recorded);
-            const std::vector<std::string> mine = ourPlacements(*run, it->second->id, params.device);
+            const std::vector<std::string> mine = ourPlacements(*run, ours);
             if (theirs != mine && run->placedDiffering++ == 0) {
                 std::string a, b;
                 for (const std::string &e : theirs)
@@ -239,8 +241,7 @@ std::unique_ptr<TreeRun> searchAgainst(const std::string &app, const GoldenTree 
                                  "; Beamscope" + b + "\n";
             }
         }
-        const FeatureComparison fc =
-            compareFeatures(*tree.features(pass, id), featuresOf(*run, it->second->id, params.device));
+        const FeatureComparison fc = compareFeatures(*tree.features(pass, id), ours.features);
         if (fc.error.empty() && fc.differences.empty())
             continue;
         if (run->differing++ == 0)
@@ -270,7 +271,7 @@ std::unique_ptr<TreeRun> searchAgainst(const std::string &app, const GoldenTree 
             const auto *halideFeatures = tree.features(d.halide->pass, d.halide->id);
             if (halideFeatures && mine != run->byHash.end())
                 r << formatFeatureComparison(
-                    compareFeatures(*halideFeatures, featuresOf(*run, mine->second->id, params.device)));
+                    compareFeatures(*halideFeatures, featurizationOf(*run, mine->second->id, params.device).features));
             else if (!halideFeatures)
                 r << "(Halide recorded no features for it)\n";
         }
