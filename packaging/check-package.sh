@@ -7,6 +7,7 @@
 #   - the installed explorer answers --help and --version without a display;
 #   - the installed plugin schedules a Halide 14 generator with the shipped weights;
 #   - an out-of-tree CMake project (examples/halide-plugin) finds the package
+#   - a user's own generator (examples/own-generator) records its search, opened by the CLI and explorer
 #     with find_package(Beamscope), schedules its generator and runs it on OpenCL.
 # The package is removed at the end, also when a check fails. Needs root (apt).
 #
@@ -123,6 +124,23 @@ out_of_tree_cmake_project() {
     "${clean_env[@]}" ctest --test-dir "$work/example" --output-on-failure
 }
 check "out-of-tree CMake project schedules and runs its generator with find_package(Beamscope)" out_of_tree_cmake_project
+
+own_generator_project() {
+    # A user's own generator (examples/own-generator): scheduled by the installed plugin with its search
+    # recorded, then the generator library and that recorded search opened by the installed programs.
+    "${clean_env[@]}" cmake -S "$source_dir/examples/own-generator" -B "$work/own" -DCMAKE_BUILD_TYPE=Release
+    "${clean_env[@]}" cmake --build "$work/own" -j "$(nproc)"
+    "${clean_env[@]}" ctest --test-dir "$work/own" --output-on-failure
+    local library="$work/own/libedge_generators.so"
+    local trace="$work/own/beamscope-traces/edges_opencl.beamscope-trace.jsonl"
+    "${clean_env[@]}" beamscope-cli generators "$library" --json | grep -q '"name": "edges"'
+    "${clean_env[@]}" beamscope-cli autoschedule --generator "$library" --name edges --param threshold=0.2 \
+        --beam 1 --weights bilateral_grid | grep -q "gpu_blocks"
+    "${clean_env[@]}" QT_QPA_PLATFORM=offscreen beamscope --trace "$trace" --generator "$library" \
+        --size 1280x800 --screenshot "$work/own-trace.png" 2>"$work/own-trace.txt"
+    test -s "$work/own-trace.png"
+}
+check "a user's own generator: scheduled with its search recorded, opened by the installed CLI and explorer" own_generator_project
 
 remove_package() {
     "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq beamscope

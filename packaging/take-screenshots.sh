@@ -5,8 +5,8 @@
 #
 #   packaging/take-screenshots.sh [--build DIR] [--out DIR] [NAME...]
 #
-# NAME is any of: first-start weights-workspace weights-compare search pipeline
-# device retrain predictions autotune device-weights (default: all). Each is taken at
+# NAME is any of: first-start weights-workspace weights-compare search search-compare pipeline
+# device retrain predictions autotune device-weights own-generator (default: all). Each is taken at
 # 1600x1000 (NAME.png, the README's) and at a laptop's 1280x800 (NAME-1280x800.png),
 # or only at --sizes LIST (comma-separated WxH). --build is a configured build
 # folder with Halide and the GUI (default build/dev; the explorer and the bench
@@ -32,13 +32,14 @@ while [ $# -gt 0 ]; do
         *) names+=("$1"); shift ;;
     esac
 done
-[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search pipeline device retrain predictions autotune device-weights)
+[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search search-compare pipeline device retrain predictions autotune device-weights own-generator)
 
 weights=weights/anderson2021
 samples_src=tests/fixtures/halide/samples/retrain_set
 command -v xvfb-run >/dev/null || { echo "take-screenshots: xvfb-run not found (apt-get install xvfb xauth)" >&2; exit 1; }
 [ -f "$build/CMakeCache.txt" ] || cmake --preset dev >/dev/null
 cmake --build "$build" --target beamscope beamscope-cli beamscope-bench-worker
+# The explorer finds beamscope-cli beside itself (generator libraries are looked at in it first).
 explorer="$build/app/beamscope"
 mkdir -p "$out"
 
@@ -78,6 +79,16 @@ for name in "${names[@]}"; do
         search)
             shoot "$name" --workspace search --app bilateral_grid --weights "$weights/bilateral_grid.weights" \
                 --beam 8 --passes 3 --tab cost --measure opencl ;;
+        search-compare) # camera_pipe's winner beside the runner-up of its final beam
+            shoot "$name" --workspace search --app camera_pipe --weights "$weights/camera_pipe.weights" \
+                --beam 2 --passes 1 --compare-runner-up --tab cost ;;
+        own-generator) # a user's generator library: examples/own-generator's edge detector, built here
+            if [ ! -f "$tmp/libedge_generators.so" ]; then
+                c++ -std=c++17 -O1 -fPIC -shared -I/usr/include/halide14 examples/own-generator/edge_generator.cpp \
+                    -o "$tmp/libedge_generators.so" -lHalide14
+            fi
+            shoot "$name" --generator "$tmp/libedge_generators.so" --name edges --param threshold=0.1 \
+                --beam 4 --passes 1 --tab cost ;;
         pipeline)
             shoot "$name" --workspace pipeline --app unsharp --stage sharpen_s0 --bench host ;;
         device)

@@ -68,6 +68,12 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
                     "Search / Pipeline: the registered pipeline (beamscope-cli apps lists them); Autotune: pipelines, "
                     "comma-separated.",
                     "NAME"),
+        valueOption("generator",
+                    "Search: open a library of your Halide 14 generators (checked in a separate process first); "
+                    "with --run, search the generator chosen.",
+                    "LIB.so"),
+        valueOption("name", "Search: with --generator, the generator to choose (default: the first).", "GEN"),
+        valueOption("param", "Search: with --generator, a GeneratorParam value k=v (repeatable).", "K=V"),
         valueOption("weights",
                     "Search: the cost model's weights; Retrain: the initial weights; Predictions: the "
                     "weights to evaluate. A path, or a shipped file's name (bilateral_grid).",
@@ -78,6 +84,9 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("passes", "Search: passes (0 = auto).", "P"),
         valueOption("state", "Search: state to select once shown (default: the winner).", "ID"),
         valueOption("compare-state", "Search: state to compare the selected one with.", "ID"),
+        QCommandLineOption(QStringLiteral("compare-runner-up"),
+                           QStringLiteral("Search: compare the winner with the runner-up: the cheapest other "
+                                          "complete state of the final beam.")),
         valueOption("func", "Search: highlight the decisions on Funcs whose name contains NAME.", "NAME"),
         QCommandLineOption(QStringLiteral("path-only"), QStringLiteral("Search: show only the path to the winner.")),
         valueOption("tab",
@@ -105,7 +114,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     };
     parser.addOptions(options);
     parser.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Weights files or folders to open."),
-                                 QStringLiteral("[FILE.weights|DIR|TRACE...]"));
+                                 QStringLiteral("[FILE.weights|DIR|TRACE|LIB.so...]"));
     // parse() rather than process(): an unknown option is a usage error (exit 2), as everywhere.
     if (!parser.parse(app.arguments())) {
         *error = parser.errorText();
@@ -125,6 +134,19 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     o.compare = parser.isSet(QStringLiteral("compare"));
     o.tensor = parser.value(QStringLiteral("tensor"));
     o.app = parser.value(QStringLiteral("app"));
+    if (parser.isSet(QStringLiteral("generator")))
+        o.generator = QFileInfo(parser.value(QStringLiteral("generator"))).absoluteFilePath();
+    o.generatorName = parser.value(QStringLiteral("name"));
+    o.generatorParams = parser.values(QStringLiteral("param"));
+    for (const QString &kv : o.generatorParams)
+        if (kv.indexOf(QLatin1Char('=')) <= 0) {
+            *error = QStringLiteral("--param expects KEY=VALUE, found \"%1\"").arg(kv);
+            return std::nullopt;
+        }
+    if ((!o.generatorName.isEmpty() || !o.generatorParams.isEmpty()) && o.generator.isEmpty()) {
+        *error = QStringLiteral("--name and --param need --generator LIB.so");
+        return std::nullopt;
+    }
     o.weights = parser.value(QStringLiteral("weights"));
     // A path, or a shipped file's name as beamscope-cli takes it ("bilateral_grid").
     if (!o.weights.isEmpty() && !QFileInfo::exists(o.weights))
@@ -133,6 +155,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     o.trace = parser.value(QStringLiteral("trace"));
     o.func = parser.value(QStringLiteral("func"));
     o.pathOnly = parser.isSet(QStringLiteral("path-only"));
+    o.compareRunnerUp = parser.isSet(QStringLiteral("compare-runner-up"));
     o.tab = parser.value(QStringLiteral("tab"));
     o.continueSearch = parser.isSet(QStringLiteral("continue"));
     o.measure = parser.value(QStringLiteral("measure"));
@@ -175,7 +198,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     }
 
     o.workspace = parser.value(QStringLiteral("workspace")).toLower();
-    if (o.workspace.isEmpty() && !o.trace.isEmpty())
+    if (o.workspace.isEmpty() && (!o.trace.isEmpty() || !o.generator.isEmpty()))
         o.workspace = QStringLiteral("search");
     else if (o.workspace.isEmpty() && !o.app.isEmpty())
         o.workspace = QStringLiteral("pipeline");
@@ -183,8 +206,9 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         *error = QStringLiteral("--compare needs exactly two weights paths (a, then b)");
         return std::nullopt;
     }
-    if (o.workspace == QLatin1String("search") && o.screenshotMode() && o.app.isEmpty() && o.trace.isEmpty()) {
-        *error = QStringLiteral("a screenshot of the Search workspace needs --app (to search) or --trace");
+    if (o.workspace == QLatin1String("search") && o.screenshotMode() && o.app.isEmpty() && o.trace.isEmpty() &&
+        o.generator.isEmpty()) {
+        *error = QStringLiteral("a screenshot of the Search workspace needs --app or --generator (to search) or --trace");
         return std::nullopt;
     }
     if ((o.workspace == QLatin1String("retrain") || o.workspace == QLatin1String("predictions")) &&

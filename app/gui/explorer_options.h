@@ -29,10 +29,14 @@ struct ExplorerOptions {
 
     // Search and Pipeline workspaces
     QString app;
+    QString generator;           // Search: a generator library (.so) to open
+    QString generatorName;       // its generator to select (default: the first)
+    QStringList generatorParams; // k=v values for it
     QString weights; // Search: the model; Retrain: initial weights; Predictions: the first file
     QString trace;
     std::optional<int> beam, passes;
     std::optional<qint64> state, compareState;
+    bool compareRunnerUp = false; // compare with the cheapest other complete state of the final beam
     QString func;
     bool pathOnly = false;
     QString tab;                 // detail tab: a number or part of its title ("cost", "loop", ...)

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QPixmap>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -44,10 +45,20 @@ SceneCallbacks screenshotWhenReady(ui::MainWindow &window, const QString &file, 
     settle->setSingleShot(true);
     settle->setInterval(kSettleMs);
     QObject::connect(settle, &QTimer::timeout, &window, [shown, file, asked] {
-        if (asked.isValid() && shown->size() != asked)
-            std::fprintf(stderr, "beamscope: the window is %dx%d, not the %dx%d asked for (its minimum size)\n",
-                         shown->width(), shown->height(), asked.width(), asked.height());
-        const bool saved = shown->grab().save(file, "PNG");
+        // A picture that claims a size it is not would say the window fits a screen it does not fit:
+        // no file rather than a wrong one.
+        const QPixmap picture = shown->grab();
+        if (asked.isValid() && (shown->size() != asked || picture.size() != asked)) {
+            const QSize minimum = shown->minimumSizeHint().expandedTo(shown->minimumSize());
+            std::fprintf(stderr,
+                         "beamscope: the window is %dx%d, not the %dx%d asked for (its minimum is %dx%d); no "
+                         "screenshot saved\n",
+                         shown->width(), shown->height(), asked.width(), asked.height(), minimum.width(),
+                         minimum.height());
+            finish(1);
+            return;
+        }
+        const bool saved = picture.save(file, "PNG");
         std::fprintf(stderr, "beamscope: %s %s\n", saved ? "saved" : "could not save", qPrintable(file));
         finish(saved ? 0 : 1);
     });

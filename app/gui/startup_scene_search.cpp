@@ -53,6 +53,18 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
     search->selectState(id);
     if (options.compareState)
         search->compareState(*options.compareState);
+    if (options.compareRunnerUp) {
+        const search::TraceNode *w = search->treeData().node(id);
+        const search::TraceNode *runnerUp = nullptr;
+        for (const search::TraceNode &n : search->treeData().nodes())
+            if (n.inBeam && n.pass == w->pass && n.depth == w->depth && n.id != id && (!runnerUp || n.cost < runnerUp->cost))
+                runnerUp = &n;
+        if (!runnerUp) {
+            done.failed(QStringLiteral("state #%1 has no other complete state in its final beam").arg(id));
+            return;
+        }
+        search->compareState(runnerUp->id);
+    }
     if (!options.func.isEmpty())
         search->setFuncSearch(options.func);
     if (options.pathOnly)
@@ -128,10 +140,30 @@ void setUpSearchScene(MainWindow &window, const ExplorerOptions &options, const 
     QObject::connect(search, &SearchWorkspace::traceLoaded, search, whenShown);
     QObject::connect(search, &SearchWorkspace::loadFailed, search,
                      [done](const QString &error) { done.failed(error); });
-    if (!options.trace.isEmpty())
-        search->openTrace(options.trace);
-    else if (!options.app.isEmpty() && options.run)
-        search->startSearch(); // waits for the weights library's scan itself
+    const auto begin = [search, options] {
+        if (!options.trace.isEmpty())
+            search->openTrace(options.trace);
+        else if ((!options.app.isEmpty() || !options.generator.isEmpty()) && options.run)
+            search->startSearch(); // waits for the weights library's scan itself
+    };
+    if (options.generator.isEmpty()) {
+        begin();
+        return;
+    }
+    // The user's library first (looked at in a child process), then the trace or the search that needs it.
+    QObject::connect(
+        search, &SearchWorkspace::generatorLibraryOpened, search,
+        [done, begin](bool ok, const QString &message) {
+            if (ok)
+                begin();
+            else
+                done.failed(message);
+        },
+        Qt::SingleShotConnection);
+    GeneratorParamValues values;
+    for (const QString &kv : options.generatorParams)
+        values.append({kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1)});
+    search->openGeneratorLibrary(options.generator, options.generatorName, values);
 }
 
 void setUpPipelineScene(MainWindow &window, const ExplorerOptions &options, const SceneCallbacks &done)

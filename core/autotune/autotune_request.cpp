@@ -29,7 +29,11 @@ std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string 
             error = "unknown pipeline '" + name + "' (see 'beamscope-cli apps')";
             return std::nullopt;
         }
-        o.pipelines.push_back({name, "app " + name, info->build});
+        // A user's generator (registered by the explorer) is recorded as one, so a resumed run builds it again.
+        const std::optional<pipelines::GeneratorSource> generator = pipelines::userGeneratorSource(name);
+        const std::string source =
+            generator ? "generator " + generator->library + " " + generator->generator : "app " + name;
+        o.pipelines.push_back({name, source, info->build});
     }
     for (int k = 0; k < r.randomPipelines; k++) {
         const uint64_t seed = r.seed * 1000003ull + static_cast<uint64_t>(k);
@@ -89,8 +93,14 @@ std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string 
         o.cudaCapability = bench::halideCudaCapability(local.device->computeCapability());
 
     std::string note;
+    // The pipelines a default is chosen for: random ones (never held out by any file) count as others.
+    std::vector<std::string> pipelines = r.apps;
+    if (r.randomPipelines > 0)
+        pipelines.push_back("random");
+    if (!r.generatorName.empty())
+        pipelines.push_back(r.generatorName);
     o.weightsPath = weights::resolveWeightsArgument(r.weights.empty() ? std::nullopt : std::optional(r.weights),
-                                                    std::nullopt, error, &note);
+                                                    std::nullopt, error, &note, &pipelines);
     if (o.weightsPath.empty())
         return std::nullopt;
 
@@ -214,6 +224,8 @@ std::vector<std::string> requestArguments(const AutotuneRequest &r)
 std::vector<std::string> autotunePipelineNames()
 {
     std::vector<std::string> names;
+    for (const pipelines::PipelineInfo &p : pipelines::userPipelines())
+        names.push_back(p.name);
     for (const pipelines::PipelineInfo &p : pipelines::builtinPipelines())
         names.push_back(p.name);
     return names;

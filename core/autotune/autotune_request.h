@@ -29,7 +29,7 @@ struct AutotuneRequest {
     std::string generatorLibrary; // with generatorName: one generator of a library
     std::string generatorName;
     std::map<std::string, std::string> generatorParams;
-    std::string weights;           // a path or a shipped name; empty: the shipped baseline
+    std::string weights;           // a path or a shipped name; empty: weights::defaultWeightsFor the pipelines
     std::string target = "opencl"; // "cuda" or "opencl"
     std::string profile;           // "local" or a reference profile; empty: local for cuda, else v100
 
@@ -98,7 +98,8 @@ AutotuneResult runAutotune(const AutotuneRequest &request, Progress *progress = 
 // the request (the CLI or the explorer).
 std::vector<std::string> requestArguments(const AutotuneRequest &request);
 
-// The built-in pipelines a request may name (registry order).
+// The pipelines a request may name: the user's generators registered in this process
+// (pipelines::registerUserPipeline), then the built-in ones in registry order.
 std::vector<std::string> autotunePipelineNames();
 
 } // namespace beamscope::autotune

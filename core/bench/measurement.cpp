@@ -1,5 +1,7 @@
 #include "core/bench/measurement.h"
 
+#include "core/util/bench_worker_path.h"
+
 #include "core/util/child_process.h"
 
 #include <cstdlib>
@@ -69,25 +71,7 @@ Json Measurement::toJson() const
     return j;
 }
 
-fs::path defaultWorkerPath()
-{
-    if (const char *env = std::getenv("BEAMSCOPE_BENCH_WORKER"); env && *env)
-        return env;
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        // Beside the program (a build's app/), from a test's folder, and installed:
-        // bin/../libexec/beamscope/.
-        for (const fs::path &candidate :
-             {self.parent_path() / "beamscope-bench-worker",
-              self.parent_path() / ".." / "app" / "beamscope-bench-worker",
-              self.parent_path() / ".." / ".." / "app" / "beamscope-bench-worker",
-              self.parent_path() / ".." / "libexec" / "beamscope" / "beamscope-bench-worker"})
-            if (fs::exists(candidate, ec))
-                return fs::weakly_canonical(candidate, ec);
-    }
-    return "beamscope-bench-worker"; // from PATH (an installed build)
-}
+fs::path defaultWorkerPath() { return benchWorkerPath(); }
 
 namespace {
 

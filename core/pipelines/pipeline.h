@@ -39,6 +39,19 @@ struct PipelineInfo {
 const std::vector<PipelineInfo> &builtinPipelines();
 std::optional<PipelineInfo> findPipeline(const std::string &name);
 
+// Pipelines registered while the program runs (a user's generators, loaded in the
+// explorer): found by findPipeline after the built-in ones, listed after them, so the
+// Pipeline and Autotune views take them as they take an app. A name already
+// registered is replaced. Thread-safe; userPipelines() returns a copy.
+// A user's pipeline built by a generator of a library (build() uses its defaults).
+struct GeneratorSource {
+    std::string library, generator;
+};
+void registerUserPipeline(PipelineInfo info, GeneratorSource source);
+std::vector<PipelineInfo> userPipelines();
+// The library and generator behind a registered user pipeline; nothing for any other name.
+std::optional<GeneratorSource> userGeneratorSource(const std::string &pipelineName);
+
 const char *originName(Origin origin); // "app", "golden", "random", "generator"
 
 } // namespace beamscope::pipelines

@@ -71,7 +71,10 @@ std::string definitionText(const Function &func, int definition)
 std::vector<PipelineListing> listPipelines()
 {
     std::vector<PipelineListing> out;
-    for (const PipelineInfo &info : builtinPipelines()) {
+    std::vector<PipelineInfo> all = builtinPipelines();
+    for (PipelineInfo &info : userPipelines())
+        all.push_back(std::move(info));
+    for (const PipelineInfo &info : all) {
         PipelineListing l;
         l.name = info.name;
         l.description = info.description;
@@ -79,7 +82,7 @@ std::vector<PipelineListing> listPipelines()
         try {
             const PipelineInstance instance = info.build();
             l.stageCount = countStages(instance);
-            l.hasGpuSchedule = static_cast<bool>(instance.applyGpuSchedule);
+            l.hasGpuSchedule = info.origin != Origin::Generator && static_cast<bool>(instance.applyGpuSchedule);
         } catch (const std::exception &) {
             l.stageCount = 0; // shown as unknown; picking it reports the error
         }

@@ -22,7 +22,7 @@ struct PipelineListing {
     bool hasGpuSchedule = false;
 };
 
-// Every built-in pipeline, in registry order. Builds each pipeline's Funcs
+// Every built-in pipeline, in registry order, then the user's (registerUserPipeline). Builds each pipeline's Funcs
 // (cheap) but not its DAG.
 std::vector<PipelineListing> listPipelines();
 

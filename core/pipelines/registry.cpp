@@ -1,6 +1,8 @@
 #include "core/pipelines/builtin_lists.h"
 #include "core/pipelines/random_pipeline.h"
 
+#include <mutex>
+
 namespace beamscope::pipelines {
 
 const std::vector<PipelineInfo> &builtinPipelines()
@@ -14,11 +16,61 @@ const std::vector<PipelineInfo> &builtinPipelines()
     return all;
 }
 
+namespace {
+struct UserPipeline {
+    PipelineInfo info;
+    GeneratorSource source;
+};
+std::mutex &userMutex()
+{
+    static std::mutex m;
+    return m;
+}
+std::vector<UserPipeline> &userList()
+{
+    static std::vector<UserPipeline> list;
+    return list;
+}
+} // namespace
+
+void registerUserPipeline(PipelineInfo info, GeneratorSource source)
+{
+    const std::lock_guard lock(userMutex());
+    std::vector<UserPipeline> &list = userList();
+    for (UserPipeline &existing : list)
+        if (existing.info.name == info.name) {
+            existing = {std::move(info), std::move(source)};
+            return;
+        }
+    list.push_back({std::move(info), std::move(source)});
+}
+
+std::vector<PipelineInfo> userPipelines()
+{
+    const std::lock_guard lock(userMutex());
+    std::vector<PipelineInfo> out;
+    for (const UserPipeline &p : userList())
+        out.push_back(p.info);
+    return out;
+}
+
+std::optional<GeneratorSource> userGeneratorSource(const std::string &pipelineName)
+{
+    const std::lock_guard lock(userMutex());
+    for (const UserPipeline &p : userList())
+        if (p.info.name == pipelineName)
+            return p.source;
+    return std::nullopt;
+}
+
 std::optional<PipelineInfo> findPipeline(const std::string &name)
 {
     for (const PipelineInfo &info : builtinPipelines())
         if (info.name == name)
             return info;
+    for (PipelineInfo &info : userPipelines())
+        if (info.name == name)
+            return std::move(info);
     if (auto random = parseRandomPipelineName(name)) {
         const auto [seed, stages] = *random;
         return PipelineInfo{name,

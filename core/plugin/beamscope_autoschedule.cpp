@@ -13,11 +13,14 @@
 #include "core/search/autoschedule.h"
 #include "core/search/featurization.h"
 #include "core/search/schedule_features.h"
+#include "core/search/search_trace.h"
+#include "core/util/sha256.h"
 #include "core/weights/weights.h"
 
 #include <Halide.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -68,6 +71,32 @@ void printCostOfGivenState(const search::AutoscheduleOutcome &out, const std::fi
     }
 }
 
+// BEAMSCOPE_TRACE / BEAMSCOPE_TRACE_DIR: the search as the explorer opens it, naming what it needs to
+// build the pipeline again (the generator, its parameters, the program it ran in), the target, the
+// weights and Halide's machine parameters.
+void writeTrace(search::SearchTrace &trace, const std::filesystem::path &path, const PluginSettings &settings,
+                const GeneratorInvocation &invocation, const Halide::Target &target,
+                const Halide::MachineParams &machine)
+{
+    search::TraceParams &p = trace.params;
+    std::error_code ec;
+    p.weights = std::filesystem::absolute(settings.weightsPath, ec).lexically_normal().string();
+    p.weightsSha256 = sha256FileHex(settings.weightsPath).value_or("");
+    p.generator = invocation.generator;
+    p.generatorParams = invocation.params;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        p.generatorExecutable = exe.string();
+    p.target = target.to_string();
+    p.machineParams = machine.to_string();
+    if (!path.parent_path().empty())
+        std::filesystem::create_directories(path.parent_path(), ec);
+    std::string error;
+    if (!trace.write(path, true, &error))
+        userError("BEAMSCOPE_TRACE: cannot write " + path.string() + ": " + error);
+    std::cerr << kName << ": search recorded in " << path.string() << " (open it in the explorer)\n";
+}
+
 void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const Halide::MachineParams &machine,
          Halide::AutoSchedulerResults *results)
 {
@@ -109,13 +138,19 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
         settings.params.beamSize = 1;
         settings.params.numPasses = 1;
     }
+    const GeneratorInvocation invocation = readGeneratorInvocation(ownCommandLine());
+    const std::filesystem::path tracePath = tracePathFor(settings, invocation, name);
+    search::SearchTrace trace;
     search::AutoscheduleOutcome out;
     try {
-        out = search::autoschedule(name, outputs, *model, settings.params, nullptr, nullptr);
+        out = search::autoschedule(name, outputs, *model, settings.params, tracePath.empty() ? nullptr : &trace,
+                                   nullptr);
     } catch (const dag::DagError &e) {
         userError(e.what()); // each names what to do: estimates to set, or a schedule to leave out
     }
     const search::SearchResult &r = out.result;
+    if (!tracePath.empty())
+        writeTrace(trace, tracePath, settings, invocation, target, machine);
     if (!r.best)
         userError(name + ": the search found no complete schedule within the device limits");
 

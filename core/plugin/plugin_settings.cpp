@@ -3,6 +3,8 @@
 #include "core/weights/shipped_weights.h"
 
 #include <charconv>
+#include <fstream>
+#include <set>
 #include <cstdlib>
 
 namespace beamscope::plugin {
@@ -54,6 +56,11 @@ PluginSettings settingsFromEnvironment(int parallelism,
     if (s.costOnly && s.partialSchedulePath.empty())
         throw SettingsError("BEAMSCOPE_COST_ONLY=1 needs HL_PARTIAL_SCHEDULE: the loop-nest dump whose cost to print");
 
+    if (const auto t = getenv("BEAMSCOPE_TRACE"); t && !t->empty())
+        s.traceFile = *t;
+    if (const auto d = getenv("BEAMSCOPE_TRACE_DIR"); d && !d->empty())
+        s.traceDir = *d;
+
     if (const auto w = getenv("HL_WEIGHTS_DIR"); w && !w->empty())
         s.weightsPath = *w;
     else if (const auto b = getenv("BEAMSCOPE_WEIGHTS_PATH"); b && !b->empty())
@@ -76,6 +83,61 @@ PluginSettings settingsFromEnvironment(int parallelism)
         const char *v = std::getenv(name);
         return v ? std::optional<std::string>(v) : std::nullopt;
     });
+}
+
+GeneratorInvocation readGeneratorInvocation(const std::vector<std::string> &args)
+{
+    // Halide 14's generator main: these flags take a value; key=value arguments are the target,
+    // the autoscheduler's settings and the GeneratorParams.
+    static const std::set<std::string> withValue = {"-c", "-d", "-e", "-f", "-g", "-i", "-n",
+                                                    "-o", "-p", "-r", "-s", "-t", "-x"};
+    static const std::set<std::string> notParams = {"target", "auto_schedule", "machine_params"};
+    GeneratorInvocation out;
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        if (withValue.count(a) && i + 1 < args.size()) {
+            const std::string &value = args[++i];
+            if (a == "-g")
+                out.generator = value;
+            else if (a == "-f")
+                out.functionName = value;
+            else if (a == "-o")
+                out.outputDir = value;
+            continue;
+        }
+        const size_t eq = a.find('=');
+        if (a.empty() || a.front() == '-' || eq == std::string::npos || eq == 0)
+            continue;
+        const std::string key = a.substr(0, eq), value = a.substr(eq + 1);
+        if (key == "target")
+            out.target = value;
+        else if (key == "machine_params")
+            out.machineParams = value;
+        else if (!notParams.count(key))
+            out.params[key] = value;
+    }
+    return out;
+}
+
+std::vector<std::string> ownCommandLine()
+{
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::vector<std::string> args;
+    std::string arg;
+    while (std::getline(in, arg, '\0'))
+        args.push_back(arg);
+    return args;
+}
+
+std::filesystem::path tracePathFor(const PluginSettings &settings, const GeneratorInvocation &invocation,
+                                   const std::string &pipelineName)
+{
+    if (!settings.traceFile.empty())
+        return settings.traceFile;
+    if (settings.traceDir.empty())
+        return {};
+    const std::string name = !invocation.functionName.empty() ? invocation.functionName : pipelineName;
+    return settings.traceDir / (name + ".beamscope-trace.jsonl");
 }
 
 } // namespace beamscope::plugin

@@ -7,9 +7,11 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace beamscope::plugin {
 
@@ -29,7 +31,26 @@ struct PluginSettings {
     // BEAMSCOPE_COST_ONLY=1 (with HL_PARTIAL_SCHEDULE): cost the dump's complete
     // state as it is, print its per-stage costs and features, search nothing.
     bool costOnly = false;
+    // BEAMSCOPE_TRACE=FILE: the search is recorded there (the explorer opens it); or
+    // BEAMSCOPE_TRACE_DIR=DIR: recorded as DIR/<function name>.beamscope-trace.jsonl, one file per
+    // library a build schedules (what the CMake package's beamscope_record_searches() sets).
+    std::filesystem::path traceFile, traceDir;
 };
+
+// What Halide's generator main was asked to do, read from its command line (the plugin runs in
+// that program): the generator (-g), the function (-f), the output folder (-o), the target, the
+// machine params, and the GeneratorParams (every other key=value argument).
+struct GeneratorInvocation {
+    std::string generator, functionName, outputDir, target, machineParams;
+    std::map<std::string, std::string> params;
+};
+GeneratorInvocation readGeneratorInvocation(const std::vector<std::string> &args);
+std::vector<std::string> ownCommandLine(); // this process's arguments (/proc/self/cmdline)
+
+// Where this search's trace goes: BEAMSCOPE_TRACE as given, else
+// BEAMSCOPE_TRACE_DIR/<function or pipeline name>.beamscope-trace.jsonl; empty when neither is set.
+std::filesystem::path tracePathFor(const PluginSettings &settings, const GeneratorInvocation &invocation,
+                                   const std::string &pipelineName);
 
 // getenv is injectable for tests. Throws SettingsError.
 PluginSettings settingsFromEnvironment(int parallelism,

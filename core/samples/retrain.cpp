@@ -2,8 +2,12 @@
 
 #include "core/model/cost_model.h"
 #include "core/samples/checkpoint.h"
+#include "core/util/atomic_file.h"
+#include "core/util/json.h"
+#include "core/weights/shipped_weights.h"
 
 #include <algorithm>
+#include <set>
 
 namespace beamscope::samples {
 
@@ -99,6 +103,29 @@ WriteResult saveTrainedWeights(weights::Weights trained, const fs::path &path, O
     return weights::saveWeightsFile(trained, path, overwrite);
 }
 
+namespace {
+// Beside the output, which apps trained it: scoring it later on one of them is flagged in-sample
+// (weights::trainedOnApp). A record that cannot be written costs only that flag, never the run.
+void writeTrainingRecord(const RetrainPlan &plan, const fs::path &output)
+{
+    std::set<std::string> apps;
+    for (const PipelineSet &p : plan.split.training)
+        if (!p.app.empty())
+            apps.insert(p.app);
+    Json record = Json::object();
+    Json list = Json::array();
+    for (const std::string &app : apps)
+        list.push(app);
+    record["trained_on_apps"] = list;
+    record["training_pipelines"] = static_cast<uint64_t>(plan.split.training.size());
+    if (plan.settings.holdOut)
+        record["held_out_app"] = *plan.settings.holdOut;
+    const std::string text = record.dump(2) + "\n";
+    writeFileAtomically(weights::trainingRecordPath(output), std::span<const char>(text.data(), text.size()),
+                        Overwrite::Replace);
+}
+} // namespace
+
 RetrainResult runRetrainPlan(const RetrainPlan &plan, const weights::Weights &initial, Progress *progress)
 {
     RetrainResult result;
@@ -136,6 +163,7 @@ RetrainResult runRetrainPlan(const RetrainPlan &plan, const weights::Weights &in
         return result;
     }
     fs::remove(plan.checkpoint, ec); // the output now holds what the checkpoint protected
+    writeTrainingRecord(plan, s.output);
     result.trained = std::move(run.state.weights);
     result.ok = true;
     return result;

@@ -83,20 +83,12 @@ WeightsChoice weightsChoiceFor(const std::string &argument, std::string &error)
 double topKScore(const PipelineSet &pipeline, const std::vector<float> &predictions, size_t k)
 {
     const size_t n = std::min(predictions.size(), pipeline.schedules.size());
-    if (n == 0 || k == 0)
+    if (k == 0)
         return NAN;
-    std::vector<size_t> order(n);
-    std::iota(order.begin(), order.end(), size_t{0});
-    // Ties in the prediction keep the set's (hash) order, so the score is deterministic.
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return predictions[a] < predictions[b]; });
-    double bestPicked = INFINITY, best = INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        const double runtime = pipeline.schedules[order[i]].bestRuntimeMs();
-        best = std::min(best, runtime);
-        if (i < k)
-            bestPicked = std::min(bestPicked, runtime);
-    }
-    return bestPicked / best;
+    std::vector<double> predicted(predictions.begin(), predictions.begin() + static_cast<std::ptrdiff_t>(n)), measured;
+    for (size_t i = 0; i < n; i++)
+        measured.push_back(pipeline.schedules[i].bestRuntimeMs());
+    return topKScoreOf(predicted, measured, k);
 }
 
 std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices, int numCores)
@@ -145,8 +137,10 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
             // two pipelines are never ranked against each other (a model that
             // only tells the pipelines apart would score well otherwise).
             std::vector<double> spearmans, kendalls, pairwise, top1, top5;
+            std::vector<size_t> pipelineStarts;
             for (const PipelineSet *p : group.pipelines) {
                 const PipelinePredictions pred = predictPipeline(*model, *p, numCores);
+                pipelineStarts.push_back(a.predicted.size());
                 for (size_t i = 0; i < p->schedules.size(); i++) {
                     a.predicted.push_back(pred.predictions[i]);
                     a.measuredMs.push_back(p->schedules[i].bestRuntimeMs());
@@ -159,6 +153,15 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
                 top1.push_back(topKScore(*p, pred.predictions, 1));
                 top5.push_back(topKScore(*p, pred.predictions, 5));
             }
+            std::vector<ScheduleRanking> rankings;
+            pipelineStarts.push_back(a.predicted.size());
+            for (size_t i = 0; i + 1 < pipelineStarts.size(); ++i) {
+                const size_t from = pipelineStarts[i], count = pipelineStarts[i + 1] - from;
+                rankings.push_back({std::span<const double>(a.predicted).subspan(from, count),
+                                    std::span<const double>(a.measuredMs).subspan(from, count)});
+            }
+            a.intervals = bootstrapRankIntervals(rankings);
+            a.inSample = !group.app.empty() && weights::trainedOnApp(*path, group.app);
             a.rank.spearman = finiteMean(spearmans);
             a.rank.kendall = finiteMean(kendalls);
             a.rank.pairwiseAccuracy = finiteMean(pairwise);
@@ -201,6 +204,30 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
                 t5.push_back(a.top5);
             }
         c.common = {finiteMean(sp), finiteMean(kt), finiteMean(pa), finiteMean(t1), finiteMean(t5), common.size()};
+    }
+    return out;
+}
+
+std::vector<std::string> rowCaveats(const std::vector<ChoiceScore> &scores, size_t choice, size_t app)
+{
+    std::vector<std::string> out;
+    if (choice >= scores.size() || app >= scores[choice].apps.size())
+        return out;
+    const AppScore &a = scores[choice].apps[app];
+    if (!a.error.empty()) {
+        out.push_back(a.error);
+        return out;
+    }
+    if (a.inSample)
+        out.push_back("in-sample: " + a.weights.filename().string() + " was trained on " + a.app);
+    if (a.schedules < kFewSchedules)
+        out.push_back(std::to_string(a.schedules) + " schedules: a rough guess");
+    for (size_t other = 0; other < scores.size(); ++other) {
+        if (other == choice || app >= scores[other].apps.size())
+            continue;
+        const AppScore &b = scores[other].apps[app];
+        if (b.error.empty() && a.intervals.spearman.overlaps(b.intervals.spearman))
+            out.push_back("not told apart from " + scores[other].label);
     }
     return out;
 }

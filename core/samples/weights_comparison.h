@@ -9,6 +9,7 @@
 // A weights choice may differ per app: Halide's hold-one-out files, or weights
 // retrained hold-one-out here, judge each app with the file that never saw it.
 
+#include "core/samples/bootstrap_interval.h"
 #include "core/samples/dataset.h"
 #include "core/samples/rank_metrics.h"
 
@@ -37,7 +38,11 @@ struct AppScore {
     RankMetrics rank;
     double top1 = 0, top5 = 0;                 // mean over the app's pipelines
     std::vector<double> predicted, measuredMs; // per schedule (best runtime), for scatter plots
-    std::string error;                         // the weights did not load, or the app has no weights here
+    RankIntervals intervals;                   // 95% bootstrap intervals of spearman, kendall, top1, top5
+    // The file was trained on this app's pipelines (a shipped per-app file judging another Halide
+    // app): its figures are in-sample and flatter it.
+    bool inSample = false;
+    std::string error; // the weights did not load, or the app has no weights here
 };
 
 struct ChoiceScore {
@@ -70,5 +75,12 @@ double topKScore(const PipelineSet &pipeline, const std::vector<float> &predicti
 // Halide's V100 files).
 std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vector<WeightsChoice> &choices,
                                         int numCores);
+
+// What a reader must know before trusting one row (choice, app) of a comparison,
+// each a short phrase: the reason it has no figures; "in-sample" (the file was
+// trained on this app); "12 schedules: a rough guess" (fewer than kFewSchedules);
+// "not told apart from B" for each other choice whose Spearman interval overlaps
+// this one's. The CLI prints them as notes, the explorer in a column.
+std::vector<std::string> rowCaveats(const std::vector<ChoiceScore> &scores, size_t choice, size_t app);
 
 } // namespace beamscope::samples

@@ -63,6 +63,20 @@ Json TraceParams::toJson() const
         j["profile"] = profile;
     if (!weights.empty())
         j["weights"] = weights;
+    for (const auto &[key, value] : {std::pair<const char *, const std::string *>{"weights_sha256", &weightsSha256},
+                                     {"generator", &generator},
+                                     {"generator_library", &generatorLibrary},
+                                     {"generator_executable", &generatorExecutable},
+                                     {"target", &target},
+                                     {"machine_params", &machineParams}})
+        if (!value->empty())
+            j[key] = *value;
+    if (!generatorParams.empty()) {
+        Json params = Json::object();
+        for (const auto &[k, v] : generatorParams)
+            params[k] = v;
+        j["generator_params"] = params;
+    }
     return j;
 }
 
@@ -121,6 +135,24 @@ std::optional<TraceParams> TraceParams::fromJson(const Json &j, std::string *err
     integer("active_warp_limit", p.activeWarpLimit);
     text("profile", p.profile);
     text("weights", p.weights);
+    text("weights_sha256", p.weightsSha256);
+    text("generator", p.generator);
+    text("generator_library", p.generatorLibrary);
+    text("generator_executable", p.generatorExecutable);
+    text("target", p.target);
+    text("machine_params", p.machineParams);
+    if (const Json *v = j.find("generator_params"); v && ok) {
+        if (!v->isObject())
+            wrong("generator_params", "an object of strings", *v);
+        for (const auto &[k, value] : v->members()) {
+            if (!ok)
+                break;
+            if (!value.isString())
+                wrong("generator_params", "an object of strings", *v);
+            else
+                p.generatorParams[k] = value.toString();
+        }
+    }
     if (const Json *v = j.find("frozen"); v && ok) {
         if (!v->isArray())
             wrong("frozen", "an array of Func names", *v);

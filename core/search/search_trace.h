@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,15 @@ struct TraceParams {
     std::vector<std::string> frozen; // Funcs the pre-pass froze
     std::string profile;             // the device profile's name
     std::string weights;             // the weights file (absolute when the CLI wrote it)
+    std::string weightsSha256;       // its content, so a copy or an installed file is recognised
+    // Where a pipeline that is not a built-in one came from: a generator of a library (the CLI's
+    // --generator) or of the generator program Halide's plugin interface ran the search in.
+    std::string generator;                              // the generator's registered name
+    std::string generatorLibrary;                       // a .so that registers it
+    std::string generatorExecutable;                    // the generator program (the plugin's process)
+    std::map<std::string, std::string> generatorParams; // the GeneratorParams it was built with
+    std::string target;                                 // the Halide target scheduled for (the plugin)
+    std::string machineParams;                          // Halide's MachineParams (the plugin)
 
     Json toJson() const;
     // nullopt with `error` set ("field \"beam_size\": expected an integer, found \"x\"").

@@ -1,5 +1,7 @@
 #include "core/session/search_session.h"
 
+#include "core/util/sha256.h"
+
 #include "core/bench/benchmark.h"
 #include "core/bench/targets.h"
 #include "core/gpu/device_facts.h"
@@ -19,6 +21,7 @@
 #include "core/search/state_from_decisions.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 namespace beamscope::session {
@@ -226,6 +229,16 @@ SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink)
         search::SearchResult r = search.run(trace, &batching);
         out.trace.params.profile = s.profileName;
         out.trace.params.weights = s.request.weightsPath;
+        out.trace.params.weightsSha256 = sha256FileHex(s.request.weightsPath).value_or("");
+        // A generator's trace names where it came from, so the explorer can build it again.
+        const PipelineChoice &choice = s.request.pipeline;
+        if (!choice.generatorLibrary.empty()) {
+            out.trace.params.generator = choice.generatorName;
+            out.trace.params.generatorLibrary =
+                std::filesystem::absolute(choice.generatorLibrary).lexically_normal().string();
+            for (const auto &[k, v] : choice.generatorParams)
+                out.trace.params.generatorParams[k] = v;
+        }
         batching.flush();
         out.cancelled = r.cancelled;
         out.predictedCost = r.cost;

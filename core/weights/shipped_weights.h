@@ -50,6 +50,30 @@ std::optional<std::filesystem::path> shippedBaselineWeights();
 // built-in apps share), when one is shipped.
 std::optional<std::filesystem::path> holdOneOutWeightsFor(const std::string &app);
 
+// The shipped file a file's content is (SHA-256 against weights/README.md's table), wherever it lies:
+// a copy, or Halide's own src/autoschedulers/anderson2021/baseline.weights, is recognised too.
+// `path` is the file given. Nothing for any other content.
+std::optional<ShippedWeights> identifyShippedWeights(const std::filesystem::path &weights);
+
+// True when `weights` was trained on `app`'s samples, so scoring it on them is in-sample: a shipped
+// per-app file judging another of Halide's apps (each was trained on every app but its own), or a
+// file retrained here whose training record (trainingRecordPath) lists the app.
+bool trainedOnApp(const std::filesystem::path &weights, const std::string &app);
+
+// Where a retraining run records what a weights file was trained on: "<file>.training.json",
+// {"trained_on_apps": [...], "held_out_app": "..."} (core/samples/retrain.h writes it).
+std::filesystem::path trainingRecordPath(const std::filesystem::path &weights);
+
+// The weights a search, a sample evaluation or an autotune run on `pipelines` starts from when the
+// user names none, with why: one Halide app gets its own hold-one-out file (harris.weights for
+// harris, never one trained on it); otherwise a trained per-app file, the reason saying what it was
+// trained on. Never an untrained file. The CLI and the explorer both default through this.
+struct DefaultWeights {
+    std::filesystem::path path;
+    std::string reason; // "harris.weights: the hold-one-out file for harris (...)"
+};
+std::optional<DefaultWeights> defaultWeightsFor(const std::vector<std::string> &pipelines);
+
 // True for a shipped untrained initialisation (Anderson2021's baseline.weights
 // and gpu.weights: uniform random values), false for any other file.
 bool isUntrainedShippedWeights(const std::filesystem::path &weights);
@@ -61,11 +85,13 @@ std::string describeShippedWeightsFor(const std::filesystem::path &weights, cons
 
 // Where a command's weights come from: `explicitArgument` as a path when it
 // exists, else as the name of a shipped file; without it $BEAMSCOPE_WEIGHTS_PATH
-// (a file), else <weightsDir>/baseline.weights, else the shipped baseline.
+// (a file), else <weightsDir>/baseline.weights, else, when the command names
+// its pipelines, defaultWeightsFor(pipelines), else the shipped baseline.
 // Returns an empty path with `error` set when nothing fits (the error names the
 // argument and lists the shipped names); `note` says when a default was taken.
 std::filesystem::path resolveWeightsArgument(const std::optional<std::string> &explicitArgument,
                                              const std::optional<std::string> &weightsDir, std::string &error,
-                                             std::string *note = nullptr);
+                                             std::string *note = nullptr,
+                                             const std::vector<std::string> *pipelines = nullptr);
 
 } // namespace beamscope::weights

@@ -11,6 +11,9 @@
 #include "core/model/cost_model.h"
 #include "core/plugin/plugin_settings.h"
 #include "core/samples/sample.h"
+#include "core/search/search_trace.h"
+#include "core/session/search_session.h"
+#include "core/util/sha256.h"
 #include "core/util/atomic_file.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
@@ -328,6 +331,73 @@ private Q_SLOTS:
         const float cost = model.evaluate(pipeline, schedule, 2, 1, 80).predictions[0];
         QVERIFY2(std::abs(cost - printed) <= 1e-6 * std::abs(printed),
                  qPrintable(QString("features cost %1, the plugin printed %2").arg(cost).arg(printed)));
+    }
+
+    // BEAMSCOPE_TRACE: the plugin records its search as a trace naming the generator, its parameters, the
+    // program, target, weights and machine parameters. The session layer opens it and rebuilds its winner
+    // from the generator library, and it is the same search beamscope-cli makes of that library.
+    void searchIsRecordedForTheExplorer()
+    {
+        const std::filesystem::path dir = m_dir.path().toStdString();
+        const std::filesystem::path tracePath = dir / "plugin-trace" / "tiny_blur.jsonl";
+        qputenv("BEAMSCOPE_TRACE", QByteArray::fromStdString(tracePath.string()));
+        const ChildResult r =
+            runGenerator((dir / "traced").string(), {"machine_params=80,16777216,40", "with_estimates=true"});
+        qunsetenv("BEAMSCOPE_TRACE");
+        QVERIFY2(r.started && !r.signaled && r.exitCode == 0, (r.startError + r.err).c_str());
+        QVERIFY2(r.err.find("search recorded in " + tracePath.string()) != std::string::npos, r.err.c_str());
+        std::string error;
+        const std::optional<search::SearchTrace> plugin = search::SearchTrace::read(tracePath, &error);
+        QVERIFY2(plugin, error.c_str());
+        const search::TraceParams &p = plugin->params;
+        QCOMPARE(p.generator, std::string("tiny_blur"));
+        QCOMPARE(p.generatorParams, (std::map<std::string, std::string>{{"with_estimates", "true"}}));
+        QCOMPARE(std::filesystem::canonical(p.generatorExecutable),
+                 std::filesystem::canonical(env("BEAMSCOPE_TINY_GENERATOR")));
+        QVERIFY2(p.target.find("opencl") != std::string::npos, p.target.c_str());
+        QVERIFY2(p.machineParams.starts_with("80,"), p.machineParams.c_str());
+        QCOMPARE(std::filesystem::path(p.weights), std::filesystem::absolute(m_weights).lexically_normal());
+        QCOMPARE(p.weightsSha256, sha256FileHex(m_weights).value());
+        QVERIFY(plugin->summary.bestId >= 0);
+
+        // The session layer builds the generator from its library and rebuilds the recorded winner.
+        session::SearchRequest request;
+        request.pipeline.generatorLibrary = env("BEAMSCOPE_TINY_GENERATORS");
+        request.pipeline.generatorName = p.generator;
+        for (const auto &[k, v] : p.generatorParams)
+            request.pipeline.generatorParams.push_back({k, v});
+        request.weightsPath = p.weights;
+        const auto opened = session::SearchSession::open(request, &error);
+        QVERIFY2(opened, error.c_str());
+        const search::TraceNode *best = plugin->find(plugin->summary.bestId);
+        const auto replayed = opened->replay(plugin->decisionsTo(best->id), &error);
+        QVERIFY2(replayed, error.c_str());
+        QCOMPARE(replayed->loopNest, best->loopNest);
+        double sum = 0;
+        for (float c : replayed->stageCosts)
+            sum += c;
+        QVERIFY2(std::abs(sum - best->cost) <= 1e-5 * std::abs(best->cost),
+                 qPrintable(QString("replayed %1, recorded %2").arg(sum).arg(best->cost)));
+
+        // beamscope-cli's search of the same generator library with the same settings: the same tree.
+        const std::filesystem::path cliTrace = dir / "plugin-trace" / "cli.jsonl";
+        const ChildResult cli = runChild({env("BEAMSCOPE_CLI"), "autoschedule", "--generator",
+                                          env("BEAMSCOPE_TINY_GENERATORS"), "--name", "tiny_blur", "--param",
+                                          "with_estimates=true", "--weights", m_weights.string(), "--beam", "2",
+                                          "--passes", "1", "--seed", "5", "--trace", cliTrace.string()},
+                                         600);
+        QVERIFY2(cli.exitCode == 0, cli.err.c_str());
+        const std::optional<search::SearchTrace> mine = search::SearchTrace::read(cliTrace, &error);
+        QVERIFY2(mine, error.c_str());
+        QCOMPARE(mine->nodes().size(), plugin->nodes().size());
+        for (size_t i = 0; i < mine->nodes().size(); ++i) {
+            const search::TraceNode &a = plugin->nodes()[i], &b = mine->nodes()[i];
+            QCOMPARE(b.decision, a.decision);
+            QVERIFY2(std::abs(a.cost - b.cost) <= 1e-6 * std::abs(a.cost) + 1e-12,
+                     qPrintable(QString("node %1: plugin %2, cli %3").arg(i).arg(a.cost).arg(b.cost)));
+        }
+        QCOMPARE(mine->summary.bestId, plugin->summary.bestId);
+        QCOMPARE(mine->params.generator, p.generator);
     }
 
     void badPartialScheduleEndsInAHalideError()

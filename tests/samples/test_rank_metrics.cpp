@@ -1,10 +1,12 @@
 // Rank metrics against examples worked by hand (the working is in the comments).
 
+#include "core/samples/bootstrap_interval.h"
 #include "core/samples/rank_metrics.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 using namespace beamscope::samples;
@@ -96,6 +98,58 @@ private Q_SLOTS:
         QCOMPARE(m.spearman, 1.0);
         QCOMPARE(m.kendall, 1.0);
         QCOMPARE(m.pairwiseAccuracy, 1.0);
+    }
+
+    // A perfect order stays perfect in every resample (resamples repeat schedules, and equal pairs are
+    // ties on both sides): the interval is [1, 1]. Twelve noisy schedules give a wide interval, 200 a
+    // narrow one around the same figure; the same seed gives the same interval.
+    void bootstrapIntervals()
+    {
+        std::vector<double> perfect(12), measured(12);
+        for (size_t i = 0; i < 12; ++i) {
+            perfect[i] = double(i);
+            measured[i] = 10.0 + double(i);
+        }
+        const ScheduleRanking exact{perfect, measured};
+        const RankIntervals p = bootstrapRankIntervals(std::span(&exact, 1));
+        QCOMPARE(p.schedules, size_t{12});
+        QCOMPARE(p.spearman.low, 1.0);
+        QCOMPARE(p.spearman.high, 1.0);
+        QCOMPARE(p.top1.low, 1.0);
+
+        std::mt19937_64 rng(3);
+        std::normal_distribution<double> noise(0.0, 40.0);
+        const auto noisy = [&](size_t n) {
+            std::pair<std::vector<double>, std::vector<double>> v;
+            for (size_t i = 0; i < n; ++i) {
+                v.first.push_back(double(i) + noise(rng) * double(n) / 100.0);
+                v.second.push_back(double(i));
+            }
+            return v;
+        };
+        const auto few = noisy(12), many = noisy(200);
+        const ScheduleRanking a{few.first, few.second}, b{many.first, many.second};
+        const RankIntervals small = bootstrapRankIntervals(std::span(&a, 1));
+        const RankIntervals large = bootstrapRankIntervals(std::span(&b, 1));
+        QVERIFY(small.spearman.defined() && large.spearman.defined());
+        const double point = spearman(few.first, few.second);
+        QVERIFY(small.spearman.low <= point && point <= small.spearman.high);
+        QVERIFY2(small.spearman.high - small.spearman.low > 2 * (large.spearman.high - large.spearman.low),
+                 qPrintable(QStringLiteral("12: [%1, %2], 200: [%3, %4]")
+                                .arg(small.spearman.low)
+                                .arg(small.spearman.high)
+                                .arg(large.spearman.low)
+                                .arg(large.spearman.high)));
+        const RankIntervals again = bootstrapRankIntervals(std::span(&a, 1));
+        QCOMPARE(again.spearman.low, small.spearman.low);
+        QVERIFY(small.spearman.overlaps(again.spearman));
+        const Interval low{0.1, 0.2}, high{0.3, 0.4};
+        QVERIFY(!low.overlaps(high));
+
+        // Fewer than three schedules: no interval.
+        const std::vector<double> two{1, 2};
+        const ScheduleRanking tiny{two, two};
+        QVERIFY(!bootstrapRankIntervals(std::span(&tiny, 1)).spearman.defined());
     }
 };
 

@@ -2,6 +2,7 @@
 // resume, an opened folder) and the Device workspace's comparison of weights
 // on the samples that run measured, offscreen.
 
+#include "core/autotune/autotune_request.h"
 #include "core/samples/dataset.h"
 #include "core/samples/weights_comparison.h"
 #include "tests/support/test_data.h"
@@ -28,6 +29,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QtTest>
+
+#include <filesystem>
 
 using namespace beamscope;
 using namespace beamscope::ui;
@@ -158,6 +161,55 @@ private Q_SLOTS:
         other.open(m_run);
         QCOMPARE(other.runData().records().size(), size_t{4});
         QCOMPARE(other.outputFolder(), m_run);
+    }
+
+    // Review N3: opening a run folder puts every recorded setting in the form (pipelines, starting
+    // weights, seed, benchmark reps, ...), so Start resumes it; a setting changed afterwards is named in
+    // the form's words and Start refuses until the run's settings are taken back.
+    void openedRunResumesWithItsOwnSettings()
+    {
+        QVERIFY2(!m_run.isEmpty(), "needs the GUI run of the test before");
+        BEAMSCOPE_REQUIRE_DATA(baseline, "weights/anderson2021/baseline.weights");
+        AppSettings settings;
+        AutotuneWorkspace w(settings);
+        w.setSeed(7);
+        w.setReps(2);
+        w.setApps({QStringLiteral("harris")});
+        QSignalSpy finished(&w, &AutotuneWorkspace::runFinished);
+        w.open(m_run);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.request().weights.empty(), 30000);
+        const autotune::AutotuneRequest r = w.request();
+        QCOMPARE(r.apps, std::vector<std::string>{"box_blur"});
+        QCOMPARE(r.seed, uint64_t{0});
+        QCOMPARE(r.reps, autotune::AutotuneRequest{}.reps);
+        QCOMPARE(r.batchSize, 4);
+        QCOMPARE(r.firstBeamSize, 1);
+        QCOMPARE(r.scale, 0.25);
+        QCOMPARE(r.retrain, false);
+        QCOMPARE(std::filesystem::canonical(r.weights), std::filesystem::canonical(baseline));
+        QVERIFY2(w.differencesFromRun().isEmpty(), qPrintable(w.differencesFromRun().join(QLatin1Char('\n'))));
+
+        w.setSeed(7);
+        w.setReps(2);
+        const QStringList differences = w.differencesFromRun();
+        QCOMPARE(differences.size(), 2);
+        QVERIFY2(differences.contains(QStringLiteral("Seed: the run used 0, the form says 7")),
+                 qPrintable(differences.join(QLatin1Char('\n'))));
+        QVERIFY(differences.contains(QStringLiteral("Benchmark reps: the run used 10, the form says 2")));
+        w.start();
+        QVERIFY(!w.isRunning());
+        QVERIFY2(w.statusLabel()->text().contains(QStringLiteral("Use the run's settings")),
+                 qPrintable(w.statusLabel()->text()));
+        Q_EMIT w.statusLabel()->linkActivated(QStringLiteral("#run"));
+        QVERIFY(w.differencesFromRun().isEmpty());
+
+        // Resumed with its own settings: the finished batch is recognised, nothing is measured again.
+        w.start();
+        QVERIFY(w.isRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(w.statusLabel()->text()));
+        QCOMPARE(w.lastResult()->batchesSkipped, 1);
+        QCOMPARE(w.runData().records().size(), size_t{4});
     }
 
     // A folder submitted to Slurm shows its tasks: from squeue while they are

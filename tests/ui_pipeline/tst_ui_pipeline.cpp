@@ -8,6 +8,7 @@
 #include "core/dag/function_dag.h"
 #include "core/pipelines/pipeline.h"
 #include "core/pipelines/pipeline_summary.h"
+#include "core/session/search_session.h"
 #include "ui/common/app_settings.h"
 #include "ui/pipeline/benchmark_panel.h"
 #include "ui/pipeline/dag_graph_view.h"
@@ -15,6 +16,9 @@
 #include "ui/pipeline/pipeline_list_model.h"
 #include "ui/pipeline/pipeline_workspace.h"
 #include "ui/pipeline/stage_table_model.h"
+#include "ui/search/search_tree_data.h"
+#include "ui/search/search_workspace.h"
+#include "tests/support/test_data.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -261,6 +265,57 @@ private Q_SLOTS:
         QCOMPARE(bench->lastOutcome().failure, QStringLiteral("cancelled"));
         QVERIFY(!bench->lastOutcome().ok);
         QCOMPARE(bench->state(), BenchmarkPanel::State::Idle);
+    }
+
+    // Review P1: the state selected in Search is benchmarked in Pipeline. The Search workspace hands
+    // its winner over (a partial state is refused: it has no schedule); the panel times it on OpenCL
+    // with the output checked against the host reference, as Search's Measure does.
+    void searchStateBenchmarkedInPipeline()
+    {
+        BEAMSCOPE_REQUIRE_DATA(weightsFile, "weights/anderson2021/bilateral_grid.weights");
+        SearchWorkspace search(*m_settings, nullptr);
+        session::SearchRequest request;
+        request.pipeline.app = "box_blur";
+        request.weightsPath = weightsFile.string();
+        request.beamSize = 1;
+        request.passes = 1;
+        QSignalSpy searched(&search, &SearchWorkspace::searchFinished);
+        search.startSearch(request);
+        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, kDagTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!search.breakdownPending(), kDagTimeoutMs);
+        const SearchTreeData &tree = search.treeData();
+        QSignalSpy offered(&search, &Workspace::searchStateForWorkspace);
+        const search::TraceNode *partial = nullptr;
+        for (const auto &n : tree.nodes())
+            if (n.depth < tree.maxDepth())
+                partial = &n;
+        QVERIFY(partial);
+        QVERIFY(!search.benchmarkInPipeline(partial->id));
+        QVERIFY(search.benchmarkInPipeline(tree.winner()));
+        QCOMPARE(offered.count(), 1);
+        QCOMPARE(offered.at(0).at(0).toString(), QStringLiteral("pipeline"));
+        const auto offer = offered.at(0).at(1).value<SearchStateOffer>();
+
+        QSignalSpy shown(m_workspace.get(), &PipelineWorkspace::pipelineDisplayed);
+        QVERIFY(m_workspace->offerSearchState(offer));
+        BenchmarkPanel *bench = m_workspace->benchmarkPanel();
+        QCOMPARE(bench->pipeline(), QStringLiteral("box_blur"));
+        QVERIFY(bench->hasSearchState());
+        QCOMPARE(bench->scheduleChoice(), BenchmarkPanel::SearchState);
+        QSignalSpy finished(bench, &BenchmarkPanel::finished);
+        bench->run();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kBenchTimeoutMs);
+        const BenchmarkOutcome &o = bench->lastOutcome();
+        QVERIFY2(o.ok, qPrintable(o.failure + QStringLiteral(": ") + o.message));
+        QVERIFY(o.schedule.startsWith(QStringLiteral("Search state #%1").arg(tree.winner())));
+        QVERIFY(o.medianMs > 0 && o.minMs <= o.medianMs);
+        QVERIFY(o.checked && o.matches);
+        QVERIFY(o.target.contains(QStringLiteral("opencl")));
+        // Another pipeline shown: the state, of box_blur, is no longer offered.
+        QVERIFY(m_workspace->showPipeline(QStringLiteral("matmul")));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_workspace->isBusy(), kDagTimeoutMs);
+        QVERIFY(!bench->hasSearchState());
+        QVERIFY(bench->scheduleChoice() != BenchmarkPanel::SearchState);
     }
 
     void newerPickSupersedesOlder()

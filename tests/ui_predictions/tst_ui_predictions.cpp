@@ -12,6 +12,7 @@
 #include "tests/ui_retrain/synthetic_sample_set.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/weights_combo_box.h"
+#include "core/samples/bootstrap_interval.h"
 #include "ui/predictions/prediction_scatter.h"
 #include "ui/predictions/predictions_workspace.h"
 #include "ui/predictions/rank_table_model.h"
@@ -142,7 +143,7 @@ private Q_SLOTS:
         // The table holds core's figures, pipeline by pipeline, then their means.
         const auto &model = *workspace.rankModel();
         QCOMPARE(model.rowCount(), 4);
-        QCOMPARE(model.columnCount(), int(RankTableModel::FixedColumnCount) + int(RankTableModel::MetricCount));
+        QCOMPARE(model.columnCount(), int(RankTableModel::FixedColumnCount) + int(RankTableModel::MetricCount) + 1);
         for (int p = 0; p < 3; ++p) {
             const auto &m = core.metrics[static_cast<size_t>(p)];
             QCOMPARE(model.index(p, RankTableModel::PipelineColumn).data().toInt(),
@@ -155,6 +156,27 @@ private Q_SLOTS:
         }
         QVERIFY(model.isSummaryRow(3));
         QVERIFY(same(cell(model, 3, RankTableModel::metricColumn(0, RankTableModel::Spearman)), core.summary.spearman));
+
+        // Small samples read as what they are: n, each figure's 95% bootstrap interval (core's, over
+        // the pipeline's schedules), and a caveat below 20 schedules.
+        for (int p = 0; p < 3; ++p) {
+            const auto &pipeline = result.pipelines[static_cast<size_t>(p)];
+            const std::vector<double> predicted(result.weights[0].pipelines[static_cast<size_t>(p)].predictions.begin(),
+                                                result.weights[0].pipelines[static_cast<size_t>(p)].predictions.end());
+            const std::vector<double> measured(pipeline.runtimesMs.begin(), pipeline.runtimesMs.end());
+            const samples::ScheduleRanking ranking{predicted, measured};
+            const samples::RankIntervals expected = samples::bootstrapRankIntervals(std::span(&ranking, 1));
+            const QString shown =
+                model.index(p, RankTableModel::metricColumn(0, RankTableModel::Spearman)).data().toString();
+            if (expected.spearman.defined())
+                QVERIFY2(shown.endsWith(QStringLiteral("[%1, %2]")
+                                            .arg(expected.spearman.low, 0, 'f', 2)
+                                            .arg(expected.spearman.high, 0, 'f', 2)),
+                         qPrintable(shown));
+            QVERIFY(expected.spearman.low <= expected.spearman.high);
+            const QString caveats = model.index(p, model.caveatsColumn()).data().toString();
+            QCOMPARE(caveats.contains(QStringLiteral("a rough guess")), pipeline.runtimesMs.size() < samples::kFewSchedules);
+        }
 
         // The two implausible files are listed with their reasons.
         QCOMPARE(workspace.skippedList()->topLevelItemCount(), 2);
@@ -192,7 +214,7 @@ private Q_SLOTS:
                      workspace.scatter(0)->pipelineSeries()[p]->color());
         }
         const auto &model = *workspace.rankModel();
-        QCOMPARE(model.columnCount(), int(RankTableModel::FixedColumnCount) + 2 * int(RankTableModel::MetricCount));
+        QCOMPARE(model.columnCount(), int(RankTableModel::FixedColumnCount) + 2 * int(RankTableModel::MetricCount) + 1);
         const CoreFigures hidden = coreFigures(m_samples, m_hidden, 80);
         for (int p = 0; p < 3; ++p) {
             const double spearman = cell(model, p, RankTableModel::metricColumn(1, RankTableModel::Spearman));
@@ -210,7 +232,7 @@ private Q_SLOTS:
         waitIdle(workspace);
         QCOMPARE(workspace.result()->weights.size(), size_t(1));
         QVERIFY(!workspace.scatter(1)->isVisibleTo(&workspace));
-        QCOMPARE(model.columnCount(), int(RankTableModel::FixedColumnCount) + int(RankTableModel::MetricCount));
+        QCOMPARE(model.columnCount(), int(RankTableModel::FixedColumnCount) + int(RankTableModel::MetricCount) + 1);
     }
 
     void newerRequestSupersedesOlder()

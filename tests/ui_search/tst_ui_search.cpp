@@ -19,19 +19,22 @@
 #include "ui/search/state_detail_panel.h"
 
 #include <QAbstractItemModelTester>
-#include <QBarSet>
+#include <QApplication>
 #include <QCheckBox>
 #include <QElapsedTimer>
-#include <QHorizontalStackedBarSeries>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -75,6 +78,8 @@ private Q_SLOTS:
     void openedTraceRestoresItsWeights();
     void replayedStatesEqualTheSearchsOwn();
     void prunedAndCompleteStatesCompared();
+    void compareExplainsOnRealApps_data();
+    void compareExplainsOnRealApps();
     void missingTraceWeightsAreRefused();
     void paintTimeOf200kStates();
     void shippedWeightsSayWhatTheyAre();
@@ -223,14 +228,15 @@ void TestUiSearch::breakdownSumsToStageCosts()
     QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
     const auto *winner = trace.find(trace.summary.bestId);
     m_ws->selectState(winner->id);
-    QHorizontalStackedBarSeries *series = m_ws->detailPanel()->breakdownSeries();
-    QVERIFY2(series, "no breakdown chart (the fixture was made with baseline.weights)");
-    QVERIFY(series->count() >= 1);
+    StageCostModel *costs = m_ws->detailPanel()->stageCostModel();
+    QVERIFY2(costs->segmentScale() > 0, "no cost terms (the fixture was made with baseline.weights)");
+    QVERIFY(!costs->segmentNames().isEmpty());
     const size_t stages = winner->stageCosts.size();
+    QCOMPARE(costs->rowCount(), int(stages));
     for (size_t s = 0; s < stages; ++s) {
         double sum = 0;
-        for (QBarSet *set : series->barSets()) // the chart lists stages bottom-up
-            sum += set->at(qsizetype(stages - 1 - s));
+        for (double v : costs->segments(costs->rowOfStage(int(s)), 0))
+            sum += v;
         // The bars are the cost model's terms for this state's recorded features;
         // their float sum is the stage cost. 1e-4 relative: the test sums the
         // (already 1e-9-scaled) terms in double in a different grouping.
@@ -411,13 +417,13 @@ void TestUiSearch::liveSearchGrowsAndFinishes()
     const auto *w = d.node(d.winner());
     const auto termsSumToStageCosts = [&] {
         m_ws->selectState(d.winner());
-        QHorizontalStackedBarSeries *series = m_ws->detailPanel()->breakdownSeries();
-        if (!series)
+        StageCostModel *costs = m_ws->detailPanel()->stageCostModel();
+        if (costs->segmentScale() <= 0)
             return false;
         for (size_t s = 0; s < w->stageCosts.size(); ++s) {
             double sum = 0;
-            for (QBarSet *set : series->barSets()) // the chart lists stages bottom-up
-                sum += set->at(qsizetype(w->stageCosts.size() - 1 - s));
+            for (double v : costs->segments(costs->rowOfStage(int(s)), 0))
+                sum += v;
             if (std::abs(sum - w->stageCosts[s]) > 1e-4 * std::abs(w->stageCosts[s]) + 1e-12)
                 return false;
         }
@@ -611,11 +617,13 @@ void TestUiSearch::prunedAndCompleteStatesCompared()
     panel->differingOnlyBox()->setChecked(false);
     QCOMPARE(proxy->rowCount(), 73);
 
-    // Costs: one bar per stage for A and one for B, on one axis.
-    QHorizontalStackedBarSeries *series = panel->breakdownSeries();
-    QVERIFY(series && !series->barSets().isEmpty());
-    QCOMPARE(series->barSets().front()->count(), 2 * int(d.stageNames().size()));
-    QVERIFY(!panel->stageCostModel()->index(0, StageCostModel::Delta).data(Qt::UserRole).isNull());
+    // Costs: a row per stage with A's and B's term bars on one scale, largest |B − A| first.
+    StageCostModel *costs = panel->stageCostModel();
+    QCOMPARE(costs->rowCount(), int(d.stageNames().size()));
+    QVERIFY(costs->hasB());
+    for (int r = 0; r < costs->rowCount(); ++r)
+        QVERIFY(!costs->segments(r, 0).empty() && !costs->segments(r, 1).empty());
+    QVERIFY(!costs->index(0, StageCostModel::Delta).data(Qt::UserRole).isNull());
 
     // Loop nest: the diff of A against B.
     const QString nest = panel->loopNestText();
@@ -626,6 +634,117 @@ void TestUiSearch::prunedAndCompleteStatesCompared()
     QVERIFY(d.describe(prunedId).contains(QStringLiteral("pruned")));
     QVERIFY(!d.depthLabel(1).isEmpty());
     m_ws->compareState(-1);
+}
+
+// Review §1.4 and N4: compared on a real app (camera_pipe's 35 stages, local_laplacian's 103), the
+// view explains where A and B part: the first differing decision is named, every stage keeps its
+// whole name in a table sorted by |B − A|, the features open on the stage that differs most with only
+// the differing features, A, B and Δ in view before the long name, and the loop-nest diff is folded to
+// its changes. At both window sizes the README's screenshots use.
+void TestUiSearch::compareExplainsOnRealApps_data()
+{
+    QTest::addColumn<QString>("app");
+    QTest::addColumn<QSize>("size");
+    for (const char *app : {"camera_pipe", "local_laplacian"})
+        for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)})
+            QTest::addRow("%s %dx%d", app, size.width(), size.height()) << QString::fromLatin1(app) << size;
+}
+
+void TestUiSearch::compareExplainsOnRealApps()
+{
+    QFETCH(QString, app);
+    QFETCH(QSize, size);
+    const auto weightsFile = weights::holdOneOutWeightsFor(app.toStdString());
+    QVERIFY(weightsFile);
+    static QString searched;
+    if (searched != app) { // one search per app, both sizes look at it
+        session::SearchRequest o;
+        o.pipeline.app = app.toStdString();
+        o.weightsPath = weightsFile->string();
+        o.beamSize = 2;
+        o.passes = 1;
+        QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+        m_ws->startSearch(o);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QVERIFY(finished.first().at(0).toBool());
+        QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
+        searched = app;
+    }
+    m_ws->resize(size);
+    const SearchTreeData &d = m_ws->treeData();
+    const search::TraceNode *winner = d.node(d.winner());
+    QVERIFY(winner);
+    const search::TraceNode *other = nullptr; // the other complete state of the final beam
+    for (const auto &n : d.nodes())
+        if (n.inBeam && n.depth == winner->depth && n.id != winner->id && !n.features.empty())
+            other = &n;
+    QVERIFY(other);
+    m_ws->selectState(winner->id);
+    m_ws->compareState(other->id);
+    StateDetailPanel *panel = m_ws->detailPanel();
+    panel->tabs()->setCurrentIndex(2);
+    QApplication::processEvents();
+
+    // Where the decisions part: the depth and both decisions, as the decision paths hold them.
+    const std::vector<int64_t> pa = d.pathTo(winner->id), pb = d.pathTo(other->id);
+    size_t i = 0;
+    while (pa[i] == pb[i])
+        ++i;
+    const QString divergence = panel->divergenceText();
+    QVERIFY2(divergence.contains(QStringLiteral("depth %1").arg(d.node(pa[i])->depth)), qPrintable(divergence));
+    QVERIFY2(divergence.contains(displayStageName(d.node(pb[i])->decision).toHtmlEscaped()), qPrintable(divergence));
+    QVERIFY(panel->summaryText().contains(divergence));
+
+    // Every stage has a row, named whole (no "…", no Halide "$N"), largest |B − A| first.
+    StageCostModel *costs = panel->stageCostModel();
+    QCOMPARE(costs->rowCount(), int(d.stageNames().size()));
+    QVERIFY(costs->rowCount() >= 35);
+    QTableView *table = panel->costTable();
+    const QFontMetrics metrics(table->font());
+    for (int r = 0; r < costs->rowCount(); ++r) {
+        const QString label = costs->index(r, StageCostModel::Stage).data().toString();
+        QVERIFY(!label.isEmpty() && !label.contains(QLatin1Char('$')));
+        QVERIFY2(metrics.horizontalAdvance(label) <= table->columnWidth(StageCostModel::Stage),
+                 qPrintable(QStringLiteral("%1 is cut at %2 px").arg(label).arg(table->columnWidth(0))));
+        table->scrollTo(costs->index(r, StageCostModel::Stage));
+        QVERIFY(table->viewport()->rect().intersects(table->visualRect(costs->index(r, StageCostModel::Stage))));
+        if (r > 0) {
+            const QVariant before = costs->index(r - 1, StageCostModel::Delta).data(Qt::UserRole);
+            const QVariant here = costs->index(r, StageCostModel::Delta).data(Qt::UserRole);
+            if (here.isValid())
+                QVERIFY(before.isValid() && std::abs(before.toDouble()) >= std::abs(here.toDouble()));
+        }
+    }
+    // The cost and Δ columns are in view beside the names.
+    for (int column : {int(StageCostModel::CostA), int(StageCostModel::CostB), int(StageCostModel::Delta)})
+        QVERIFY2(table->columnViewportPosition(column) + table->columnWidth(column) <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("column %1 off-screen at %2").arg(column).arg(size.width())));
+
+    // Features: on the stage whose cost differs most, only what differs, the numbers before the name.
+    const int top = costs->stageOfRow(0);
+    QCOMPARE(costs->rowOfStage(top), 0);
+    panel->tabs()->setCurrentIndex(1);
+    QApplication::processEvents();
+    QCOMPARE(panel->featureModel()->hasB(), true);
+    QVERIFY(panel->differingOnlyBox()->isChecked());
+    QVERIFY(panel->featureProxy()->rowCount() < 73);
+    QHeaderView *header = panel->featureTable()->horizontalHeader();
+    QCOMPARE(header->visualIndex(FeatureTableModel::Name), header->count() - 1);
+    for (int column : {int(FeatureTableModel::LogA), int(FeatureTableModel::LogB), int(FeatureTableModel::DeltaLog)})
+        QVERIFY2(header->sectionViewportPosition(column) + header->sectionSize(column) <=
+                     panel->featureTable()->viewport()->width(),
+                 qPrintable(QStringLiteral("feature column %1 off-screen at %2").arg(column).arg(size.width())));
+
+    // The loop nest: the changes and a little context, the unchanged runs folded; no "$N".
+    const QString nest = panel->loopNestText();
+    QVERIFY2(nest.contains(QStringLiteral("unchanged line")), qPrintable(nest.left(400)));
+    QVERIFY(nest.contains(QStringLiteral("− ")) || nest.contains(QStringLiteral("+ ")));
+    QVERIFY(!nest.contains(QLatin1Char('$')));
+    const auto nestLines = std::count(winner->loopNest.begin(), winner->loopNest.end(), '\n');
+    QVERIFY2(nest.count(QLatin1Char('\n')) < nestLines / 2,
+             qPrintable(QStringLiteral("%1 lines shown of %2").arg(nest.count(QLatin1Char('\n'))).arg(nestLines)));
+    m_ws->compareState(-1);
+    m_ws->resize(1500, 900);
 }
 
 // The fixture recorded again with its weights and profile named, as the CLI writes them.

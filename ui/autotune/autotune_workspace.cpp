@@ -1,6 +1,9 @@
 #include "ui/autotune/autotune_workspace.h"
 
+#include "core/autotune/recorded_run.h"
+
 #include "core/autotune/slurm.h"
+#include "core/pipelines/pipeline.h"
 #include "ui/autotune/autotune_charts.h"
 #include "ui/autotune/autotune_failures_model.h"
 #include "ui/common/cuda_availability.h"
@@ -28,6 +31,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QRegularExpressionValidator>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -39,6 +43,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+#include <map>
 
 namespace beamscope::ui {
 
@@ -115,6 +120,22 @@ QWidget *AutotuneWorkspace::buildForm()
     m_weights = new WeightsComboBox(settings(), runBox);
     m_weights->setToolTip(tr("The weights the first batch searches with (later batches use the retrained ones)"));
     runForm->addRow(tr("Starting weights:"), m_weights);
+    m_weightsNote = new QLabel(runBox);
+    m_weightsNote->setWordWrap(true);
+    QFont noteFont = m_weightsNote->font();
+    noteFont.setItalic(true);
+    m_weightsNote->setFont(noteFont);
+    runForm->addRow(QString(), m_weightsNote);
+    const auto updateWeightsNote = [this] {
+        m_weightsNote->setText(m_weights->defaultReason());
+        m_weightsNote->setVisible(!m_weightsNote->text().isEmpty());
+    };
+    connect(m_weights, &WeightsComboBox::pathChanged, this, updateWeightsNote);
+    // The checked pipelines decide the default (one app: its own hold-one-out file).
+    connect(m_apps, &QListWidget::itemChanged, this, [this, updateWeightsNote] {
+        m_weights->setPipelines(apps());
+        updateWeightsNote();
+    });
     m_target = new QComboBox(runBox);
     m_target->addItem(tr("OpenCL (PoCL's CPU device without a GPU)"), QStringLiteral("opencl"));
     m_target->addItem(tr("CUDA (the local NVIDIA GPU)"), QStringLiteral("cuda"));
@@ -143,10 +164,55 @@ QWidget *AutotuneWorkspace::buildForm()
     m_scale->setValue(1.0);
     m_scale->setToolTip(tr("Output size as a multiple of the pipeline's estimates"));
     runForm->addRow(tr("Scale:"), m_scale);
+    m_seed = new QLineEdit(QStringLiteral("0"), runBox);
+    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,20}")), m_seed));
+    m_seed->setToolTip(tr("Seeds the dropout and tiling draws (and the random pipelines)"));
+    runForm->addRow(tr("Seed:"), m_seed);
+    m_reps = new QSpinBox(runBox);
+    m_reps->setRange(1, 100000);
+    m_reps->setValue(10);
+    m_reps->setToolTip(tr("Timed runs per schedule; the sample keeps the best"));
+    runForm->addRow(tr("Benchmark reps:"), m_reps);
     m_retrain = new QCheckBox(tr("Retrain after each batch"), runBox);
     m_retrain->setChecked(true);
     runForm->addRow(m_retrain);
     layout->addWidget(runBox);
+
+    // What Halide's loop fixes and a run records: shown, so a resumed run shows what it used.
+    auto *advancedBox = new QGroupBox(tr("Search and training details"), form);
+    auto *advancedForm = new QFormLayout(advancedBox);
+    const autotune::AutotuneRequest defaults;
+    m_dropout = new QSpinBox(advancedBox);
+    m_dropout->setRange(1, 100);
+    m_dropout->setValue(defaults.otherDropout);
+    m_dropout->setSuffix(tr(" % kept"));
+    m_dropout->setToolTip(tr("Dropout of the beam-1 searches after sample 0 (Halide's loop: 1 %)"));
+    advancedForm->addRow(tr("Dropout:"), m_dropout);
+    m_randomizeTilings = new QCheckBox(tr("Randomize tilings"), advancedBox);
+    m_randomizeTilings->setChecked(defaults.randomizeTilings);
+    advancedForm->addRow(m_randomizeTilings);
+    m_freeze = new QCheckBox(tr("Freeze inline / compute_root"), advancedBox);
+    m_freeze->setChecked(defaults.freezeInlineComputeRoot);
+    advancedForm->addRow(m_freeze);
+    m_warmup = new QSpinBox(advancedBox);
+    m_warmup->setRange(0, 100000);
+    m_warmup->setValue(defaults.warmup);
+    advancedForm->addRow(tr("Warm-up runs:"), m_warmup);
+    m_epochs = new QSpinBox(advancedBox);
+    m_epochs->setRange(1, 1000000);
+    m_epochs->setValue(defaults.epochs);
+    advancedForm->addRow(tr("Epochs per retrain:"), m_epochs);
+    m_learningRate = new QDoubleSpinBox(advancedBox);
+    m_learningRate->setDecimals(6);
+    m_learningRate->setRange(1e-6, 1.0);
+    m_learningRate->setSingleStep(1e-4);
+    m_learningRate->setValue(defaults.learningRate);
+    advancedForm->addRow(tr("Learning rate:"), m_learningRate);
+    m_minBatch = new QSpinBox(advancedBox);
+    m_minBatch->setRange(1, 100000);
+    m_minBatch->setValue(defaults.minBatch);
+    advancedForm->addRow(tr("Min batch:"), m_minBatch);
+    layout->addWidget(advancedBox);
 
     auto *slurmBox = new QGroupBox(tr("Slurm"), form);
     auto *slurmForm = new QFormLayout(slurmBox);
@@ -192,7 +258,8 @@ QWidget *AutotuneWorkspace::buildResults()
     layout->addWidget(m_progress);
     m_status = new QLabel(panel);
     m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(m_status, &QLabel::linkActivated, this, [this] { open(outputFolder()); });
     layout->addWidget(m_status);
     m_counts = new QLabel(panel);
     m_counts->setTextFormat(Qt::RichText);
@@ -263,29 +330,110 @@ void AutotuneWorkspace::open(const QString &path)
     if (m_running)
         return;
     setOutputFolder(path);
-    const QJsonObject manifest = readManifest(path);
-    const QJsonObject params = manifest.value(QStringLiteral("parameters")).toObject();
-    m_loadedTarget = manifest.value(QStringLiteral("device")).toObject().value(QStringLiteral("kind")).toString();
-    if (!m_loadedTarget.isEmpty())
-        setTarget(m_loadedTarget);
-    if (params.contains(QStringLiteral("batch_size")))
-        setBatchSize(params.value(QStringLiteral("batch_size")).toInt());
-    if (params.contains(QStringLiteral("first_beam_size")))
-        setFirstBeam(params.value(QStringLiteral("first_beam_size")).toInt());
-    if (params.contains(QStringLiteral("benchmark_scale")))
-        setScale(params.value(QStringLiteral("benchmark_scale")).toDouble());
-    if (params.contains(QStringLiteral("retrain")))
-        setRetrain(params.value(QStringLiteral("retrain")).toBool());
+    // Every setting the run recorded goes into the form, so Start resumes it as it was.
+    std::string why;
+    const std::optional<autotune::RecordedRun> run = autotune::readRecordedRun(path.toStdString(), why);
+    if (run) {
+        setRequest(run->request);
+        m_loadedTarget = QString::fromStdString(run->request.target);
+    }
     const QStringList errors = m_data.load(path);
     m_progress->setValue(0);
     m_progress->setFormat(tr("Not running"));
     refreshViews();
     showSlurmFolder();
-    m_status->setText(errors.isEmpty() ? tr("%n schedule(s) recorded in %1. Start resumes the run (same settings).",
-                                            nullptr, static_cast<int>(m_data.records().size()))
-                                             .arg(path)
-                                       : errors.join(QLatin1Char('\n')));
+    QString status =
+        errors.isEmpty()
+            ? tr("%n schedule(s) recorded in %1. The form holds the run's settings: Start resumes it.", nullptr,
+                 static_cast<int>(m_data.records().size()))
+                  .arg(path)
+            : errors.join(QLatin1Char('\n'));
+    if (!run)
+        status += QLatin1Char('\n') + QString::fromStdString(why);
+    else if (!run->weightsNote.empty())
+        status += QLatin1Char('\n') + tr("Note: %1.").arg(QString::fromStdString(run->weightsNote));
+    m_status->setText(status);
     Q_EMIT fileOpened(path);
+}
+
+void AutotuneWorkspace::setRequest(const autotune::AutotuneRequest &r)
+{
+    refreshPipelineList();
+    QStringList names;
+    for (const std::string &app : r.apps)
+        names << QString::fromStdString(app);
+    for (const pipelines::PipelineInfo &user : pipelines::userPipelines())
+        if (const auto source = pipelines::userGeneratorSource(user.name);
+            !r.generatorName.empty() && source && source->library == r.generatorLibrary &&
+            source->generator == r.generatorName)
+            names << QString::fromStdString(user.name);
+    setApps(names);
+    // The first checked pipeline in view: a run's pipelines are what the form is about.
+    for (int i = 0; i < m_apps->count(); i++)
+        if (m_apps->item(i)->checkState() == Qt::Checked) {
+            m_apps->scrollToItem(m_apps->item(i), QAbstractItemView::PositionAtTop);
+            break;
+        }
+    setRandomPipelines(r.randomPipelines);
+    if (!r.weights.empty())
+        setWeights(QString::fromStdString(r.weights));
+    setTarget(QString::fromStdString(r.target));
+    m_profile = QString::fromStdString(r.profile);
+    setBatches(std::max(m_batches->value(), r.batches));
+    setBatchSize(r.batchSize);
+    setFirstBeam(r.firstBeamSize);
+    setScale(r.scale);
+    setRetrain(r.retrain);
+    setSeed(r.seed);
+    setReps(r.reps);
+    m_warmup->setValue(r.warmup);
+    m_dropout->setValue(r.otherDropout);
+    m_randomizeTilings->setChecked(r.randomizeTilings);
+    m_freeze->setChecked(r.freezeInlineComputeRoot);
+    m_epochs->setValue(r.epochs);
+    m_learningRate->setValue(r.learningRate);
+    m_minBatch->setValue(r.minBatch);
+}
+
+QString AutotuneWorkspace::settingLabel(const std::string &key)
+{
+    static const std::map<std::string, const char *> labels = {
+        {"apps", QT_TR_NOOP("Pipelines")},
+        {"random_pipelines", QT_TR_NOOP("Random pipelines")},
+        {"generator", QT_TR_NOOP("Generator")},
+        {"starting_weights_sha256", QT_TR_NOOP("Starting weights")},
+        {"target", QT_TR_NOOP("Target")},
+        {"batch_size", QT_TR_NOOP("Batch size")},
+        {"seed", QT_TR_NOOP("Seed")},
+        {"first_beam_size", QT_TR_NOOP("Sample-0 beam")},
+        {"other_random_dropout", QT_TR_NOOP("Dropout")},
+        {"randomize_tilings", QT_TR_NOOP("Randomize tilings")},
+        {"freeze_inline_compute_root", QT_TR_NOOP("Freeze inline / compute_root")},
+        {"retrain", QT_TR_NOOP("Retrain after each batch")},
+        {"epochs", QT_TR_NOOP("Epochs per retrain")},
+        {"learning_rate", QT_TR_NOOP("Learning rate")},
+        {"min_batch", QT_TR_NOOP("Min batch")},
+        {"benchmark_reps", QT_TR_NOOP("Benchmark reps")},
+        {"benchmark_warmup", QT_TR_NOOP("Warm-up runs")},
+        {"benchmark_scale", QT_TR_NOOP("Scale")},
+    };
+    const auto it = labels.find(key);
+    return it == labels.end() ? QString::fromStdString(key) : tr(it->second);
+}
+
+QStringList AutotuneWorkspace::differencesFromRun() const
+{
+    if (!QFileInfo::exists(QDir(outputFolder()).filePath(QStringLiteral("manifest.json"))))
+        return {};
+    std::string why;
+    const std::optional<autotune::RecordedRun> run = autotune::readRecordedRun(outputFolder().toStdString(), why);
+    if (!run)
+        return {QString::fromStdString(why)};
+    QStringList out;
+    for (const autotune::SettingDifference &d : autotune::differingSettings(*run, request()))
+        out << tr("%1: the run used %2, the form says %3")
+                   .arg(settingLabel(d.key), QString::fromStdString(d.was), QString::fromStdString(d.now));
+    return out;
 }
 
 void AutotuneWorkspace::saveLayout()
@@ -303,8 +451,36 @@ void AutotuneWorkspace::restoreLayout()
 void AutotuneWorkspace::setOutputFolder(const QString &folder) { m_folder->setText(folder); }
 QString AutotuneWorkspace::outputFolder() const { return m_folder->text().trimmed(); }
 
+void AutotuneWorkspace::refreshPipelineList()
+{
+    // A generator library opened since (in the Search workspace) adds its generators at the top.
+    QStringList listed;
+    for (int i = 0; i < m_apps->count(); i++)
+        listed << m_apps->item(i)->text();
+    int row = 0;
+    for (const std::string &name : autotune::autotunePipelineNames()) {
+        const QString text = QString::fromStdString(name);
+        if (listed.contains(text)) {
+            ++row;
+            continue;
+        }
+        auto *item = new QListWidgetItem(text);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+        item->setToolTip(tr("a generator from a library opened in this session"));
+        m_apps->insertItem(row++, item);
+    }
+}
+
+void AutotuneWorkspace::showEvent(QShowEvent *event)
+{
+    Workspace::showEvent(event);
+    refreshPipelineList();
+}
+
 void AutotuneWorkspace::setApps(const QStringList &apps)
 {
+    refreshPipelineList();
     for (int i = 0; i < m_apps->count(); i++)
         m_apps->item(i)->setCheckState(apps.contains(m_apps->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
 }
@@ -332,13 +508,23 @@ void AutotuneWorkspace::setJobs(int jobs) { m_jobs->setValue(jobs); }
 void AutotuneWorkspace::setScale(double scale) { m_scale->setValue(scale); }
 void AutotuneWorkspace::setRetrain(bool retrain) { m_retrain->setChecked(retrain); }
 void AutotuneWorkspace::setWeights(const QString &path) { m_weights->setPath(path); }
+void AutotuneWorkspace::setSeed(quint64 seed) { m_seed->setText(QString::number(seed)); }
+void AutotuneWorkspace::setReps(int reps) { m_reps->setValue(reps); }
 
 autotune::AutotuneRequest AutotuneWorkspace::request() const
 {
     autotune::AutotuneRequest r;
     r.outDir = outputFolder().toStdString();
-    for (const QString &a : apps())
+    for (const QString &a : apps()) {
+        // A user's generator is asked for as one, so the run records its library and a resumed run
+        // (in another process too) builds it again.
+        if (const auto source = pipelines::userGeneratorSource(a.toStdString()); source && r.generatorLibrary.empty()) {
+            r.generatorLibrary = source->library;
+            r.generatorName = source->generator;
+            continue;
+        }
         r.apps.push_back(a.toStdString());
+    }
     r.randomPipelines = m_random->value();
     r.weights = m_weights->path().toStdString();
     r.target = m_target->currentData().toString().toStdString();
@@ -348,6 +534,16 @@ autotune::AutotuneRequest AutotuneWorkspace::request() const
     r.jobs = m_jobs->value();
     r.scale = m_scale->value();
     r.retrain = m_retrain->isChecked();
+    r.seed = m_seed->text().toULongLong();
+    r.reps = m_reps->value();
+    r.warmup = m_warmup->value();
+    r.otherDropout = m_dropout->value();
+    r.randomizeTilings = m_randomizeTilings->isChecked();
+    r.freezeInlineComputeRoot = m_freeze->isChecked();
+    r.epochs = m_epochs->value();
+    r.learningRate = static_cast<float>(m_learningRate->value());
+    r.minBatch = m_minBatch->value();
+    r.profile = m_profile.toStdString();
     return r;
 }
 
@@ -356,10 +552,16 @@ void AutotuneWorkspace::chooseFolder()
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Autotune output folder"), outputFolder());
     if (dir.isEmpty())
         return;
-    if (canOpen(dir))
+    if (canOpen(dir)) {
         open(dir);
-    else
-        setOutputFolder(dir);
+        return;
+    }
+    // A new folder: nothing of the previous run's charts and counts stays.
+    setOutputFolder(dir);
+    m_data.load(dir);
+    refreshViews();
+    showSlurmFolder();
+    m_status->setText(tr("%1 holds no run: Start begins one there.").arg(dir));
 }
 
 void AutotuneWorkspace::setSlurm(bool submit, const SlurmOptions &options)
@@ -476,6 +678,18 @@ void AutotuneWorkspace::start()
     const autotune::AutotuneRequest r = request();
     if (r.apps.empty() && r.randomPipelines == 0) {
         m_status->setText(tr("Choose at least one pipeline or some random pipelines."));
+        return;
+    }
+    // A run resumes only with the settings it recorded: say which differ, in the form's words, and offer
+    // to take the run's.
+    if (const QStringList differences = differencesFromRun(); !differences.isEmpty()) {
+        QStringList items;
+        for (const QString &d : differences)
+            items << d.toHtmlEscaped();
+        m_status->setText(tr("This folder holds a run made with other settings, so Start would not resume it:"
+                             "<br>• %1<br><a href=\"#run\">Use the run's settings</a>, or choose another output "
+                             "folder for a new run.")
+                              .arg(items.join(QStringLiteral("<br>• "))));
         return;
     }
     if (m_slurm->isChecked()) {

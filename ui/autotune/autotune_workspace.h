@@ -75,7 +75,16 @@ public:
     void setScale(double scale);
     void setRetrain(bool retrain);
     void setWeights(const QString &path);
+    void setSeed(quint64 seed);
+    void setReps(int reps);
+    // Every setting of the form from a request (what opening a run folder does with its manifest).
+    void setRequest(const autotune::AutotuneRequest &request);
     autotune::AutotuneRequest request() const;
+    // Where the form differs from the run in the output folder, in the form's words
+    // ("Seed: the run used 7, the form says 0"); empty when it matches or the folder holds no run.
+    QStringList differencesFromRun() const;
+    // The form's label of a manifest parameter ("benchmark_reps" -> "Benchmark reps").
+    static QString settingLabel(const std::string &key);
 
     // Slurm (docs/slurm.md): Start submits instead of running here; a run
     // folder that was submitted shows its tasks (refreshed every few seconds)
@@ -106,7 +115,11 @@ Q_SIGNALS:
     void recordAdded(int index);
     void runFinished(bool ok);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void refreshPipelineList();
     QWidget *buildForm();
     QWidget *buildResults();
     void chooseFolder();
@@ -127,6 +140,12 @@ private:
     QSpinBox *m_batches = nullptr, *m_batchSize = nullptr, *m_firstBeam = nullptr, *m_jobs = nullptr;
     QDoubleSpinBox *m_scale = nullptr;
     QCheckBox *m_retrain = nullptr;
+    QLineEdit *m_seed = nullptr; // 64 bits: more than a QSpinBox holds
+    QSpinBox *m_reps = nullptr, *m_warmup = nullptr, *m_dropout = nullptr, *m_epochs = nullptr, *m_minBatch = nullptr;
+    QDoubleSpinBox *m_learningRate = nullptr;
+    QCheckBox *m_randomizeTilings = nullptr, *m_freeze = nullptr;
+    QString m_profile; // the run's search profile, kept from its manifest (the form has no control for it)
+    QLabel *m_weightsNote = nullptr;
     QCheckBox *m_slurm = nullptr;
     QSpinBox *m_slurmTasks = nullptr, *m_slurmGpus = nullptr;
     QLineEdit *m_slurmPartition = nullptr;

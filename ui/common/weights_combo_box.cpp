@@ -3,6 +3,8 @@
 #include "ui/common/app_settings.h"
 #include "ui/weights/weights_library.h"
 
+#include "core/weights/shipped_weights.h"
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QSignalBlocker>
@@ -98,6 +100,8 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
         for (const auto &[text, value] : m_special)
             addItem(text, value);
         addItem(tr("Other file…"), kOtherFile);
+        if (!m_defaultPath.isEmpty() && listed.contains(m_defaultPath))
+            fallback = m_defaultPath; // the pipelines' own default outranks any general preference
         if (fallback.isEmpty() && count() > 1)
             fallback = itemData(0, PathRole).toString();
     }
@@ -113,6 +117,38 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
         return;
     m_lastIndex = currentIndex();
     Q_EMIT pathChanged(path());
+}
+
+void WeightsComboBox::setPipelines(const QStringList &pipelines)
+{
+    if (pipelines == m_pipelines)
+        return;
+    m_pipelines = pipelines;
+    std::vector<std::string> names;
+    for (const QString &p : pipelines)
+        names.push_back(p.toStdString());
+    m_defaultPath.clear();
+    m_defaultReason.clear();
+    if (!names.empty())
+        if (const auto chosen = weights::defaultWeightsFor(names)) {
+            m_defaultPath = canonicalPath(QString::fromStdString(chosen->path.string()));
+            m_defaultReason = QString::fromStdString(chosen->reason);
+        }
+    chooseDefaultForPipelines();
+}
+
+void WeightsComboBox::chooseDefaultForPipelines()
+{
+    if (m_userChose || m_scan.pending() || m_defaultPath.isEmpty() || !specialValue().isEmpty())
+        return; // a choice made, or a special item (random initialisation) chosen on purpose
+    const int index = findData(m_defaultPath, PathRole);
+    if (index >= 0 && index != currentIndex())
+        setCurrentIndex(index); // emits pathChanged
+}
+
+QString WeightsComboBox::defaultReason() const
+{
+    return !m_defaultPath.isEmpty() && path() == m_defaultPath ? m_defaultReason : QString();
 }
 
 void WeightsComboBox::setPath(const QString &path)

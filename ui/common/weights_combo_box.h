@@ -33,10 +33,16 @@ public:
     void addSpecialItem(const QString &text, const QString &value);
     QString specialValue() const; // the chosen special item's value, else ""
 
-    // The entry selected by default: a trained file before an untrained one
-    // (baseline, gpu), a Halide per-app file first, or with preferTrained the
-    // first file trained here.
+    // The entry selected by default: for the pipelines at hand, the shipped file
+    // weights::defaultWeightsFor picks (an app's own hold-one-out file, never one
+    // trained on it; the CLI defaults the same way), else a trained file before an
+    // untrained one (baseline, gpu), or with preferTrained the first file trained here.
     void setPreferTrained(bool preferTrained) { m_preferTrained = preferTrained; }
+    // The pipelines (app names) the weights will judge; a choice the user made is kept.
+    void setPipelines(const QStringList &pipelines);
+    // Why the default is what it is ("harris.weights: the hold-one-out file for harris ...");
+    // empty once the user chose another file.
+    QString defaultReason() const;
     bool scanPending() const { return m_scan.pending(); }
 
 Q_SIGNALS:
@@ -45,6 +51,7 @@ Q_SIGNALS:
 
 private:
     void fill(const LibraryScanResult &result);
+    void chooseDefaultForPipelines();
     // Lower is a better default: trained files before untrained initialisations.
     int defaultRank(const LibraryEntry &entry) const;
     void onActivated(int index);
@@ -55,6 +62,8 @@ private:
     QStringList m_extraFiles; // chosen through "Other file…"
     QList<QPair<QString, QString>> m_special;
     bool m_preferTrained = false;
+    QStringList m_pipelines;
+    QString m_defaultPath, m_defaultReason; // from defaultWeightsFor(m_pipelines)
     bool m_userChose = false;
     int m_lastIndex = -1;
 };

@@ -84,12 +84,25 @@ void DeviceComparisonModel::setDevices(const std::optional<gpu::DeviceFacts> &lo
     beginResetModel();
     const bool facts = m_kind == Kind::Facts;
     m_hasLocal = local.has_value();
+    m_openCl = false;
     m_local = local ? (facts ? factValues(*local) : searchParameterValues(*local)) : QStringList();
     if (!local)
         for (int i = 0; i < m_names.size(); ++i)
             m_local.append(QStringLiteral("—"));
     m_reference = facts ? factValues(reference) : searchParameterValues(reference);
     m_referenceName = referenceName;
+    endResetModel();
+}
+
+void DeviceComparisonModel::setOpenClDevice(const gpu::OpenClQuery &device)
+{
+    if (m_hasLocal || m_kind != Kind::Facts || !device.ok || m_local.size() != m_names.size())
+        return;
+    beginResetModel();
+    m_openCl = true;
+    m_local[rowOf(tr("name"))] = QStringLiteral("%1 (OpenCL: %2)").arg(QString::fromStdString(device.device),
+                                                                        QString::fromStdString(device.platform));
+    m_local[rowOf(tr("SMs"))] = tr("%1 compute units").arg(device.computeUnits);
     endResetModel();
 }
 
@@ -132,7 +145,7 @@ QVariant DeviceComparisonModel::headerData(int section, Qt::Orientation orientat
         return {};
     switch (section) {
     case PropertyColumn: return m_kind == Kind::Facts ? tr("Property") : tr("Search parameter");
-    case LocalColumn: return tr("Local device");
+    case LocalColumn: return m_openCl ? tr("Local device (OpenCL)") : tr("Local device");
     case ReferenceColumn: return tr("%1 (reference)").arg(m_referenceName);
     default: return {};
     }

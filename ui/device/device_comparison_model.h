@@ -5,6 +5,7 @@
 // the status line says why (DeviceWorkspace shows it above the table).
 
 #include "core/gpu/device_facts.h"
+#include "core/gpu/opencl_query.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>
@@ -24,6 +25,10 @@ public:
     void setDevices(const std::optional<gpu::DeviceFacts> &local, const gpu::DeviceFacts &reference,
                     const QString &referenceName);
 
+    // Without a CUDA device, the OpenCL device measurements run on fills what OpenCL reports of the
+    // local column (name, compute units); the rest reads "—".
+    void setOpenClDevice(const gpu::OpenClQuery &device);
+
     // A row's cells by property name ("SMs", "search: parallelism"), for tests.
     int rowOf(const QString &property) const;
 
@@ -42,6 +47,7 @@ private:
     QStringList m_names, m_local, m_reference;
     QString m_referenceName;
     bool m_hasLocal = false;
+    bool m_openCl = false;
 };
 
 } // namespace beamscope::ui

@@ -110,9 +110,16 @@ QString DeviceWorkspace::profile() const { return m_profile->currentData().toStr
 void DeviceWorkspace::refresh()
 {
     m_job.start(
-        this, [] { return gpu::queryLocalDevice(); },
-        [this](gpu::LocalDeviceQuery local) {
-            m_local = std::move(local);
+        this,
+        [] {
+            std::pair<gpu::LocalDeviceQuery, gpu::OpenClQuery> found{gpu::queryLocalDevice(), {}};
+            if (!found.first.device)
+                found.second = gpu::queryOpenClDevice(); // where measurements run without CUDA
+            return found;
+        },
+        [this](std::pair<gpu::LocalDeviceQuery, gpu::OpenClQuery> found) {
+            m_local = std::move(found.first);
+            m_openCl = std::move(found.second);
             m_queried = true;
             updateTables();
             Q_EMIT deviceQueried();
@@ -125,6 +132,7 @@ void DeviceWorkspace::updateTables()
     if (!reference)
         return;
     m_facts->setDevices(m_local.device, *reference, profile());
+    m_facts->setOpenClDevice(m_openCl);
     m_search->setDevices(m_local.device, *reference, profile());
     if (!m_queried)
         return;
@@ -133,10 +141,19 @@ void DeviceWorkspace::updateTables()
         m_status->setText(tr("<b>Local device:</b> %1 (%2)")
                               .arg(QString::fromStdString(m_local.device->name).toHtmlEscaped(), status));
         m_status->setStyleSheet({});
+    } else if (m_openCl.ok) {
+        m_status->setText(
+            tr("<b>No CUDA device</b> (%1). GPU schedules run on OpenCL here: <b>%2</b> (%3, %4 compute units). "
+               "OpenCL reports no SM, shared-memory or warp facts, so the search keeps the reference's; Search › "
+               "Measure and the Pipeline benchmark time schedules on this device.")
+                .arg(status, QString::fromStdString(m_openCl.device).toHtmlEscaped(),
+                     QString::fromStdString(m_openCl.platform).toHtmlEscaped())
+                .arg(m_openCl.computeUnits));
+        m_status->setStyleSheet(QStringLiteral("QLabel { background: #fff4e5; border: 1px solid #f0b46a; "
+                                               "padding: 6px; }"));
     } else {
-        m_status->setText(tr("<b>No CUDA device.</b> %1<br>The local column stays empty; GPU schedules can still be "
-                             "checked for correctness on OpenCL (PoCL) in the Pipeline workspace.")
-                              .arg(status));
+        m_status->setText(tr("<b>No CUDA device</b> (%1) and no OpenCL device (%2).")
+                              .arg(status, QString::fromStdString(m_openCl.error).toHtmlEscaped()));
         m_status->setStyleSheet(QStringLiteral("QLabel { background: #fff4e5; border: 1px solid #f0b46a; "
                                                "padding: 6px; }"));
     }

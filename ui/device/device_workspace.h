@@ -6,6 +6,7 @@
 // The same core calls as `beamscope-cli device`; the query runs off the GUI thread.
 
 #include "core/gpu/device_facts.h"
+#include "core/gpu/opencl_query.h"
 #include "ui/common/latest_job.h"
 #include "ui/mainwindow/workspace.h"
 
@@ -32,6 +33,8 @@ public:
     bool isQuerying() const { return m_job.pending(); }
     bool hasQueried() const { return m_queried; }
     const gpu::LocalDeviceQuery &localQuery() const { return m_local; }
+    // The OpenCL device GPU schedules run on here when there is no CUDA device (asked of the bench worker).
+    const gpu::OpenClQuery &openClQuery() const { return m_openCl; }
     DeviceComparisonModel *factsModel() const { return m_facts; }
     DeviceComparisonModel *searchModel() const { return m_search; }
     QLabel *statusLabel() const { return m_status; }
@@ -61,6 +64,7 @@ private:
     QTabWidget *m_pages = nullptr;
     LatestJob m_job;
     gpu::LocalDeviceQuery m_local;
+    gpu::OpenClQuery m_openCl;
     bool m_queried = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/weights/shipped_weights.h"
 
+#include <QBrush>
 #include <QFont>
 
 #include <cmath>
@@ -53,20 +54,40 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (row.app >= 0) {
         const samples::AppScore &a = choice.apps[static_cast<size_t>(row.app)];
+        const QString caveats = caveatsOf(row);
         if (role == Qt::ToolTipRole)
-            return a.error.empty() ? QString::fromStdString(a.weights.string()) : QString::fromStdString(a.error);
+            return a.error.empty() ? QString::fromStdString(a.weights.string()) +
+                                         (caveats.isEmpty() ? QString() : QStringLiteral("\n") + caveats)
+                                   : QString::fromStdString(a.error);
+        const bool scored = a.error.empty();
+        // A handful of schedules makes every figure a guess: greyed, the Caveats column says why.
+        if (role == Qt::ForegroundRole && scored && a.schedules < samples::kFewSchedules && index.column() >= Spearman &&
+            index.column() <= Top5)
+            return QBrush(QColor(130, 130, 130));
+        if (role == Qt::ForegroundRole && index.column() == Caveats && !caveats.isEmpty())
+            return QBrush(scored ? QColor(150, 90, 0) : QColor(170, 30, 30));
+        if (role == ValueRole) {
+            switch (index.column()) {
+            case Spearman: return scored ? a.rank.spearman : NAN;
+            case Kendall: return scored ? a.rank.kendall : NAN;
+            case Pairwise: return scored ? a.rank.pairwiseAccuracy : NAN;
+            case Top1: return scored ? a.top1 : NAN;
+            case Top5: return scored ? a.top5 : NAN;
+            default: return {};
+            }
+        }
         if (role != Qt::DisplayRole)
             return {};
-        const bool scored = a.error.empty();
         switch (index.column()) {
         case App: return QString::fromStdString(a.app);
         case Weights: return labelOf(choice);
         case Schedules: return static_cast<qulonglong>(a.schedules);
-        case Spearman: return scored ? figure(a.rank.spearman) : QStringLiteral("–");
-        case Kendall: return scored ? figure(a.rank.kendall) : QStringLiteral("–");
+        case Spearman: return scored ? figureWithInterval(a.rank.spearman, a.intervals.spearman) : QStringLiteral("–");
+        case Caveats: return caveats;
+        case Kendall: return scored ? figureWithInterval(a.rank.kendall, a.intervals.kendall) : QStringLiteral("–");
         case Pairwise: return scored ? figure(a.rank.pairwiseAccuracy) : QStringLiteral("–");
-        case Top1: return scored ? figure(a.top1) : QStringLiteral("–");
-        case Top5: return scored ? figure(a.top5) : QStringLiteral("–");
+        case Top1: return scored ? figureWithInterval(a.top1, a.intervals.top1) : QStringLiteral("–");
+        case Top5: return scored ? figureWithInterval(a.top5, a.intervals.top5) : QStringLiteral("–");
         default: return {};
         }
     }
@@ -103,6 +124,24 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QString WeightsComparisonModel::caveatsOf(const Row &row) const
+{
+    QStringList out;
+    for (const std::string &c : samples::rowCaveats(m_scores, row.choice, static_cast<size_t>(row.app)))
+        out << QString::fromStdString(c);
+    return out.join(QStringLiteral("; "));
+}
+
+QString WeightsComparisonModel::figureWithInterval(double value, const samples::Interval &interval)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    const QString figure = QString::number(value, 'f', 3);
+    return interval.defined()
+               ? QStringLiteral("%1 [%2, %3]").arg(figure).arg(interval.low, 0, 'f', 2).arg(interval.high, 0, 'f', 2)
+               : figure;
+}
+
 QString WeightsComparisonModel::labelOf(const samples::ChoiceScore &choice)
 {
     // An untrained initialisation ranks by chance; its row must not read as one more model.
@@ -118,6 +157,12 @@ QVariant WeightsComparisonModel::headerData(int section, Qt::Orientation orienta
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (role == Qt::ToolTipRole && (section == Spearman || section == Kendall))
+        return tr("The figure, then its 95% percentile bootstrap interval: the app's schedules drawn again with "
+                  "replacement 1000 times. Two choices whose Spearman intervals overlap cannot be told apart on "
+                  "these samples.");
+    if (role == Qt::ToolTipRole && section == Schedules)
+        return tr("n: the distinct schedules measured for the app");
     if (role == Qt::ToolTipRole && (section == Top1 || section == Top5))
         return tr("Best measured runtime among the model's k best-ranked schedules, divided by the best measured "
                   "runtime (1 is perfect)");
@@ -126,8 +171,9 @@ QVariant WeightsComparisonModel::headerData(int section, Qt::Orientation orienta
     switch (section) {
     case App: return tr("App");
     case Weights: return tr("Weights");
-    case Schedules: return tr("Schedules");
+    case Schedules: return tr("n");
     case Spearman: return tr("Spearman");
+    case Caveats: return tr("Caveats");
     case Kendall: return tr("Kendall τ");
     case Pairwise: return tr("Pairwise");
     case Top1: return tr("Top-1");

@@ -95,6 +95,12 @@ void MainWindow::createWorkspaces()
                     if (target && target->offerSampleFolder(folder))
                         setCurrentWorkspace(id);
                 });
+        connect(workspace, &Workspace::searchStateForWorkspace, this,
+                [this](const QString &id, const SearchStateOffer &offer) {
+                    Workspace *target = this->workspace(id);
+                    if (target && target->offerSearchState(offer))
+                        setCurrentWorkspace(id);
+                });
     }
     connect(m_switcher, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     m_switcher->setCurrentRow(0);

@@ -9,12 +9,28 @@
 #include <QString>
 #include <QWidget>
 
+#include "core/util/json.h"
+
 #include <functional>
+#include <memory>
 #include <vector>
+
+namespace beamscope::session {
+class SearchSession;
+}
 
 namespace beamscope::ui {
 
 class AppSettings;
+
+// One state of a search, as another workspace can measure it: the session that
+// searched it (its pipeline, DAG and model) and the decisions that make it.
+struct SearchStateOffer {
+    QString app;   // the pipeline's registry name
+    QString label; // "#9584 (predicted 7.53789)"
+    std::shared_ptr<const session::SearchSession> session;
+    std::vector<Json> decisions;
+};
 
 class Workspace : public QWidget {
     Q_OBJECT
@@ -38,6 +54,14 @@ public:
         return false;
     }
 
+    // A state chosen in the Search workspace, handed over to be benchmarked (the
+    // Pipeline workspace takes it); false when this workspace takes none.
+    virtual bool offerSearchState(const SearchStateOffer &offer)
+    {
+        Q_UNUSED(offer);
+        return false;
+    }
+
     // Actions the main window lists in its File menu while this workspace exists.
     virtual QList<QAction *> fileActions() const { return {}; }
 
@@ -53,6 +77,8 @@ Q_SIGNALS:
     // Asks the main window to hand `folder` to workspace `workspaceId`
     // (offerSampleFolder) and show it.
     void sampleFolderForWorkspace(const QString &workspaceId, const QString &folder);
+    // Asks the main window to hand a search state to workspace `workspaceId` (offerSearchState).
+    void searchStateForWorkspace(const QString &workspaceId, const beamscope::ui::SearchStateOffer &offer);
 
 protected:
     AppSettings &settings() { return m_settings; }
@@ -74,3 +100,5 @@ struct WorkspaceRegistration {
 std::vector<WorkspaceRegistration> registeredWorkspaces();
 
 } // namespace beamscope::ui
+
+Q_DECLARE_METATYPE(beamscope::ui::SearchStateOffer)

@@ -4,6 +4,7 @@
 #include "core/bench/targets.h"
 #include "core/gpu/device_facts.h"
 #include "core/pipelines/pipeline.h"
+#include "core/session/search_session.h"
 #include "core/util/duration_text.h"
 #include "ui/common/cuda_availability.h"
 #include "ui/common/number_format.h"
@@ -30,7 +31,30 @@ struct JobSettings {
     std::string target;
     bool gpuSchedule = false;
     int reps = 10;
+    SearchStateOffer state; // set: time this Search state instead
 };
+
+// A Search state, measured as the Search workspace's Measure does (the session's own build and checks).
+BenchmarkOutcome runStateBenchmark(const JobSettings &settings, Progress &progress)
+{
+    BenchmarkOutcome out;
+    out.pipeline = QString::fromStdString(settings.pipeline);
+    out.schedule = QObject::tr("Search state %1").arg(settings.state.label);
+    const session::StateMeasurement m =
+        settings.state.session->measure(settings.state.decisions, settings.target, &progress);
+    out.ok = m.ok;
+    out.failure = m.ok ? QString() : progress.cancelled() ? QStringLiteral("cancelled") : QStringLiteral("failed");
+    out.message = QString::fromStdString(m.error);
+    out.target = QString::fromStdString(m.target);
+    out.minMs = m.minMs;
+    out.medianMs = m.medianMs;
+    out.checked = m.checked;
+    out.matches = m.matches;
+    if (settings.target == "opencl" && !gpu::queryLocalDevice().device)
+        out.note = QObject::tr("OpenCL runs on the device the ICD offers; with no GPU here that is PoCL's CPU "
+                               "device, so these are CPU timings");
+    return out;
+}
 
 // Runs on a worker thread: the same core calls as `beamscope-cli bench`.
 BenchmarkOutcome runBenchmark(const JobSettings &settings, Progress &progress)
@@ -92,8 +116,8 @@ BenchmarkPanel::BenchmarkPanel(QWidget *parent) : QWidget(parent)
     m_target->addItem(tr("CUDA"), QStringLiteral("cuda"));
     offerCudaOnlyWithDevice(m_target);
     m_schedule = new QComboBox(this);
-    m_schedule->addItem(tr("Halide default (unscheduled)"), false);
-    m_schedule->addItem(tr("hand-written GPU schedule"), true);
+    m_schedule->addItem(tr("Halide default (unscheduled)"), int(Unscheduled));
+    m_schedule->addItem(tr("hand-written GPU schedule"), int(HandWrittenGpu));
     m_reps = new QSpinBox(this);
     m_reps->setRange(1, 100000);
     m_reps->setValue(10);
@@ -151,8 +175,13 @@ void BenchmarkPanel::setPipeline(const QString &name, bool hasGpuSchedule)
 {
     m_pipeline = name;
     m_hasGpuSchedule = hasGpuSchedule;
+    if (m_searchState.session && m_searchState.app != name) { // a state of another pipeline
+        m_searchState = {};
+        if (m_schedule->count() > 2)
+            m_schedule->removeItem(2);
+    }
     const bool gpuTarget = m_target->currentData().toString() != QLatin1String("host");
-    m_schedule->setCurrentIndex(gpuTarget && hasGpuSchedule ? 1 : 0);
+    m_schedule->setCurrentIndex(gpuTarget && m_searchState.session ? 2 : gpuTarget && hasGpuSchedule ? 1 : 0);
     if (m_state == State::Idle) {
         m_status->clear();
         m_result->clear();
@@ -170,6 +199,26 @@ void BenchmarkPanel::setTarget(const QString &target)
 
 void BenchmarkPanel::setGpuSchedule(bool gpu) { m_schedule->setCurrentIndex(gpu ? 1 : 0); }
 
+void BenchmarkPanel::setSearchState(const SearchStateOffer &offer)
+{
+    m_searchState = offer;
+    m_pipeline = offer.app;
+    const QString text = tr("Search state %1").arg(offer.label);
+    if (m_schedule->count() > 2)
+        m_schedule->setItemText(2, text);
+    else
+        m_schedule->addItem(text, int(SearchState));
+    if (m_target->currentData().toString() == QLatin1String("host"))
+        setTarget(QStringLiteral("opencl")); // the search's schedules are GPU schedules
+    m_schedule->setCurrentIndex(2);
+    updateControls();
+}
+
+BenchmarkPanel::ScheduleChoice BenchmarkPanel::scheduleChoice() const
+{
+    return static_cast<ScheduleChoice>(m_schedule->currentData().toInt());
+}
+
 void BenchmarkPanel::setRepetitions(int reps) { m_reps->setValue(reps); }
 
 void BenchmarkPanel::updateControls()
@@ -178,12 +227,16 @@ void BenchmarkPanel::updateControls()
     const bool host = m_target->currentData().toString() == QLatin1String("host");
     m_target->setEnabled(idle);
     m_reps->setEnabled(idle);
-    m_schedule->setEnabled(idle && m_hasGpuSchedule && !host);
-    if (host || !m_hasGpuSchedule)
+    const bool gpuChoices = (m_hasGpuSchedule || m_searchState.session) && !host;
+    m_schedule->setEnabled(idle && gpuChoices);
+    if (!gpuChoices)
         m_schedule->setCurrentIndex(0);
+    else if (!m_hasGpuSchedule && scheduleChoice() == HandWrittenGpu)
+        m_schedule->setCurrentIndex(m_searchState.session ? 2 : 0);
     m_run->setEnabled(idle && !m_pipeline.isEmpty());
     m_cancel->setEnabled(m_state == State::Running);
-    m_schedule->setToolTip(!m_hasGpuSchedule ? tr("%1 has no hand-written GPU schedule").arg(m_pipeline)
+    m_schedule->setToolTip(!gpuChoices && !m_hasGpuSchedule && !host
+                               ? tr("%1 has no hand-written GPU schedule").arg(m_pipeline)
                            : host            ? tr("a GPU schedule needs the OpenCL or CUDA target")
                                              : QString());
 }
@@ -201,8 +254,10 @@ void BenchmarkPanel::run()
     JobSettings settings;
     settings.pipeline = m_pipeline.toStdString();
     settings.target = m_target->currentData().toString().toStdString();
-    settings.gpuSchedule = m_schedule->currentData().toBool();
+    settings.gpuSchedule = scheduleChoice() == HandWrittenGpu;
     settings.reps = m_reps->value();
+    if (scheduleChoice() == SearchState)
+        settings.state = m_searchState;
 
     const quint64 generation = ++m_generation;
     // Both run on the GUI thread only after the receiver guard (RelayProgress's,
@@ -223,7 +278,8 @@ void BenchmarkPanel::run()
     auto job = m_job;
     QPointer<QObject> guard(this);
     auto future = QtConcurrent::run([this, job, settings, guard, isCurrent] {
-        BenchmarkOutcome outcome = runBenchmark(settings, *job);
+        BenchmarkOutcome outcome =
+            settings.state.session ? runStateBenchmark(settings, *job) : runBenchmark(settings, *job);
         postToGui(guard, [this, isCurrent, outcome] {
             if (isCurrent())
                 deliver(outcome);
@@ -269,6 +325,8 @@ QString BenchmarkPanel::resultText() const
     if (o.reps > 0)
         lines
             << tr("min <b>%1</b> · median <b>%2</b> over %3 repetitions").arg(ms(o.minMs), ms(o.medianMs)).arg(o.reps);
+    else if (o.ok)
+        lines << tr("min <b>%1</b> · median <b>%2</b>").arg(ms(o.minMs), ms(o.medianMs));
     if (o.checked)
         lines << (o.matches ? tr("<span style='color:#1a7f37'>✔ matches the host reference</span> (%1 values)")
                                   .arg(QString::number(o.values, 'f', 0))
@@ -279,7 +337,8 @@ QString BenchmarkPanel::resultText() const
     if (!o.ok)
         lines << tr("<span style='color:#b42318'><b>failed (%1)</b></span>: %2")
                      .arg(o.failure.toHtmlEscaped(), o.message.toHtmlEscaped());
-    lines << tr("compile: %1").arg(o.cacheHit ? tr("cached") : ms(o.compileSeconds * 1000.0));
+    if (o.cacheHit || o.compileSeconds > 0) // a Search state's measurement does not report its compile time
+        lines << tr("compile: %1").arg(o.cacheHit ? tr("cached") : ms(o.compileSeconds * 1000.0));
     if (!o.note.isEmpty())
         lines << tr("<i>note: %1</i>").arg(o.note.toHtmlEscaped());
     return lines.join(QStringLiteral("<br>"));

@@ -1,10 +1,13 @@
 #pragma once
 // Time the chosen pipeline on a target (host / opencl / cuda) with a schedule
-// (Halide's default or the pipeline's hand-written GPU schedule): compile and
+// (Halide's default, the pipeline's hand-written GPU schedule, or a state the
+// Search workspace handed over, measured as Search's Measure does): compile and
 // measure through core/bench on a worker thread (the generated code itself
 // runs in beamscope-bench-worker), progress as it goes, Cancel at any time.
 // The result shows min / median, the correctness verdict against the host
 // reference, or the failed-measurement record's reason.
+
+#include "ui/mainwindow/workspace.h"
 
 #include <QPointer>
 #include <QString>
@@ -52,6 +55,12 @@ public:
     // Settings (also what the controls show).
     void setTarget(const QString &target); // "host", "opencl", "cuda"
     void setGpuSchedule(bool gpu);
+    // A Search state of this pipeline becomes the schedule to time (OpenCL or CUDA: the search's
+    // schedules are GPU schedules); it stays a choice until another pipeline is shown.
+    void setSearchState(const SearchStateOffer &offer);
+    bool hasSearchState() const { return m_searchState.session != nullptr; }
+    enum ScheduleChoice { Unscheduled, HandWrittenGpu, SearchState };
+    ScheduleChoice scheduleChoice() const;
     void setRepetitions(int reps);
 
     State state() const { return m_state; }
@@ -75,6 +84,7 @@ private:
 
     QString m_pipeline;
     bool m_hasGpuSchedule = false;
+    SearchStateOffer m_searchState;
     QComboBox *m_target = nullptr;
     QComboBox *m_schedule = nullptr;
     QSpinBox *m_reps = nullptr;

@@ -11,6 +11,8 @@ QString groupTitle(const std::string &origin)
         return PipelineListModel::tr("Golden pipelines");
     if (origin == "random")
         return PipelineListModel::tr("Random pipelines");
+    if (origin == "generator")
+        return PipelineListModel::tr("Your generators (libraries opened in Search)");
     return QString::fromStdString(origin);
 }
 } // namespace

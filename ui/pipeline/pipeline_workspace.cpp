@@ -1,5 +1,6 @@
 #include "ui/pipeline/pipeline_workspace.h"
 
+#include "core/pipelines/pipeline.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/number_format.h"
 #include "ui/pipeline/benchmark_panel.h"
@@ -194,10 +195,14 @@ void PipelineWorkspace::showEvent(QShowEvent *event)
 
 void PipelineWorkspace::listPipelines()
 {
+    // A generator library opened since (Search workspace) registered pipelines: list again.
+    if (m_listed && pipelines::userPipelines().size() != m_userPipelinesListed)
+        m_listed = false;
     // Lazily: building every registered pipeline's Funcs costs a moment of CPU
     // that a session never opening this workspace should not pay.
     if (m_listed || m_listingJob.pending())
         return;
+    m_userPipelinesListed = pipelines::userPipelines().size();
     setBusy(true, tr("listing pipelines…"));
     m_listingJob.start(
         this, [] { return pipelines::listPipelines(); },
@@ -237,6 +242,14 @@ void PipelineWorkspace::setBusy(bool busy, const QString &text)
     m_busyBar->setVisible(busy);
     m_busyText->setVisible(busy);
     m_busyText->setText(text);
+}
+
+bool PipelineWorkspace::offerSearchState(const SearchStateOffer &offer)
+{
+    if (!offer.session)
+        return false;
+    m_bench->setSearchState(offer);
+    return showPipeline(offer.app);
 }
 
 bool PipelineWorkspace::showPipeline(const QString &name)

@@ -38,6 +38,9 @@ public:
     void saveLayout() override;
     void restoreLayout() override;
 
+    // A Search state to benchmark: its pipeline is shown and the state becomes the benchmark's schedule.
+    bool offerSearchState(const SearchStateOffer &offer) override;
+
     // Shows a registered pipeline (the DAG is built in the background);
     // false when the name is unknown (once the registry is listed).
     bool showPipeline(const QString &name);
@@ -102,6 +105,7 @@ private:
     LatestJob m_listingJob;
     LatestJob m_summaryJob;
     bool m_listed = false;
+    size_t m_userPipelinesListed = 0; // pipelines::userPipelines() when the list was made
     QString m_pendingPick; // asked for before the registry was listed
     QString m_current;
     std::optional<pipelines::PipelineSummary> m_summary;

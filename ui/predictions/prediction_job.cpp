@@ -4,6 +4,7 @@
 #include "core/samples/dataset.h"
 #include "core/samples/prediction.h"
 #include "core/util/progress.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 
 #include <QFileInfo>
@@ -87,6 +88,8 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
         }
         const model::CostModel costModel(*w.weights);
         std::vector<RankMetrics> metrics;
+        // Each pipeline's predicted and measured figures in double, for the bootstrap intervals.
+        std::vector<std::vector<double>> predictedD, measuredD;
         for (const auto &pipeline : dataset.pipelines) {
             if (progress && progress->cancelled()) {
                 result.cancelled = true;
@@ -96,6 +99,14 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
             PredictedPipeline p;
             p.predictions = predicted.predictions;
             p.metrics = pipelineRankMetrics(pipeline, predicted.predictions);
+            p.inSample = !pipeline.app.empty() && weights::trainedOnApp(file.toStdString(), pipeline.app);
+            predictedD.emplace_back(predicted.predictions.begin(), predicted.predictions.end());
+            measuredD.emplace_back();
+            for (const auto &schedule : pipeline.schedules)
+                measuredD.back().push_back(schedule.bestRuntimeMs());
+            const ScheduleRanking ranking{predictedD.back(), measuredD.back()};
+            p.intervals = bootstrapRankIntervals(std::span(&ranking, 1));
+            p.top1 = topKScoreOf(predictedD.back(), measuredD.back(), 1);
             metrics.push_back(p.metrics);
             out.pipelines.push_back(std::move(p));
             done += 1;
@@ -104,6 +115,10 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
                                                                std::to_string(pipeline.pipelineId));
         }
         out.summary = summarizeRanks(metrics);
+        std::vector<ScheduleRanking> rankings;
+        for (size_t i = 0; i < predictedD.size(); ++i)
+            rankings.push_back({predictedD[i], measuredD[i]});
+        out.summaryIntervals = bootstrapRankIntervals(rankings);
         result.weights.push_back(std::move(out));
     }
     if (progress)

@@ -4,6 +4,7 @@
 // pipelineRankMetrics, summarizeRanks). Plain blocking code: the Predictions
 // workspace runs it on a worker thread; tests call it directly too.
 
+#include "core/samples/bootstrap_interval.h"
 #include "core/samples/epoch_record.h"
 #include "core/samples/rank_metrics.h"
 
@@ -30,6 +31,9 @@ struct MeasuredPipeline {
 struct PredictedPipeline {
     std::vector<float> predictions; // per schedule, same order as MeasuredPipeline::runtimesMs
     samples::RankMetrics metrics;
+    double top1 = 0;                  // best runtime among the top-ranked schedule / best runtime
+    samples::RankIntervals intervals; // 95% bootstrap intervals over the pipeline's schedules
+    bool inSample = false;            // these weights were trained on the pipeline's app
 };
 
 struct WeightsPredictions {
@@ -38,6 +42,7 @@ struct WeightsPredictions {
     QString error;                            // the file could not be used; pipelines is empty then
     std::vector<PredictedPipeline> pipelines; // parallel to PredictionResult::pipelines
     samples::RankSummary summary;             // means over pipelines
+    samples::RankIntervals summaryIntervals;  // of those means, every pipeline resampled within itself
 };
 
 struct SkippedFile {

@@ -242,6 +242,12 @@ void PredictionsWorkspace::onFinished(const PredictionResult &result)
     m_relay.reset();
     m_progress->setValue(m_progress->maximum());
     m_result = result;
+    // The apps at hand decide the first file's default (an app's own hold-one-out file); a choice made stays.
+    QStringList apps;
+    for (const MeasuredPipeline &p : result.pipelines)
+        if (!p.app.isEmpty() && !apps.contains(p.app))
+            apps << p.app;
+    m_weightsA->setPipelines(apps);
     m_rankModel->setResult(result);
     m_scatterA->setResult(result, 0);
     const bool two = result.weights.size() > 1;

@@ -1,5 +1,7 @@
 #include "ui/predictions/rank_table_model.h"
 
+#include <QBrush>
+#include <QColor>
 #include <QFont>
 
 #include <cmath>
@@ -52,15 +54,58 @@ int RankTableModel::rowCount(const QModelIndex &parent) const
 
 int RankTableModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : FixedColumnCount + weightsCount() * MetricCount;
+    return parent.isValid() || m_weights.empty() ? 0 : FixedColumnCount + weightsCount() * MetricCount + 1;
 }
 
 double RankTableModel::metricValue(int row, int weightsIndex, Metric metric) const
 {
     const auto &w = m_weights[static_cast<size_t>(weightsIndex)];
+    if (metric == Top1) {
+        if (!isSummaryRow(row))
+            return w.pipelines[static_cast<size_t>(row)].top1;
+        double sum = 0;
+        int n = 0;
+        for (const auto &p : w.pipelines)
+            if (std::isfinite(p.top1)) {
+                sum += p.top1;
+                ++n;
+            }
+        return n ? sum / n : std::nan("");
+    }
     if (isSummaryRow(row))
         return pick(w.summary, metric);
     return pick(w.pipelines[static_cast<size_t>(row)].metrics, metric);
+}
+
+samples::Interval RankTableModel::metricInterval(int row, int weightsIndex, Metric metric) const
+{
+    const auto &w = m_weights[static_cast<size_t>(weightsIndex)];
+    const samples::RankIntervals &i =
+        isSummaryRow(row) ? w.summaryIntervals : w.pipelines[static_cast<size_t>(row)].intervals;
+    switch (metric) {
+    case Spearman: return i.spearman;
+    case Kendall: return i.kendall;
+    case Top1: return i.top1;
+    default: return {};
+    }
+}
+
+QString RankTableModel::caveats(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return {};
+    QStringList out;
+    const size_t schedules = isSummaryRow(row) ? 0 : m_pipelines[static_cast<size_t>(row)].runtimesMs.size();
+    if (!isSummaryRow(row)) {
+        for (const auto &w : m_weights)
+            if (w.pipelines[static_cast<size_t>(row)].inSample)
+                out << tr("in-sample: %1 was trained on %2").arg(w.name, m_pipelines[static_cast<size_t>(row)].app);
+        if (schedules < samples::kFewSchedules)
+            out << tr("%n schedule(s): a rough guess", nullptr, static_cast<int>(schedules));
+    }
+    if (weightsCount() == 2 && metricInterval(row, 0, Spearman).overlaps(metricInterval(row, 1, Spearman)))
+        out << tr("%1 and %2 not told apart (Spearman intervals overlap)").arg(m_weights[0].name, m_weights[1].name);
+    return out.join(QStringLiteral("; "));
 }
 
 QVariant RankTableModel::data(const QModelIndex &index, int role) const
@@ -99,12 +144,31 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
         default: return {};
         }
     }
+    if (column == caveatsColumn()) {
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+            return caveats(row);
+        if (role == Qt::ForegroundRole)
+            return QBrush(QColor(150, 90, 0));
+        return {};
+    }
     const int k = (column - FixedColumnCount) / MetricCount;
     const auto metric = static_cast<Metric>((column - FixedColumnCount) % MetricCount);
     const double value = metricValue(row, k, metric);
+    const samples::Interval interval = metricInterval(row, k, metric);
+    // A handful of schedules makes every figure a guess: greyed, the caveats column says why.
+    if (role == Qt::ForegroundRole && !summary &&
+        m_pipelines[static_cast<size_t>(row)].runtimesMs.size() < samples::kFewSchedules)
+        return QBrush(QColor(130, 130, 130));
     switch (role) {
     case ValueRole: return value;
-    case Qt::DisplayRole: return std::isnan(value) ? QStringLiteral("–") : QString::number(value, 'f', 3);
+    case Qt::DisplayRole:
+        if (std::isnan(value))
+            return QStringLiteral("–");
+        return interval.defined() ? QStringLiteral("%1 [%2, %3]")
+                                        .arg(value, 0, 'f', 3)
+                                        .arg(interval.low, 0, 'f', 2)
+                                        .arg(interval.high, 0, 'f', 2)
+                                  : QString::number(value, 'f', 3);
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         return std::isnan(value) ? tr("Undefined: fewer than two schedules, or one side constant") : QVariant();
@@ -120,21 +184,29 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         return {};
     if (section < FixedColumnCount) {
         if (role == Qt::ToolTipRole)
-            return {};
+            return section == SchedulesColumn ? tr("n: the distinct schedules measured for the pipeline") : QVariant();
         switch (section) {
         case PipelineColumn: return tr("Pipeline");
         case AppColumn: return tr("App");
-        case SchedulesColumn: return tr("Schedules");
+        case SchedulesColumn: return tr("n");
         default: return {};
         }
     }
+    if (section == caveatsColumn())
+        return role == Qt::ToolTipRole ? tr("What to know before trusting the row's figures") : tr("Caveats");
     const int k = (section - FixedColumnCount) / MetricCount;
     const auto metric = static_cast<Metric>((section - FixedColumnCount) % MetricCount);
-    const QString name = metric == Spearman ? tr("Spearman") : metric == Kendall ? tr("Kendall τ") : tr("Pairwise");
+    const QString name = metric == Spearman  ? tr("Spearman")
+                         : metric == Kendall ? tr("Kendall τ")
+                         : metric == Top1    ? tr("Top-1")
+                                             : tr("Pairwise");
     const QString &weights = m_weights[static_cast<size_t>(k)].name;
     if (role == Qt::ToolTipRole)
-        return tr("%1 of %2's predictions against the measured runtimes")
-            .arg(name, m_weights[static_cast<size_t>(k)].path);
+        return tr("%1 of %2's predictions against the measured runtimes%3")
+            .arg(name, m_weights[static_cast<size_t>(k)].path,
+                 metric == Pairwise ? QString()
+                                    : tr(", then its 95% bootstrap interval (schedules drawn again with "
+                                         "replacement 1000 times)"));
     return weightsCount() > 1 ? QStringLiteral("%1\n%2").arg(name, weights) : name;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // Per-pipeline ranking quality of one or two weights files on the same
-// samples: pipeline, app, schedule count, then Spearman / Kendall τ-b /
-// pairwise accuracy for each weights file; a last row holds the means over
-// pipelines (core's summarizeRanks).
+// samples: pipeline, app, n (schedules), then Spearman / Kendall τ-b /
+// pairwise accuracy / top-1 for each weights file, Spearman, Kendall and top-1
+// with their 95% bootstrap intervals beside them ("0.566 [0.21, 0.83]"); a last
+// column of caveats (in-sample, too few schedules, two files not told apart);
+// a last row holds the means over pipelines (core's summarizeRanks).
 
 #include "ui/predictions/prediction_job.h"
 
@@ -14,7 +16,7 @@ class RankTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum FixedColumn { PipelineColumn, AppColumn, SchedulesColumn, FixedColumnCount };
-    enum Metric { Spearman, Kendall, Pairwise, MetricCount };
+    enum Metric { Spearman, Kendall, Pairwise, Top1, MetricCount };
     enum Role { ValueRole = Qt::UserRole + 1 }; // the unformatted number (NaN when undefined)
 
     explicit RankTableModel(QObject *parent = nullptr);
@@ -28,6 +30,9 @@ public:
         return FixedColumnCount + weightsIndex * MetricCount + metric;
     }
     bool isSummaryRow(int row) const { return row == pipelineCount(); }
+    int caveatsColumn() const { return FixedColumnCount + weightsCount() * MetricCount; }
+    // What to know before trusting a row's figures ("" when nothing).
+    QString caveats(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -36,6 +41,7 @@ public:
 
 private:
     double metricValue(int row, int weightsIndex, Metric metric) const;
+    samples::Interval metricInterval(int row, int weightsIndex, Metric metric) const;
 
     std::vector<MeasuredPipeline> m_pipelines;
     std::vector<WeightsPredictions> m_weights; // only the usable ones

@@ -101,8 +101,13 @@ QWidget *RetrainWorkspace::buildForm()
     m_partition->setToolTip(tr("Halide's --partition_schedules: every pipeline's schedules are split between "
                                "training and validation, instead of whole pipelines (the hash split only)"));
     trainingForm->addRow(QString(), m_partition);
-    connect(m_holdOut, &QComboBox::currentIndexChanged, this,
-            [this] { m_partition->setEnabled(m_holdOut->currentData().toString().isEmpty()); });
+    connect(m_holdOut, &QComboBox::currentIndexChanged, this, [this] {
+        const QString app = m_holdOut->currentData().toString();
+        m_partition->setEnabled(app.isEmpty());
+        // Starting weights that never saw the held-out app: its own hold-one-out file, by default.
+        if (!app.isEmpty())
+            m_initial->setPipelines({app});
+    });
     m_epochs = new QSpinBox(trainingBox);
     m_epochs->setRange(1, 1000000);
     m_epochs->setValue(10);

@@ -1,6 +1,9 @@
 #include "ui/search/search_workspace.h"
 
 #include "core/gpu/device_facts.h"
+#include "core/pipelines/generator_library.h"
+#include "core/pipelines/pipeline.h"
+#include "core/util/sha256.h"
 #include "core/util/atomic_file.h"
 #include "core/weights/shipped_weights.h"
 #include "ui/common/cuda_availability.h"
@@ -15,10 +18,12 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,7 +32,9 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QSignalBlocker>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QThreadPool>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -141,6 +148,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     connect(m_panel, &StateDetailPanel::clearCompareRequested, this, [this] { compareState(-1); });
     connect(m_panel, &StateDetailPanel::pathStateActivated, this, &SearchWorkspace::selectState);
     connect(m_panel, &StateDetailPanel::exportRequested, this, &SearchWorkspace::exportSchedule);
+    connect(m_panel, &StateDetailPanel::benchmarkRequested, this, &SearchWorkspace::benchmarkInPipeline);
     connect(m_panel, &StateDetailPanel::measureRequested, this, [this](qint64 id) {
         if (m_measureProgress)
             cancelMeasurement();
@@ -155,6 +163,15 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
                                                           tr("Search traces (*.jsonl *.trace);;All files (*)"));
         if (!path.isEmpty())
             open(path);
+    });
+    m_openLibraryAction = new QAction(tr("Open Generator Library…"), this);
+    m_openLibraryAction->setToolTip(tr("A shared library of your Halide 14 generators: search, explore, measure and "
+                                       "autotune them as the built-in apps"));
+    connect(m_openLibraryAction, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a generator library"), QString(),
+                                                          tr("Generator libraries (*.so);;All files (*)"));
+        if (!path.isEmpty())
+            openGeneratorLibrary(path);
     });
     m_saveAction = new QAction(tr("Save Search Trace…"), this);
     m_saveAction->setEnabled(false);
@@ -180,10 +197,23 @@ void SearchWorkspace::buildControls(QWidget *box)
         m_app->addItem(QString::fromStdString(a.name), QString::fromStdString(a.name));
         m_app->setItemData(m_app->count() - 1, QString::fromStdString(a.description), Qt::ToolTipRole);
     }
-    setApp(QStringLiteral("box_blur"));
     form->addRow(tr("App:"), m_app);
+    // A user's generator's GeneratorParams, shown while one is selected.
+    m_genParamsLabel = new QLabel(what);
+    m_genParamsLabel->setWordWrap(true);
+    m_genParams = new QTableWidget(0, 2, what);
+    m_genParams->setHorizontalHeaderLabels({tr("Parameter"), tr("Value")});
+    m_genParams->verticalHeader()->hide();
+    m_genParams->horizontalHeader()->setStretchLastSection(true);
+    m_genParams->setMaximumHeight(150);
+    form->addRow(m_genParamsLabel);
+    form->addRow(m_genParams);
+    m_genParamsLabel->hide();
+    m_genParams->hide();
+    setApp(QStringLiteral("box_blur"));
     m_weights = new WeightsComboBox(settings(), what);
     m_weights->setToolTip(tr("Anderson2021 (GPU) weights from the library"));
+    m_weights->setPipelines({currentPipelineName()});
     form->addRow(tr("Weights:"), m_weights);
     m_weightsNote = new QLabel(what);
     m_weightsNote->setWordWrap(true);
@@ -257,7 +287,10 @@ void SearchWorkspace::buildControls(QWidget *box)
     m_status->setWordWrap(true);
     v->addWidget(m_status);
     v->addStretch(1);
-    connect(m_app, &QComboBox::currentIndexChanged, this, &SearchWorkspace::updateWeightsNote);
+    connect(m_app, &QComboBox::currentIndexChanged, this, [this] {
+        m_weights->setPipelines({currentPipelineName()}); // the app's own hold-one-out file
+        updateWeightsNote();
+    });
     connect(m_weights, &WeightsComboBox::pathChanged, this, [this] {
         updateWeightsNote();
         // A searched tree keeps its search's model; an opened trace whose own
@@ -283,6 +316,17 @@ session::SearchRequest SearchWorkspace::optionsFromControls() const
 {
     session::SearchRequest o;
     o.pipeline.app = m_app->currentData().toString().toStdString();
+    if (const LoadedGenerator *g = currentGenerator()) {
+        o.pipeline.app.clear();
+        o.pipeline.generatorLibrary = g->library.toStdString();
+        o.pipeline.generatorName = g->info.name.toStdString();
+        // The values set that differ from the generator's defaults, as --param takes them.
+        for (int r = 0; r < m_genParams->rowCount() && r < g->info.params.size(); ++r) {
+            const QString value = m_genParams->item(r, 1) ? m_genParams->item(r, 1)->text().trimmed() : QString();
+            if (!value.isEmpty() && value != g->info.params[r].defaultValue)
+                o.pipeline.generatorParams.push_back({g->info.params[r].name.toStdString(), value.toStdString()});
+        }
+    }
     o.weightsPath = m_weights->path().toStdString();
     o.profile = m_profile->currentText().toStdString();
     o.beamSize = m_beam->value();
@@ -307,18 +351,172 @@ void SearchWorkspace::updateWeightsNote()
         return;
     }
     const std::string note = beamscope::weights::describeShippedWeightsFor(
-        m_weights->path().toStdString(), m_app->currentData().toString().toStdString());
-    m_weightsNote->setText(QString::fromStdString(note));
-    m_weightsNote->setVisible(!note.empty());
+        m_weights->path().toStdString(), currentPipelineName().toStdString());
+    QString text = QString::fromStdString(note);
+    if (const QString reason = m_weights->defaultReason(); !reason.isEmpty())
+        text = text.isEmpty() ? tr("Default: %1.").arg(reason) : tr("%1. Default: %2.").arg(text, reason);
+    m_weightsNote->setText(text);
+    m_weightsNote->setVisible(!text.isEmpty());
 }
 
 QString SearchWorkspace::weightsNote() const { return m_weightsNote->isHidden() ? QString() : m_weightsNote->text(); }
 
 void SearchWorkspace::setApp(const QString &name)
 {
-    const int i = m_app->findData(name);
+    int i = m_app->findData(name);
+    for (qsizetype g = 0; i < 0 && g < m_generators.size(); ++g)
+        if (m_generators[g].info.name == name)
+            i = m_app->findData(QStringLiteral("generator:%1").arg(g));
     if (i >= 0)
         m_app->setCurrentIndex(i);
+}
+
+const SearchWorkspace::LoadedGenerator *SearchWorkspace::currentGenerator() const
+{
+    const QString data = m_app->currentData().toString();
+    if (!data.startsWith(QLatin1String("generator:")))
+        return nullptr;
+    const qsizetype index = data.mid(10).toInt();
+    return index >= 0 && index < m_generators.size() ? &m_generators[index] : nullptr;
+}
+
+QString SearchWorkspace::currentPipelineName() const
+{
+    const LoadedGenerator *g = currentGenerator();
+    return g ? g->info.name : m_app->currentData().toString();
+}
+
+QString SearchWorkspace::statusText() const { return m_status->text(); }
+
+QStringList SearchWorkspace::generatorEntries() const
+{
+    QStringList out;
+    for (int i = 0; i < m_app->count(); ++i)
+        if (m_app->itemData(i).toString().startsWith(QLatin1String("generator:")))
+            out << m_app->itemText(i);
+    return out;
+}
+
+// The selected generator's GeneratorParams in the table (its defaults until set); hidden for an app.
+void SearchWorkspace::onGeneratorSelected()
+{
+    const LoadedGenerator *g = currentGenerator();
+    m_genParams->setRowCount(0);
+    m_genParamsLabel->setVisible(g != nullptr);
+    m_genParams->setVisible(g != nullptr && !g->info.params.isEmpty());
+    if (!g)
+        return;
+    m_genParamsLabel->setText(g->info.params.isEmpty()
+                                  ? tr("Generator %1 has no parameters.").arg(g->info.name)
+                                  : tr("Parameters of %1 (defaults shown; edit a value to change it):").arg(g->info.name));
+    m_genParams->setRowCount(static_cast<int>(g->info.params.size()));
+    for (int r = 0; r < m_genParams->rowCount(); ++r) {
+        const GeneratorParamInfo &p = g->info.params[r];
+        auto *name = new QTableWidgetItem(p.name);
+        name->setFlags(Qt::ItemIsEnabled);
+        QString tip = tr("%1 (%2), default %3").arg(p.name, p.type, p.defaultValue);
+        if (!p.choices.isEmpty())
+            tip += tr("; one of %1").arg(p.choices.join(QStringLiteral(", ")));
+        name->setToolTip(tip);
+        auto *value = new QTableWidgetItem(p.defaultValue);
+        value->setToolTip(tip);
+        m_genParams->setItem(r, 0, name);
+        m_genParams->setItem(r, 1, value);
+    }
+    m_genParams->resizeColumnToContents(0);
+    if (!g->info.error.isEmpty())
+        m_status->setText(tr("%1 cannot be searched with its defaults: %2").arg(g->info.name, g->info.error));
+}
+
+bool SearchWorkspace::setGeneratorParam(const QString &name, const QString &value)
+{
+    for (int r = 0; r < m_genParams->rowCount(); ++r)
+        if (m_genParams->item(r, 0) && m_genParams->item(r, 0)->text() == name) {
+            m_genParams->item(r, 1)->setText(value);
+            return true;
+        }
+    return false;
+}
+
+void SearchWorkspace::openGeneratorLibrary(const QString &library, const QString &generator,
+                                           const GeneratorParamValues &values)
+{
+    const QString path = QFileInfo(library).absoluteFilePath();
+    m_status->setText(tr("Looking at %1 in a separate process (its generators run there first)…")
+                          .arg(QFileInfo(path).fileName()));
+    m_generatorJob.start(
+        this, [path] { return probeGeneratorLibrary(path); },
+        [this, path, generator, values](GeneratorProbe probe) {
+            if (!probe.ok) {
+                m_status->setText(probe.error);
+                Q_EMIT statusMessage(probe.error, 0);
+                Q_EMIT generatorLibraryOpened(false, probe.error);
+                return;
+            }
+            // The library's generators replace what an earlier opening of it listed.
+            QList<LoadedGenerator> kept;
+            for (const LoadedGenerator &g : m_generators)
+                if (g.library != path)
+                    kept << g;
+            for (const GeneratorInfo &info : probe.generators) {
+                kept << LoadedGenerator{path, info};
+                if (!info.error.isEmpty())
+                    continue; // listed with its reason; the Pipeline and Autotune views take only what builds
+                pipelines::PipelineInfo pipeline;
+                pipeline.name = info.name.toStdString();
+                if (pipelines::findPipeline(pipeline.name) && pipelines::findPipeline(pipeline.name)->origin !=
+                                                                  pipelines::Origin::Generator)
+                    pipeline.name += "@" + QFileInfo(path).completeBaseName().toStdString(); // not an app's name
+                pipeline.description = "generator " + info.name.toStdString() + " of " + path.toStdString();
+                pipeline.origin = pipelines::Origin::Generator;
+                const std::string lib = path.toStdString(), name = info.name.toStdString();
+                pipeline.build = [lib, name] { return pipelines::buildGenerator(lib, name, {}); };
+                pipelines::registerUserPipeline(std::move(pipeline), {lib, name});
+            }
+            {
+                const QSignalBlocker block(m_app);
+                for (int i = m_app->count() - 1; i >= 0; --i)
+                    if (m_app->itemData(i).toString().startsWith(QLatin1String("generator:")))
+                        m_app->removeItem(i);
+                m_generators = kept;
+                for (qsizetype g = 0; g < m_generators.size(); ++g) {
+                    const LoadedGenerator &lg = m_generators[g];
+                    m_app->addItem(tr("%1 (%2)").arg(lg.info.name, QFileInfo(lg.library).fileName()),
+                                   QStringLiteral("generator:%1").arg(g));
+                    m_app->setItemData(m_app->count() - 1,
+                                       lg.info.error.isEmpty()
+                                           ? tr("generator %1 of %2: %3 stages").arg(lg.info.name, lg.library).arg(
+                                                 lg.info.stages)
+                                           : tr("generator %1 of %2 cannot be searched: %3")
+                                                 .arg(lg.info.name, lg.library, lg.info.error),
+                                       Qt::ToolTipRole);
+                }
+            }
+            int select = -1;
+            for (qsizetype g = 0; g < m_generators.size(); ++g)
+                if (m_generators[g].library == path && (generator.isEmpty() || m_generators[g].info.name == generator) &&
+                    select < 0)
+                    select = m_app->findData(QStringLiteral("generator:%1").arg(g));
+            if (select >= 0)
+                m_app->setCurrentIndex(select); // fills the parameter table, sets the weights' default
+            for (const auto &[key, value] : values)
+                setGeneratorParam(key, value);
+            QStringList names;
+            for (const GeneratorInfo &info : probe.generators)
+                names << (info.error.isEmpty() ? info.name : tr("%1 (cannot be searched: %2)").arg(info.name, info.error));
+            QString message = tr("%1: %n generator(s): %2", nullptr, static_cast<int>(probe.generators.size()))
+                                  .arg(QFileInfo(path).fileName(), names.join(QStringLiteral(", ")));
+            if (!generator.isEmpty() && select < 0)
+                message = tr("%1 has no generator named %2 (it has %3)")
+                              .arg(QFileInfo(path).fileName(), generator, names.join(QStringLiteral(", ")));
+            m_status->setText(message);
+            Q_EMIT statusMessage(message, 10000);
+            Q_EMIT fileOpened(path); // File › Recent remembers it
+            Q_EMIT generatorLibraryOpened(select >= 0 || generator.isEmpty(), message);
+            // An opened generator trace that waited for its library takes it now.
+            if (m_treeFromFile && !m_data.params().generator.empty() && !m_session)
+                findTraceGeneratorLibrary();
+        });
 }
 
 void SearchWorkspace::setWeightsPath(const QString &path)
@@ -356,10 +554,28 @@ bool SearchWorkspace::continueFrom(qint64 id)
         return false;
     // The path's decisions, root first, taken before the new search resets the tree.
     const std::vector<Json> decisions = m_data.decisionsTo(id);
-    const QString pipeline = m_data.pipeline();
+    // The tree's own pipeline: an app, or a user's generator with the values it was built with.
+    session::PipelineChoice pipeline;
+    const search::TraceParams &params = m_data.params();
+    if (!params.generator.empty()) {
+        pipeline.generatorLibrary = m_traceLibrary.isEmpty() ? params.generatorLibrary : m_traceLibrary.toStdString();
+        pipeline.generatorName = params.generator;
+        for (const auto &[k, v] : params.generatorParams)
+            pipeline.generatorParams.push_back({k, v});
+        if (pipeline.generatorLibrary.empty() || !QFileInfo::exists(QString::fromStdString(pipeline.generatorLibrary))) {
+            const QString why = tr("Continue needs a generator library that registers %1: File › Open Generator "
+                                   "Library…")
+                                    .arg(QString::fromStdString(params.generator));
+            m_status->setText(why);
+            Q_EMIT statusMessage(why, 0);
+            return false;
+        }
+    } else {
+        pipeline.app = m_data.pipeline().toStdString();
+    }
     const auto start = [this, decisions, pipeline, id] {
         session::SearchRequest o = optionsFromControls();
-        o.pipeline.app = pipeline.toStdString();
+        o.pipeline = pipeline;
         o.startDecisions = decisions;
         startSearch(o);
         m_status->setText(tr("Continuing from state #%1 (%2 decisions fixed)…").arg(id).arg(decisions.size()));
@@ -373,6 +589,36 @@ bool SearchWorkspace::continueFrom(qint64 id)
 
 void SearchWorkspace::startSearch(const session::SearchRequest &options)
 {
+    // A user's generator is built in a child process first, with these values: code that crashes or
+    // hangs ends that process and is reported, and the explorer keeps running.
+    if (!options.pipeline.generatorLibrary.empty()) {
+        QString key = QString::fromStdString(options.pipeline.generatorLibrary + "\n" + options.pipeline.generatorName);
+        GeneratorParamValues values;
+        for (const auto &[k, v] : options.pipeline.generatorParams) {
+            values.append({QString::fromStdString(k), QString::fromStdString(v)});
+            key += QStringLiteral("\n%1=%2").arg(values.back().first, values.back().second);
+        }
+        if (!m_verifiedBuilds.contains(key)) {
+            const QString library = QString::fromStdString(options.pipeline.generatorLibrary);
+            const QString name = QString::fromStdString(options.pipeline.generatorName);
+            m_status->setText(tr("Building generator %1 in a separate process first…").arg(name));
+            m_start->setEnabled(false);
+            m_generatorJob.start(
+                this, [library, name, values] { return probeGeneratorLibrary(library, name, values); },
+                [this, options, key](GeneratorProbe probe) {
+                    m_start->setEnabled(!m_searching);
+                    if (!probe.ok) {
+                        m_status->setText(tr("Not searched: %1").arg(probe.error));
+                        Q_EMIT statusMessage(m_status->text(), 0);
+                        Q_EMIT searchFinished(false, false);
+                        return;
+                    }
+                    m_verifiedBuilds.insert(key);
+                    startSearch(options);
+                });
+            return;
+        }
+    }
     if (m_progress)
         m_progress->cancel(); // the old search stops at its next depth; its posts are stale from here on
     const quint64 generation = ++m_generation;
@@ -388,7 +634,10 @@ void SearchWorkspace::startSearch(const session::SearchRequest &options)
     m_sessionJob.cancel();
     setSession(nullptr, tr("The cost terms come with the search's model…"));
     setSearching(true);
-    m_status->setText(tr("Building %1…").arg(QString::fromStdString(options.pipeline.app)));
+    m_traceLibrary.clear();
+    m_status->setText(tr("Building %1…")
+                          .arg(QString::fromStdString(options.pipeline.app.empty() ? options.pipeline.generatorName
+                                                                                   : options.pipeline.app)));
     m_progressBar->setValue(0);
     refreshCounts();
 
@@ -462,7 +711,7 @@ void SearchWorkspace::onFinished(quint64 generation, const std::shared_ptr<sessi
     m_status->setText(
         outcome->cancelled
             ? tr("Cancelled after %1 states (%2 s).").arg(s.statesEvaluated).arg(s.searchSeconds, 0, 'f', 2)
-            : tr("Done: predicted cost %1, %2 states evaluated in %3 s%4.")
+            : tr("Done: predicted cost %1; %2 states costed by the model (Halide's num_states_evaluated) in %3 s%4.")
                   .arg(formatNumber(outcome->predictedCost, 6))
                   .arg(s.statesEvaluated)
                   .arg(s.searchSeconds, 0, 'f', 2)
@@ -500,8 +749,9 @@ void SearchWorkspace::refreshCounts()
         m_counts->setText(tr("No states yet."));
         return;
     }
-    QString text = tr("%1 — %2 states, %3 kept in the beam, %4 passes, %5 decisions deep")
-                       .arg(m_data.pipeline())
+    QString text = tr("%1 — %2 states added, the tree's nodes (Halide's num_states_added), %3 kept in the beam, "
+                      "%4 passes, %5 decisions deep")
+                       .arg(displayStageName(m_data.pipeline().toStdString()))
                        .arg(m_data.nodes().size())
                        .arg(beam)
                        .arg(m_data.passCount())
@@ -514,13 +764,28 @@ void SearchWorkspace::refreshCounts()
     m_counts->setText(text);
 }
 
+namespace {
+bool isSharedLibrary(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    return name.endsWith(QLatin1String(".so")) || name.contains(QLatin1String(".so."));
+}
+} // namespace
+
 bool SearchWorkspace::canOpen(const QString &path) const
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    return QFileInfo(path).isFile() && (suffix == QLatin1String("jsonl") || suffix == QLatin1String("trace"));
+    return QFileInfo(path).isFile() &&
+           (suffix == QLatin1String("jsonl") || suffix == QLatin1String("trace") || isSharedLibrary(path));
 }
 
-void SearchWorkspace::open(const QString &path) { openTrace(path); }
+void SearchWorkspace::open(const QString &path)
+{
+    if (isSharedLibrary(path))
+        openGeneratorLibrary(path);
+    else
+        openTrace(path);
+}
 
 void SearchWorkspace::openTrace(const QString &path)
 {
@@ -549,6 +814,7 @@ void SearchWorkspace::openTrace(const QString &path)
                 return;
             }
             m_data.load(*l->trace);
+            m_traceLibrary.clear();
             showTraceParamsInControls();
             m_view->setData(&m_data);
             m_panel->setData(&m_data);
@@ -594,12 +860,26 @@ void SearchWorkspace::showTraceParamsInControls()
         m_profile->setCurrentIndex(i);
     // The trace's own weights, or none at all: Start and Continue must not
     // quietly search with a file the trace was not searched with.
+    // By content where the trace records it: the same file under another path (a trace made with the
+    // installed package, opened from a build tree) is found, and a file changed since is not taken for it.
     m_missingTraceWeights.clear();
-    const QString weights = QString::fromStdString(p.weights);
-    if (!weights.isEmpty() && QFileInfo(weights).exists())
-        m_weights->setPath(weights);
-    else if (!weights.isEmpty())
-        m_missingTraceWeights = weights;
+    const QString traceWeights = QString::fromStdString(p.weights);
+    const bool sameContent =
+        p.weightsSha256.empty() || sha256FileHex(p.weights) == std::optional<std::string>(p.weightsSha256);
+    std::optional<std::filesystem::path> shipped;
+    if (!p.weightsSha256.empty())
+        for (const beamscope::weights::ShippedWeights &w : beamscope::weights::listShippedWeights())
+            if (!shipped && sha256FileHex(w.path) == std::optional<std::string>(p.weightsSha256))
+                shipped = w.path;
+    if (!traceWeights.isEmpty() && QFileInfo(traceWeights).exists() && sameContent)
+        m_weights->setPath(traceWeights);
+    else if (shipped)
+        m_weights->setPath(QString::fromStdString(shipped->string()));
+    else if (!traceWeights.isEmpty())
+        m_missingTraceWeights = QFileInfo(traceWeights).exists() ? tr("%1 (changed since the search: its content is not "
+                                                                 "the trace's)")
+                                                                  .arg(traceWeights)
+                                                            : traceWeights;
     updateWeightsNote();
 }
 
@@ -630,8 +910,21 @@ void SearchWorkspace::setSession(std::shared_ptr<session::SearchSession> session
 void SearchWorkspace::openSessionForTrace()
 {
     session::SearchRequest request = optionsFromControls();
+    request.pipeline = session::PipelineChoice{};
     request.pipeline.app = m_data.pipeline().toStdString();
     const search::TraceParams &params = m_data.params();
+    // A user's generator (a trace the plugin or the CLI recorded): built from a library that registers it.
+    if (!params.generator.empty()) {
+        if (m_traceLibrary.isEmpty()) {
+            findTraceGeneratorLibrary();
+            return;
+        }
+        request.pipeline.app.clear();
+        request.pipeline.generatorLibrary = m_traceLibrary.toStdString();
+        request.pipeline.generatorName = params.generator;
+        for (const auto &[k, v] : params.generatorParams)
+            request.pipeline.generatorParams.push_back({k, v});
+    }
     if (!m_missingTraceWeights.isEmpty()) {
         setSession(nullptr,
                    tr("No cost terms: this trace was searched with %1, which is not here.").arg(m_missingTraceWeights));
@@ -658,6 +951,57 @@ void SearchWorkspace::openSessionForTrace()
                        o->session ? QString() : tr("No cost terms: %1").arg(QString::fromStdString(o->error)));
             if (!o->session)
                 Q_EMIT breakdownReady();
+        });
+}
+
+void SearchWorkspace::findTraceGeneratorLibrary()
+{
+    const search::TraceParams &params = m_data.params();
+    const QString generator = QString::fromStdString(params.generator);
+    QStringList candidates;
+    if (!params.generatorLibrary.empty())
+        candidates << QString::fromStdString(params.generatorLibrary);
+    for (const LoadedGenerator &g : m_generators)
+        if (g.info.name == generator && !candidates.contains(g.library))
+            candidates << g.library;
+    // Beside the trace and beside the generator program: where a build puts its generator library.
+    for (const QString &folder : {QFileInfo(m_tracePath).absolutePath(),
+                                  QFileInfo(QString::fromStdString(params.generatorExecutable)).absolutePath()}) {
+        if (folder.isEmpty() || !QFileInfo(folder).isDir())
+            continue;
+        const QStringList found = QDir(folder).entryList({QStringLiteral("*.so")}, QDir::Files, QDir::Name);
+        for (qsizetype i = 0; i < found.size() && i < 8; ++i)
+            if (const QString path = QDir(folder).absoluteFilePath(found[i]); !candidates.contains(path))
+                candidates << path;
+    }
+    GeneratorParamValues values;
+    for (const auto &[k, v] : params.generatorParams)
+        values.append({QString::fromStdString(k), QString::fromStdString(v)});
+    setSession(nullptr, tr("Looking for a library that builds generator %1…").arg(generator));
+    m_sessionJob.start(
+        this,
+        [candidates, generator, values] {
+            for (const QString &candidate : candidates)
+                if (QFileInfo(candidate).isFile() && probeGeneratorLibrary(candidate, generator, values).ok)
+                    return candidate;
+            return QString();
+        },
+        [this, generator](const QString &library) {
+            const search::TraceParams &p = m_data.params();
+            if (library.isEmpty()) {
+                const QString where = p.generatorExecutable.empty()
+                                          ? QString::fromStdString(p.generatorLibrary)
+                                          : QString::fromStdString(p.generatorExecutable);
+                setSession(nullptr,
+                           tr("This search of generator %1 was recorded in %2. The cost terms, rebuilding pruned "
+                              "states, Continue and Measure need a generator library that registers %1 (a .so "
+                              "built from the same generator source): File › Open Generator Library…")
+                               .arg(generator, where));
+                Q_EMIT breakdownReady();
+                return;
+            }
+            m_traceLibrary = library;
+            openSessionForTrace();
         });
 }
 
@@ -736,6 +1080,29 @@ void SearchWorkspace::setPathOnly(bool on)
     if (m_pathOnly->isChecked() != on)
         m_pathOnly->setChecked(on);
     m_view->setPathOnly(on);
+}
+
+bool SearchWorkspace::benchmarkInPipeline(qint64 id)
+{
+    const search::TraceNode *n = m_data.node(id);
+    if (!n || !m_session) {
+        Q_EMIT statusMessage(n ? tr("Benchmark: %1 is not built yet for this search.").arg(m_data.pipeline())
+                               : tr("Benchmark: choose a state first."),
+                             5000);
+        return false;
+    }
+    if (n->depth < m_data.maxDepth()) {
+        Q_EMIT statusMessage(tr("Benchmark: #%1 is a partial state; only a complete state has a schedule.").arg(id),
+                             5000);
+        return false;
+    }
+    SearchStateOffer offer;
+    offer.app = m_data.pipeline();
+    offer.label = tr("#%1 (predicted %2)").arg(id).arg(formatNumber(n->cost, 6));
+    offer.session = m_session;
+    offer.decisions = m_data.decisionsTo(id);
+    Q_EMIT searchStateForWorkspace(QStringLiteral("pipeline"), offer);
+    return true;
 }
 
 void SearchWorkspace::measureState(qint64 id)
@@ -902,7 +1269,7 @@ void SearchWorkspace::saveTrace()
     }
 }
 
-QList<QAction *> SearchWorkspace::fileActions() const { return {m_openAction, m_saveAction}; }
+QList<QAction *> SearchWorkspace::fileActions() const { return {m_openAction, m_openLibraryAction, m_saveAction}; }
 
 void SearchWorkspace::saveLayout()
 {

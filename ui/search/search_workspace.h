@@ -10,9 +10,12 @@
 // a search that was replaced or cancelled never paints into the current tree.
 
 #include "core/session/search_session.h"
+#include "ui/common/generator_probe.h"
 #include "ui/common/latest_job.h"
 #include "ui/mainwindow/workspace.h"
 #include "ui/search/search_tree_data.h"
+
+#include <QSet>
 
 #include <memory>
 #include <optional>
@@ -25,6 +28,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
+class QTableWidget;
 
 namespace beamscope::ui {
 
@@ -48,6 +52,21 @@ public:
     // The search the controls describe (app, weights, beam, ...).
     session::SearchRequest optionsFromControls() const;
     void setApp(const QString &name);
+
+    // A user's generator library (a .so of Halide 14 generators): looked at in a child process
+    // first (ui/common/generator_probe.h), then its generators join the App list, each with its
+    // GeneratorParams to set, and the Pipeline and Autotune workspaces list them too. `generator`
+    // selects one (else the first). generatorLibraryOpened follows, ok or with the reason.
+    void openGeneratorLibrary(const QString &library, const QString &generator = {},
+                              const GeneratorParamValues &values = {});
+    bool isOpeningLibrary() const { return m_generatorJob.pending(); }
+    // The App list's generator entries, for tests: "GEN (LIB.so)".
+    QStringList generatorEntries() const;
+    // Sets a GeneratorParam of the selected generator (false: no such parameter).
+    bool setGeneratorParam(const QString &name, const QString &value);
+    QTableWidget *generatorParamsTable() const { return m_genParams; }
+    // What the status line says.
+    QString statusText() const;
     void setWeightsPath(const QString &path);
     void setBeamSize(int beam);
     void setPasses(int passes);
@@ -65,6 +84,10 @@ public:
     // Writes the state's Halide schedule source (or, for a partial state, its
     // loop nest as comments) off the GUI thread; scheduleExported follows.
     void exportScheduleTo(qint64 id, const QString &path);
+
+    // Hands a complete state to the Pipeline workspace's benchmark (searchStateForWorkspace);
+    // false, with a status message, for a partial state or before the search's session is built.
+    bool benchmarkInPipeline(qint64 id);
 
     // Compiles and times a complete state off the GUI thread; measured follows.
     void measureState(qint64 id);
@@ -101,8 +124,20 @@ Q_SIGNALS:
     void detailsRecomputed();
     void measured(bool ok, double medianMs);
     void scheduleExported(const QString &path, bool written, bool asSource);
+    void generatorLibraryOpened(bool ok, const QString &message);
 
 private:
+    struct LoadedGenerator {
+        QString library; // absolute
+        GeneratorInfo info;
+    };
+    const LoadedGenerator *currentGenerator() const;
+    // The app's name, or the selected generator's.
+    QString currentPipelineName() const;
+    void onGeneratorSelected();
+    // The generator library a generator trace needs: the one it names, one opened, or one beside the
+    // trace or its generator program that registers the generator; "" when none is here.
+    void findTraceGeneratorLibrary();
     void updateWeightsNote();
     struct Batch;
     void buildControls(QWidget *box);
@@ -156,7 +191,13 @@ private:
     QCheckBox *m_pathOnly = nullptr;
     SearchTreeView *m_view = nullptr;
     StateDetailPanel *m_panel = nullptr;
-    QAction *m_openAction = nullptr, *m_saveAction = nullptr;
+    QAction *m_openAction = nullptr, *m_saveAction = nullptr, *m_openLibraryAction = nullptr;
+    QList<LoadedGenerator> m_generators;
+    QTableWidget *m_genParams = nullptr;
+    QLabel *m_genParamsLabel = nullptr;
+    LatestJob m_generatorJob;
+    QSet<QString> m_verifiedBuilds; // library, generator and values a child process built without trouble
+    QString m_traceLibrary;          // the generator library an opened generator trace is built from
 };
 
 } // namespace beamscope::ui

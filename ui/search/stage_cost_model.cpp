@@ -3,10 +3,10 @@
 #include "ui/common/number_format.h"
 
 #include <QBrush>
-#include <QColor>
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace beamscope::ui {
 
@@ -19,7 +19,66 @@ void StageCostModel::setCosts(const QStringList &stages, const std::vector<float
     m_stages = stages;
     m_a = a;
     m_b = std::move(b);
+    m_segmentNames.clear();
+    m_segmentColors.clear();
+    m_segA.clear();
+    m_segB.clear();
+    m_scale = 0;
+    sortRows();
     endResetModel();
+}
+
+void StageCostModel::setTermSegments(const QStringList &names, const QList<QColor> &colors,
+                                     std::vector<std::vector<double>> a, std::vector<std::vector<double>> b)
+{
+    m_segmentNames = names;
+    m_segmentColors = colors;
+    m_segA = std::move(a);
+    m_segB = std::move(b);
+    m_scale = 0;
+    for (const auto *side : {&m_segA, &m_segB})
+        for (const std::vector<double> &stage : *side) {
+            double positive = 0;
+            for (double v : stage)
+                positive += std::max(0.0, v);
+            m_scale = std::max(m_scale, positive);
+        }
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, Terms), index(rowCount() - 1, Terms));
+}
+
+const std::vector<double> &StageCostModel::segments(int row, int state) const
+{
+    static const std::vector<double> none;
+    const auto &side = state == 0 ? m_segA : m_segB;
+    const int stage = stageOfRow(row);
+    return stage >= 0 && static_cast<size_t>(stage) < side.size() ? side[static_cast<size_t>(stage)] : none;
+}
+
+void StageCostModel::sortRows()
+{
+    const int n = rowCount();
+    m_order.resize(static_cast<size_t>(n));
+    std::iota(m_order.begin(), m_order.end(), 0);
+    if (!m_b)
+        return;
+    // Largest |B − A| first; a stage only one of them has (no difference to rank) last.
+    const auto key = [this](int stage) {
+        const QVariant d = value(static_cast<size_t>(stage), Delta);
+        return d.isValid() ? std::abs(d.toDouble()) : -1.0;
+    };
+    std::stable_sort(m_order.begin(), m_order.end(), [&](int x, int y) { return key(x) > key(y); });
+}
+
+int StageCostModel::stageOfRow(int row) const
+{
+    return row >= 0 && static_cast<size_t>(row) < m_order.size() ? m_order[static_cast<size_t>(row)] : -1;
+}
+
+int StageCostModel::rowOfStage(int stage) const
+{
+    const auto it = std::find(m_order.begin(), m_order.end(), stage);
+    return it == m_order.end() ? -1 : static_cast<int>(it - m_order.begin());
 }
 
 int StageCostModel::rowCount(const QModelIndex &parent) const
@@ -32,31 +91,37 @@ int StageCostModel::rowCount(const QModelIndex &parent) const
     return static_cast<int>(n);
 }
 
-int StageCostModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : (m_b ? 4 : 2); }
+int StageCostModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant StageCostModel::value(size_t stage, int column) const
+{
+    const auto cost = [](const std::vector<float> &v, size_t i) -> QVariant {
+        return i < v.size() ? QVariant(double(v[i])) : QVariant();
+    };
+    switch (column) {
+    case Stage:
+        return stage < static_cast<size_t>(m_stages.size()) ? m_stages[static_cast<qsizetype>(stage)]
+                                                            : QString::number(stage);
+    case CostA: return cost(m_a, stage);
+    case CostB: return m_b ? cost(*m_b, stage) : QVariant();
+    case Delta: {
+        if (!m_b)
+            return {};
+        const QVariant a = cost(m_a, stage), b = cost(*m_b, stage);
+        return a.isValid() && b.isValid() ? QVariant(b.toDouble() - a.toDouble()) : QVariant();
+    }
+    default: return {};
+    }
+}
 
 QVariant StageCostModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
-    const auto r = static_cast<size_t>(index.row());
-    const auto cost = [](const std::vector<float> &v, size_t i) -> QVariant {
-        return i < v.size() ? QVariant(double(v[i])) : QVariant();
-    };
-    QVariant v;
-    switch (index.column()) {
-    case Stage:
-        v = r < static_cast<size_t>(m_stages.size()) ? m_stages[static_cast<qsizetype>(r)] : QString::number(r);
-        break;
-    case CostA: v = cost(m_a, r); break;
-    case CostB: v = cost(*m_b, r); break;
-    case Delta: {
-        const QVariant a = cost(m_a, r), b = cost(*m_b, r);
-        if (a.isValid() && b.isValid())
-            v = b.toDouble() - a.toDouble();
-        break;
-    }
-    default: break;
-    }
+    const int stage = stageOfRow(index.row());
+    if (role == StageIndexRole)
+        return stage;
+    const QVariant v = value(static_cast<size_t>(stage), index.column());
     if (role == Qt::EditRole || role == Qt::UserRole)
         return v;
     if (role == Qt::DisplayRole) {
@@ -65,6 +130,17 @@ QVariant StageCostModel::data(const QModelIndex &index, int role) const
         // A stage that costs nothing comes out of the model as float noise (-9.8e-12); it reads as 0.
         const double x = std::abs(v.toDouble()) < 1e-9 ? 0.0 : v.toDouble();
         return QVariant(formatNumber(x, 5));
+    }
+    if (role == Qt::ToolTipRole) {
+        QString tip = tr("stage %1: %2").arg(stage).arg(value(static_cast<size_t>(stage), Stage).toString());
+        for (int state = 0; state < (m_b ? 2 : 1); ++state) {
+            const std::vector<double> &seg = segments(index.row(), state);
+            for (qsizetype t = 0; t < m_segmentNames.size() && static_cast<size_t>(t) < seg.size(); ++t)
+                tip += QStringLiteral("\n%1%2: %3")
+                           .arg(m_b ? (state == 0 ? QStringLiteral("A ") : QStringLiteral("B ")) : QString(),
+                                m_segmentNames[t], formatNumber(seg[static_cast<size_t>(t)], 4));
+        }
+        return tip;
     }
     if (role == Qt::TextAlignmentRole && index.column() != Stage)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -78,10 +154,11 @@ QVariant StageCostModel::headerData(int section, Qt::Orientation orientation, in
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
     switch (section) {
-    case Stage: return tr("Stage");
+    case Stage: return m_b ? tr("Stage (largest |B − A| first)") : tr("Stage");
     case CostA: return m_b ? tr("A cost") : tr("Predicted cost");
     case CostB: return tr("B cost");
     case Delta: return tr("B − A");
+    case Terms: return m_b ? tr("Cost terms (upper bar A, lower B; one scale)") : tr("Cost terms (one scale)");
     default: return {};
     }
 }

@@ -7,6 +7,7 @@
 #include "ui/common/number_format.h"
 #include "ui/search/feature_table_model.h"
 #include "ui/search/search_tree_data.h"
+#include "ui/search/stage_bars_delegate.h"
 #include "ui/search/stage_cost_model.h"
 
 #include <QAbstractAxis>
@@ -20,7 +21,6 @@
 #include <QCursor>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -99,7 +99,10 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_measure = new QPushButton(tr("Measure"), this);
     m_continue = new QPushButton(tr("Continue"), this);
     m_export = new QPushButton(tr("Export…"), this);
-    for (QPushButton *b : {m_compareButton, m_clearCompare, m_measure, m_continue, m_export})
+    m_benchmark = new QPushButton(tr("Benchmark…"), this);
+    m_benchmark->setToolTip(tr("Time this state in the Pipeline workspace's benchmark (repetitions, target, "
+                               "correctness against the host reference)"));
+    for (QPushButton *b : {m_compareButton, m_clearCompare, m_measure, m_continue, m_export, m_benchmark})
         buttons->addWidget(b);
     buttons->addStretch(1);
     layout->addLayout(buttons);
@@ -108,6 +111,7 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     connect(m_measure, &QPushButton::clicked, this, [this] { Q_EMIT measureRequested(m_a); });
     connect(m_continue, &QPushButton::clicked, this, [this] { Q_EMIT continueRequested(m_a); });
     connect(m_export, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(m_a); });
+    connect(m_benchmark, &QPushButton::clicked, this, [this] { Q_EMIT benchmarkRequested(m_a); });
 
     // The loop nest stays in view under whichever tab is open: it is what the
     // state is, and the tabs are views of it (path, features, costs).
@@ -176,39 +180,30 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     });
     m_tabs->addTab(features, tr("Features"));
 
-    // Costs: per-stage table and the breakdown chart.
+    // Costs: one row per stage, its cost terms drawn in the row.
     auto *costs = new QWidget(this);
     auto *cl = new QVBoxLayout(costs);
     cl->setContentsMargins(0, 0, 0, 0);
     m_costNote = new QLabel(costs);
     m_costNote->setWordWrap(true);
     cl->addWidget(m_costNote);
-    auto *csplit = new QSplitter(Qt::Vertical, costs);
-    m_costSplit = csplit;
-    m_breakdownChart = new QChart;
-    m_breakdownChart->setTitle(tr("Cost per stage by term (stacked)"));
-    auto *chartBox = new QWidget(csplit);
-    auto *chartLayout = new QVBoxLayout(chartBox);
-    chartLayout->setContentsMargins(0, 0, 0, 0);
-    chartLayout->setSpacing(2);
-    m_breakdownView = makeChartView(m_breakdownChart, chartBox);
-    // Term names are long: Qt Charts' legend elides them ("load_bytes_per…") and takes
-    // the stage labels' room. A wrapped line of coloured names under the chart reads at any width.
-    m_breakdownChart->legend()->setVisible(false);
-    m_termLegend = new QLabel(chartBox);
+    // Term names are long: a wrapped line of coloured names reads at any width.
+    m_termLegend = new QLabel(costs);
     m_termLegend->setWordWrap(true);
     m_termLegend->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    chartLayout->addWidget(m_breakdownView, 1);
-    chartLayout->addWidget(m_termLegend);
+    cl->addWidget(m_termLegend);
     m_costModel = new StageCostModel(this);
-    m_costTable = makeTable(m_costModel, csplit);
+    m_costTable = makeTable(m_costModel, costs);
+    m_costTable->setItemDelegateForColumn(StageCostModel::Terms, new StageBarsDelegate(m_costTable));
     m_costTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    csplit->addWidget(chartBox);
-    csplit->addWidget(m_costTable);
-    csplit->setStretchFactor(0, 3);
-    csplit->setStretchFactor(1, 1);
-    csplit->setSizes({3000, 1000}); // the chart's stage names need the height; the table scrolls
-    cl->addWidget(csplit, 1);
+    m_costTable->horizontalHeader()->setSectionResizeMode(StageCostModel::Terms, QHeaderView::Stretch);
+    m_costTable->horizontalHeader()->setMinimumSectionSize(40);
+    m_costTable->setMouseTracking(true); // a row's tooltip lists its terms
+    connect(m_costTable, &QTableView::activated, this, [this](const QModelIndex &index) {
+        setStage(m_costModel->stageOfRow(index.row()));
+        m_tabs->setCurrentIndex(1); // the features of the stage picked
+    });
+    cl->addWidget(m_costTable, 1);
     m_tabs->addTab(costs, tr("Cost breakdown"));
 
     split->addWidget(m_tabs);
@@ -255,10 +250,13 @@ void StateDetailPanel::setContinueAllowed(bool allowed)
 void StateDetailPanel::showState(int64_t a, int64_t b)
 {
     const search::TraceNode *na = m_data ? m_data->node(a) : nullptr;
+    const int64_t previousA = m_a, previousB = m_b;
     m_a = na ? a : -1;
     m_b = na && m_data->node(b) && b != a ? b : -1;
+    const bool newPair = m_b >= 0 && (m_a != previousA || m_b != previousB);
+    m_divergence = m_b >= 0 ? describeDivergence() : QString();
     setMeasurement({});
-    for (QPushButton *button : {m_compareButton, m_measure, m_export})
+    for (QPushButton *button : {m_compareButton, m_measure, m_export, m_benchmark})
         button->setEnabled(na != nullptr);
     m_continue->setEnabled(na != nullptr && m_continueAllowed);
     m_clearCompare->setEnabled(m_b >= 0);
@@ -286,9 +284,9 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     };
     QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), displayDecision(na->decision).toHtmlEscaped());
     if (const search::TraceNode *nb = m_data->node(m_b))
-        text += tr("<br><b>B</b> %1<br>%2 · B − A = %3")
+        text += tr("<br><b>B</b> %1<br>%2 · B − A = %3<br>%4")
                     .arg(describe(*nb), displayDecision(nb->decision).toHtmlEscaped(),
-                         formatNumber(nb->cost - na->cost, 5));
+                         formatNumber(nb->cost - na->cost, 5), m_divergence);
     m_summary->setText(text);
 
     for (int64_t id : m_data->pathTo(a)) {
@@ -326,10 +324,75 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     const auto &names = m_data->stageNames();
     for (size_t s = 0; s < na->features.size(); ++s)
         m_stageCombo->addItem(s < names.size() ? displayStageName(names[s]) : tr("stage %1").arg(s));
+    // A new comparison opens on what differs: the stage whose cost (else features) differs most, and only
+    // the features that differ.
+    if (newPair) {
+        if (const int stage = mostDifferingStage(); stage >= 0)
+            m_stage = stage;
+    }
     m_stage = std::clamp(m_stage, 0, std::max(0, m_stageCombo->count() - 1));
     m_stageCombo->setCurrentIndex(m_stageCombo->count() ? m_stage : -1);
     refreshFeatures();
+    if (newPair)
+        m_differingOnly->setChecked(m_differingOnly->isEnabled());
+    else if (m_b < 0)
+        m_differingOnly->setChecked(false);
     refreshCosts();
+}
+
+QString StateDetailPanel::describeDivergence() const
+{
+    const std::vector<int64_t> pa = m_data->pathTo(m_a), pb = m_data->pathTo(m_b);
+    size_t i = 0;
+    while (i < pa.size() && i < pb.size() && pa[i] == pb[i])
+        ++i;
+    const auto decision = [this](int64_t id) {
+        const search::TraceNode *n = m_data->node(id);
+        return n ? displayDecision(n->decision).toHtmlEscaped() : QString();
+    };
+    if (i == pa.size() && i == pb.size())
+        return tr("A and B are the same state.");
+    if (i == pa.size())
+        return tr("B descends from A: it takes %1 more decision(s), the first %2.")
+            .arg(pb.size() - pa.size())
+            .arg(decision(pb[i]));
+    if (i == pb.size())
+        return tr("A descends from B: it takes %1 more decision(s), the first %2.")
+            .arg(pa.size() - pb.size())
+            .arg(decision(pa[i]));
+    const search::TraceNode *da = m_data->node(pa[i]), *db = m_data->node(pb[i]);
+    if (da->pass != db->pass)
+        return tr("A and B come from different passes (%1 and %2) and share no decision.")
+            .arg(da->pass + 1)
+            .arg(db->pass + 1);
+    return tr("<b>First difference</b>, depth %1: A %2 · B %3").arg(da->depth).arg(decision(pa[i]), decision(pb[i]));
+}
+
+int StateDetailPanel::mostDifferingStage() const
+{
+    const search::TraceNode *na = m_data->node(m_a), *nb = m_data->node(m_b);
+    int best = -1;
+    double bestDelta = 0;
+    const size_t costs = std::min(na->stageCosts.size(), nb->stageCosts.size());
+    for (size_t s = 0; s < costs && s < na->features.size(); ++s)
+        if (const double d = std::abs(double(nb->stageCosts[s]) - double(na->stageCosts[s])); d > bestDelta) {
+            bestDelta = d;
+            best = static_cast<int>(s);
+        }
+    if (best >= 0)
+        return best;
+    const size_t stages = std::min(na->features.size(), nb->features.size());
+    for (size_t s = 0; s < stages; ++s) {
+        double d = 0;
+        for (size_t f = 0; f < na->features[s].size(); ++f)
+            d += std::abs(FeatureTableModel::normalized(nb->features[s][f]) -
+                          FeatureTableModel::normalized(na->features[s][f]));
+        if (d > bestDelta) {
+            bestDelta = d;
+            best = static_cast<int>(s);
+        }
+    }
+    return best;
 }
 
 void StateDetailPanel::setStage(int stage) { m_stageCombo->setCurrentIndex(stage); }
@@ -346,6 +409,11 @@ void StateDetailPanel::refreshFeatures()
         b = nb->features[s];
     const bool hadB = m_featureModel->hasB();
     m_featureModel->setValues(a, b);
+    // The numbers first and the long feature name last: compared, A, B and Δ stay in view at 1280 px
+    // where the name column would push them behind a scroll bar.
+    QHeaderView *header = m_featureTable->horizontalHeader();
+    if (header->count() > 0 && header->visualIndex(FeatureTableModel::Name) != header->count() - 1)
+        header->moveSection(header->visualIndex(FeatureTableModel::Name), header->count() - 1);
     m_differingOnly->setEnabled(b.has_value());
     if (b && !hadB)
         m_featureTable->sortByColumn(FeatureTableModel::DeltaLog, Qt::DescendingOrder); // what differs most, first
@@ -426,15 +494,9 @@ void StateDetailPanel::refreshCosts()
     if (nb)
         bCosts = nb->stageCosts;
     m_costModel->setCosts(stages, na ? na->stageCosts : std::vector<float>{}, bCosts);
-    // Compared, the per-stage table is where the differing stages are found: give it room.
-    m_costSplit->setSizes(nb ? QList<int>{1000, 1000} : QList<int>{3000, 1000});
-
-    m_breakdownChart->removeAllSeries();
-    for (QAbstractAxis *axis : m_breakdownChart->axes()) {
-        m_breakdownChart->removeAxis(axis);
-        delete axis; // removeAxis hands ownership back
-    }
-    m_breakdownSeries = nullptr;
+    m_costTable->setColumnHidden(StageCostModel::CostB, !nb);
+    m_costTable->setColumnHidden(StageCostModel::Delta, !nb);
+    m_costTable->verticalHeader()->setDefaultSectionSize(nb ? 26 : 20); // two bars a row, compared
     m_termLegend->clear();
     if (!na) {
         m_costNote->clear();
@@ -468,109 +530,61 @@ void StateDetailPanel::refreshCosts()
         m_costNote->setText(note);
         return;
     }
-    // The trace's stage names, as the table shows them: the pipeline rebuilt for the
-    // terms can carry other uniquifying suffixes (lambda_0 where the trace says lambda_1).
-    const std::vector<std::string> &traceStages = m_data->stageNames();
-    const auto stageLabel = [&](size_t i, const session::StageTerms &t) {
-        return displayStageName(i < traceStages.size() ? traceStages[i] : t.stage);
-    };
-    // One bar per stage; compared, A's and B's bars of a stage side by side on
-    // one axis, so the terms that decide between them line up.
-    std::vector<std::pair<QString, const session::StageTerms *>> bars;
-    for (size_t i = 0; i < terms.size(); ++i) {
-        if (termsB.empty()) {
-            bars.push_back({stageLabel(i, terms[i]), &terms[i]});
-            continue;
-        }
-        bars.push_back({tr("%1 · A").arg(stageLabel(i, terms[i])), &terms[i]});
-        if (i < termsB.size())
-            bars.push_back({tr("%1 · B").arg(stageLabel(i, terms[i])), &termsB[i]});
-    }
-    for (size_t i = terms.size(); i < termsB.size(); ++i)
-        bars.push_back({tr("%1 · B").arg(stageLabel(i, termsB[i])), &termsB[i]});
     // A legend of 27 terms does not read; terms that matter (>= 3% of the
     // costs shown) get their own colour, the rest share "other terms".
     std::vector<double> perTerm(termNames.size(), 0.0);
     double total = 0;
-    for (const auto &bar : bars)
-        for (size_t t = 0; t < bar.second->terms.size(); ++t) {
-            perTerm[t] += bar.second->terms[t];
-            total += bar.second->terms[t];
-        }
+    for (const std::vector<session::StageTerms> *side : {&terms, static_cast<const std::vector<session::StageTerms> *>(&termsB)})
+        for (const session::StageTerms &stage : *side)
+            for (size_t t = 0; t < stage.terms.size() && t < perTerm.size(); ++t) {
+                perTerm[t] += stage.terms[t];
+                total += stage.terms[t];
+            }
     std::vector<size_t> shown;
     for (size_t t = 0; t < perTerm.size(); ++t)
         if (total > 0 && perTerm[t] >= 0.03 * total)
             shown.push_back(t);
     std::sort(shown.begin(), shown.end(), [&](size_t x, size_t y) { return perTerm[x] > perTerm[y]; });
-    m_breakdownSeries = new QHorizontalStackedBarSeries;
     static const QColor termColors[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
                                         QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
                                         QColor(227, 119, 194), QColor(188, 189, 34),  QColor(23, 190, 207)};
+    QStringList names;
+    QList<QColor> colors;
     std::vector<bool> isShown(termNames.size(), false);
-    int colour = 0;
-    // Horizontal bar charts put the first category at the bottom: bars go in
-    // reversed, so the chart reads top-down like the table.
-    const std::vector<std::pair<QString, const session::StageTerms *>> reversed(bars.rbegin(), bars.rend());
-    for (size_t t : shown) {
-        auto *set = new QBarSet(QString::fromStdString(termNames[t]));
-        for (const auto &bar : reversed)
-            set->append(bar.second->terms[t]);
-        set->setColor(termColors[colour++ % 9]);
-        m_breakdownSeries->append(set);
-        isShown[t] = true;
+    for (size_t i = 0; i < shown.size(); ++i) {
+        names << QString::fromStdString(termNames[shown[i]]);
+        colors << termColors[i % 9];
+        isShown[shown[i]] = true;
     }
-    auto *other = new QBarSet(tr("other terms"));
-    bool anyOther = false;
-    for (const auto &bar : reversed) {
-        double v = 0;
-        for (size_t t = 0; t < bar.second->terms.size(); ++t)
-            if (!isShown[t])
-                v += bar.second->terms[t];
-        anyOther = anyOther || v > 0;
-        other->append(v);
-    }
-    other->setColor(QColor(170, 170, 170));
-    if (anyOther || shown.empty())
-        m_breakdownSeries->append(other);
-    else
-        delete other;
-    m_breakdownSeries->setBarWidth(0.7);
-    m_breakdownChart->addSeries(m_breakdownSeries);
+    names << tr("other terms");
+    colors << QColor(170, 170, 170);
+    // Each stage's terms folded into the shown ones and "other terms", in the legend's order.
+    const auto fold = [&](const std::vector<session::StageTerms> &side) {
+        std::vector<std::vector<double>> out;
+        for (const session::StageTerms &stage : side) {
+            std::vector<double> row(shown.size() + 1, 0.0);
+            for (size_t i = 0; i < shown.size(); ++i)
+                row[i] = shown[i] < stage.terms.size() ? stage.terms[shown[i]] : 0.0;
+            for (size_t t = 0; t < stage.terms.size(); ++t)
+                if (t >= isShown.size() || !isShown[t])
+                    row.back() += stage.terms[t];
+            out.push_back(std::move(row));
+        }
+        return out;
+    };
+    m_costModel->setTermSegments(names, colors, fold(terms), fold(termsB));
     QStringList legend;
-    for (QBarSet *set : m_breakdownSeries->barSets())
+    for (qsizetype i = 0; i < names.size(); ++i)
         legend << QStringLiteral("<span style='color:%1'>■</span>&nbsp;%2")
-                      .arg(set->color().name(), set->label().toHtmlEscaped());
+                      .arg(colors[i].name(), names[i].toHtmlEscaped());
     m_termLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
-    auto *y = new QBarCategoryAxis;
-    QStringList categories;
-    double widest = 0;
-    for (const auto &bar : reversed) {
-        categories << bar.first;
-        double positive = 0;
-        for (float v : bar.second->terms)
-            positive += std::max(0.0f, v);
-        widest = std::max(widest, positive);
-    }
-    y->append(categories);
-    y->setTruncateLabels(false); // a stage name cut to "…" says nothing; the plot gives up the width
-    auto *x = new QValueAxis;
-    x->setRange(0, widest > 0 ? widest * 1.05
-                              : 1.0); // from 0: tiny negative terms (float noise) would only clutter the axis
-    x->setTickCount(4);               // a narrow panel fits no more labels without them running together
-    x->applyNiceNumbers();
-    x->setTitleText(tr("predicted cost"));
-    x->setLabelFormat(QStringLiteral("%.2g"));
-    m_breakdownChart->addAxis(y, Qt::AlignLeft);
-    m_breakdownChart->addAxis(x, Qt::AlignBottom);
-    m_breakdownSeries->attachAxis(y);
-    m_breakdownSeries->attachAxis(x);
     double termSum = 0;
     for (const session::StageTerms &s : terms)
         termSum += s.stageCost;
     note +=
         tr(" Terms recomputed with %1 for %2 sum to %3.")
             .arg(QString::fromStdString(std::filesystem::path(m_session->request().weightsPath).filename().string()),
-                 QString::fromStdString(m_session->pipelineName()), formatNumber(termSum, 6));
+                 displayStageName(m_session->pipelineName()), formatNumber(termSum, 6));
     m_costNote->setText(note);
 }
 
@@ -584,10 +598,36 @@ void StateDetailPanel::setRecomputing(bool on)
 
 QString StateDetailPanel::loopNestDiffHtml(const std::string &a, const std::string &b)
 {
-    QString html = QStringLiteral("<pre style=\"font-family: monospace\">");
-    for (const DiffLine &line : diffLines(a, b)) {
-        const QString text = QString::fromStdString(line.text).toHtmlEscaped();
-        switch (line.kind) {
+    // Only the changes and two lines of context either side: a 35-stage nest that differs in one
+    // tiling reads as that tiling, not as screens of common lines.
+    constexpr size_t kContext = 2;
+    const std::vector<DiffLine> lines = diffLines(withoutUniqueSuffixes(a), withoutUniqueSuffixes(b));
+    std::vector<bool> keep(lines.size(), false);
+    size_t changes = 0;
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].kind != DiffLine::Kind::Kept) {
+            ++changes;
+            for (size_t j = i >= kContext ? i - kContext : 0; j <= std::min(lines.size() - 1, i + kContext); ++j)
+                keep[j] = true;
+        }
+    QString html = QStringLiteral("<p style=\"color:#555\">%1</p><pre style=\"font-family: monospace\">")
+                       .arg(changes == 0 ? tr("The two loop nests are the same.")
+                                         : tr("%1 changed line(s); unchanged lines are folded.").arg(changes));
+    size_t folded = 0;
+    const auto flush = [&] {
+        if (folded > 0)
+            html += QStringLiteral("<span style=\"color:#888\">  ⋯ %1</span>\n")
+                        .arg(tr("%n unchanged line(s)", nullptr, static_cast<int>(folded)));
+        folded = 0;
+    };
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (!keep[i]) {
+            ++folded;
+            continue;
+        }
+        flush();
+        const QString text = QString::fromStdString(lines[i].text).toHtmlEscaped();
+        switch (lines[i].kind) {
         case DiffLine::Kind::Kept: html += QStringLiteral("  %1\n").arg(text); break;
         case DiffLine::Kind::Removed:
             html += QStringLiteral("<span style=\"color:#b00020;background:#fde8ea\">− %1</span>\n").arg(text);
@@ -597,6 +637,7 @@ QString StateDetailPanel::loopNestDiffHtml(const std::string &a, const std::stri
             break;
         }
     }
+    flush();
     return html + QStringLiteral("</pre>");
 }
 
@@ -610,7 +651,8 @@ QString StateDetailPanel::loopNestHtml(const std::string &nest)
         return QStringLiteral("<span style=\"color:%1;%2\">%3</span>")
             .arg(QLatin1String(color), bold ? QStringLiteral("font-weight:bold") : QString(), text.toHtmlEscaped());
     };
-    for (const Line &l : search::readNestLines(nest)) {
+    // Halide's "$N" uniquifiers (f28$0_s0) are an artefact of its naming, not part of the schedule.
+    for (const Line &l : search::readNestLines(withoutUniqueSuffixes(nest))) {
         QString out;
         switch (l.kind) {
         case Line::Kind::Loop:

@@ -3,7 +3,14 @@
 // to compare with): its decision path from the root, its loop nest (loops
 // marked as GPU block / thread / serial / unrolled, memory types coloured),
 // its 73 features per stage as a table and a log(1 + x) chart, its predicted
-// cost per stage and the cost model's named terms per stage as stacked bars.
+// cost per stage with the cost model's named terms per stage as stacked bars in
+// the rows of one table (a stage's name never drops, whatever the stage count).
+//
+// Compared with a second state B, every view answers "where do they differ":
+// the header names the first decision where A's and B's paths part, the stage
+// table puts the largest |B − A| first, the features open on the stage that
+// differs most with "Differing only" on, and the loop nest shows the changed
+// lines with a little context, the unchanged runs folded to one line.
 //
 // Only states that stayed in the beam carry features and a loop nest in the
 // trace (the recorder keeps traces bounded that way); for a pruned state the
@@ -29,7 +36,6 @@ class QTextBrowser;
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
-class QHorizontalStackedBarSeries;
 class QBarSeries;
 QT_END_NAMESPACE
 
@@ -52,6 +58,8 @@ public:
     // The cost breakdown needs the pipeline and the weights (built off the GUI thread).
     // The session whose model gives the cost terms (the search's own), or null with why not.
     void setSession(std::shared_ptr<const session::SearchSession> session, const QString &status);
+    // Why there are no cost terms (no session), as the cost tab says it.
+    QString sessionStatus() const { return m_sessionStatus; }
     void showState(int64_t a, int64_t b = -1);
     int64_t stateA() const { return m_a; }
     int64_t stateB() const { return m_b; }
@@ -63,12 +71,15 @@ public:
     // For tests and the screenshot tool.
     FeatureTableModel *featureModel() const { return m_featureModel; }
     StageCostModel *stageCostModel() const { return m_costModel; }
-    QHorizontalStackedBarSeries *breakdownSeries() const { return m_breakdownSeries; }
+    QTableView *costTable() const { return m_costTable; }
+    QTableView *featureTable() const { return m_featureTable; }
     QBarSeries *featureSeries() const { return m_featureSeries; }
     QListWidget *pathList() const { return m_path; }
     QString loopNestText() const;
     QString termLegendText() const;
     QString summaryText() const;
+    // Compared: where A's and B's decision paths first part ("" without B).
+    QString divergenceText() const { return m_divergence; }
     QString measurementText() const;
     QTabWidget *tabs() const { return m_tabs; }
     QPushButton *measureButton() const { return m_measure; }
@@ -76,6 +87,7 @@ public:
     // Whether "Continue" may start a search now (not while one runs).
     void setContinueAllowed(bool allowed);
     QPushButton *exportButton() const { return m_export; }
+    QPushButton *benchmarkButton() const { return m_benchmark; }
     QPushButton *compareButton() const { return m_compareButton; }
     FeatureDiffProxy *featureProxy() const { return m_featureProxy; }
     QCheckBox *differingOnlyBox() const { return m_differingOnly; }
@@ -89,11 +101,14 @@ Q_SIGNALS:
     void measureRequested(qint64 id);
     void continueRequested(qint64 id);
     void exportRequested(qint64 id);
+    void benchmarkRequested(qint64 id); // time the state in the Pipeline workspace
     void pathStateActivated(qint64 id);
 
 private:
     void refreshFeatures();
     void refreshCosts();
+    QString describeDivergence() const;
+    int mostDifferingStage() const;
     static QString loopNestHtml(const std::string &nest);
     static QString loopNestDiffHtml(const std::string &a, const std::string &b);
 
@@ -105,7 +120,7 @@ private:
 
     QLabel *m_summary;
     QLabel *m_measured;
-    QPushButton *m_compareButton, *m_clearCompare, *m_measure, *m_continue, *m_export;
+    QPushButton *m_compareButton, *m_clearCompare, *m_measure, *m_continue, *m_export, *m_benchmark;
     bool m_continueAllowed = true;
     QTabWidget *m_tabs;
     QListWidget *m_path;
@@ -125,11 +140,8 @@ private:
     QLabel *m_costNote;
     QTableView *m_costTable;
     StageCostModel *m_costModel;
-    QSplitter *m_costSplit;
-    QChart *m_breakdownChart;
-    QChartView *m_breakdownView;
     QLabel *m_termLegend;
-    QHorizontalStackedBarSeries *m_breakdownSeries = nullptr;
+    QString m_divergence;
 };
 
 } // namespace beamscope::ui

@@ -151,7 +151,7 @@ QVariant LargestChangesModel::headerData(int section, Qt::Orientation orientatio
         return {};
     switch (section) {
     case Index: return tr("Index");
-    case Meaning: return tr("Weighs");
+    case Meaning: return tr("Meaning");
     case A: return tr("a");
     case B: return tr("b");
     case Difference: return tr("b − a");

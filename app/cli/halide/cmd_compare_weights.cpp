@@ -171,6 +171,18 @@ int runCompareWeights(const CompareOptions &o)
                     e["pairwise_accuracy"] = number(app.rank.pairwiseAccuracy);
                     e["top1"] = number(app.top1);
                     e["top5"] = number(app.top5);
+                    Json intervals = Json::object();
+                    for (auto [key, iv] : {std::pair{"spearman", app.intervals.spearman},
+                                           {"kendall", app.intervals.kendall},
+                                           {"top1", app.intervals.top1},
+                                           {"top5", app.intervals.top5}}) {
+                        Json pair = Json::array();
+                        pair.push(number(iv.low));
+                        pair.push(number(iv.high));
+                        intervals[key] = pair;
+                    }
+                    e["bootstrap_95"] = intervals;
+                    e["in_sample"] = app.inSample;
                     if (const auto *p = pickOf(c, app.app)) {
                         Json pick = Json::object();
                         pick["ok"] = p->ok;
@@ -192,18 +204,23 @@ int runCompareWeights(const CompareOptions &o)
         return kSuccess;
     }
 
-    std::vector<std::vector<std::string>> rows = {
-        {"app", "weights", "schedules", "spearman", "kendall", "pairwise", "top-1", "top-5"}};
+    const auto interval = [](const Interval &iv) {
+        return iv.defined() ? "[" + formatNumber(iv.low, "%.2f") + ", " + formatNumber(iv.high, "%.2f") + "]"
+                            : std::string("-");
+    };
+    std::vector<std::vector<std::string>> rows = {{"app", "weights", "schedules", "spearman", "95% interval",
+                                                   "kendall", "pairwise", "top-1", "top-5"}};
     if (measurePicks)
         rows.front().push_back("pick ms");
     for (size_t c = 0; c < scores.size(); c++) {
         const ChoiceScore &s = scores[c];
         for (const AppScore &app : s.apps) {
             if (!app.error.empty()) {
-                rows.push_back({app.app, s.label, std::to_string(app.schedules), "-", "-", "-", "-", "-"});
+                rows.push_back({app.app, s.label, std::to_string(app.schedules), "-", "-", "-", "-", "-", "-"});
                 continue;
             }
-            rows.push_back({app.app, s.label, std::to_string(app.schedules), formatNumber(app.rank.spearman, "%.3f"),
+            rows.push_back({app.app + (app.inSample ? " (in-sample)" : ""), s.label, std::to_string(app.schedules),
+                            formatNumber(app.rank.spearman, "%.3f"), interval(app.intervals.spearman),
                             formatNumber(app.rank.kendall, "%.3f"), formatNumber(app.rank.pairwiseAccuracy, "%.3f"),
                             formatNumber(app.top1, "%.3f"), formatNumber(app.top5, "%.3f")});
             if (const auto *p = pickOf(c, app.app))
@@ -211,18 +228,27 @@ int runCompareWeights(const CompareOptions &o)
         }
     }
     for (const ChoiceScore &s : scores)
-        rows.push_back({"overall (" + std::to_string(s.appsScored) + " apps)", s.label, "",
-                        formatNumber(s.spearman, "%.3f"), formatNumber(s.kendall, "%.3f"),
+        rows.push_back({"mean over " + std::to_string(s.appsScored) + " app(s)", s.label, "",
+                        formatNumber(s.spearman, "%.3f"), "", formatNumber(s.kendall, "%.3f"),
                         formatNumber(s.pairwiseAccuracy, "%.3f"), formatNumber(s.top1, "%.3f"),
                         formatNumber(s.top5, "%.3f")});
     if (scores.size() > 1)
         for (const ChoiceScore &s : scores)
-            rows.push_back({"overall, the " + std::to_string(s.common.apps) + " apps all scored", s.label, "",
-                            formatNumber(s.common.spearman, "%.3f"), formatNumber(s.common.kendall, "%.3f"),
+            rows.push_back({"mean over the " + std::to_string(s.common.apps) + " app(s) every choice scored",
+                            s.label, "", formatNumber(s.common.spearman, "%.3f"), "",
+                            formatNumber(s.common.kendall, "%.3f"),
                             formatNumber(s.common.pairwiseAccuracy, "%.3f"), formatNumber(s.common.top1, "%.3f"),
                             formatNumber(s.common.top5, "%.3f")});
     printTable(std::cout, rows);
-    std::cout << "top-k: best runtime among the model's k best-ranked schedules / best runtime (1 is perfect)\n";
+    std::cout << "top-k: best runtime among the model's k best-ranked schedules / best runtime (1 is perfect)\n"
+                 "95% interval: Spearman's percentile bootstrap over the app's schedules (1000 resamples); "
+                 "in-sample: the file was trained on this app\n";
+    for (size_t c = 0; c < scores.size(); c++)
+        for (size_t a = 0; a < scores[c].apps.size(); a++)
+            if (scores[c].apps[a].error.empty())
+                for (const std::string &caveat : rowCaveats(scores, c, a))
+                    std::cout << "note: " << scores[c].apps[a].app << " with " << scores[c].label << ": " << caveat
+                              << "\n";
     std::cout << std::flush;
     for (const ChoiceScore &s : scores)
         for (const AppScore &app : s.apps)

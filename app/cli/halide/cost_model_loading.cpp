@@ -8,10 +8,13 @@
 namespace beamscope::cli {
 
 std::filesystem::path chooseWeights(const std::optional<std::string> &weights,
-                                    const std::optional<std::string> &weightsDir, std::string &error)
+                                    const std::optional<std::string> &weightsDir, std::string &error,
+                                    const std::string &pipeline)
 {
     std::string note;
-    std::filesystem::path path = weights::resolveWeightsArgument(weights, weightsDir, error, &note);
+    const std::vector<std::string> pipelines{pipeline};
+    std::filesystem::path path =
+        weights::resolveWeightsArgument(weights, weightsDir, error, &note, pipeline.empty() ? nullptr : &pipelines);
     if (!note.empty())
         std::fprintf(stderr, "beamscope-cli: %s\n", note.c_str());
     return path;
