@@ -86,7 +86,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("compare-state", "Search: state to compare the selected one with.", "ID"),
         QCommandLineOption(QStringLiteral("compare-runner-up"),
                            QStringLiteral("Search: compare the winner with the runner-up: the cheapest other "
-                                          "complete state of the final beam.")),
+                                          "complete state of its pass.")),
         valueOption("func", "Search: highlight the decisions on Funcs whose name contains NAME.", "NAME"),
         QCommandLineOption(QStringLiteral("path-only"), QStringLiteral("Search: show only the path to the winner.")),
         valueOption("tab",

@@ -36,7 +36,7 @@ struct ExplorerOptions {
     QString trace;
     std::optional<int> beam, passes;
     std::optional<qint64> state, compareState;
-    bool compareRunnerUp = false; // compare with the cheapest other complete state of the final beam
+    bool compareRunnerUp = false; // compare with the cheapest other complete state of the winner's pass
     QString func;
     bool pathOnly = false;
     QString tab;                 // detail tab: a number or part of its title ("cost", "loop", ...)

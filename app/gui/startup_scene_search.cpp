@@ -57,10 +57,10 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
         const search::TraceNode *w = search->treeData().node(id);
         const search::TraceNode *runnerUp = nullptr;
         for (const search::TraceNode &n : search->treeData().nodes())
-            if (n.inBeam && n.pass == w->pass && n.depth == w->depth && n.id != id && (!runnerUp || n.cost < runnerUp->cost))
+            if (n.pass == w->pass && n.depth == w->depth && n.id != id && (!runnerUp || n.cost < runnerUp->cost))
                 runnerUp = &n;
         if (!runnerUp) {
-            done.failed(QStringLiteral("state #%1 has no other complete state in its final beam").arg(id));
+            done.failed(QStringLiteral("state #%1 has no other complete state to compare with").arg(id));
             return;
         }
         search->compareState(runnerUp->id);

@@ -74,11 +74,17 @@ PipelineInstance buildGenerator(const std::string &path, const std::string &name
     }
     const Target target = hostTarget();
     std::unique_ptr<Internal::GeneratorBase> gen = Internal::GeneratorRegistry::create(name, GeneratorContext(target));
-    Internal::GeneratorParamsMap map;
+    // One at a time, so a value Halide cannot parse is named with its parameter.
     for (const auto &[k, v] : params)
-        map[k] = v;
+        try {
+            gen->set_generator_param_values({{k, v}});
+        } catch (const Halide::Error &e) {
+            std::string why = e.what();
+            while (!why.empty() && (why.back() == '\n' || why.back() == ' '))
+                why.pop_back();
+            throw GeneratorError(path + ": generator \"" + name + "\": parameter " + k + "=" + v + ": " + why);
+        }
     try {
-        gen->set_generator_param_values(map);
         // Halide 14 keeps build_pipeline() protected: build_module() runs
         // generate() (and lowers once), after which the Pipeline is available.
         gen->build_module(name);

@@ -118,8 +118,6 @@ std::optional<RequestProblem> checkRequest(const SearchRequest &r)
     if (!r.startDecisions.empty() && !r.partialSchedule.empty())
         return RequestProblem{"partial-schedule",
                               "a search continues from a trace's state or from a loop nest, not both"};
-    if (!r.startDecisions.empty() && library)
-        return RequestProblem{"continue-from", "continuing from a trace works on built-in pipelines, not generators"};
     return std::nullopt;
 }
 

@@ -60,6 +60,11 @@ private Q_SLOTS:
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
         m_settings = std::make_unique<AppSettings>();
         m_settings->setRememberLayout(false);
+        // The shipped weights in the library, as the explorer's main() puts them there.
+        QStringList shipped;
+        for (const std::filesystem::path &folder : weights::shippedWeightsFolders())
+            shipped << QString::fromStdString(folder.string());
+        m_settings->setSessionFolders(shipped);
         if (env("BEAMSCOPE_TEST_GENERATORS").isEmpty() || env("BEAMSCOPE_CLI").isEmpty())
             QSKIP("run through ctest: BEAMSCOPE_TEST_GENERATORS and BEAMSCOPE_CLI name the built files");
     }

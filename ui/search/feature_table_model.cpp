@@ -68,6 +68,9 @@ QVariant FeatureTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole && index.column() == Name)
         return tr("Schedule feature %1 of 73 (Featurization.h order)").arg(index.row());
+    // Compared, the raw columns give way to the logs the network sees: the raw values are here.
+    if (role == Qt::ToolTipRole && (index.column() == LogA || index.column() == LogB || index.column() == DeltaLog))
+        return m_b ? tr("raw: A %1, B %2").arg(a, 0, 'g', 9).arg(b, 0, 'g', 9) : tr("raw: %1").arg(a, 0, 'g', 9);
     return {};
 }
 

@@ -44,6 +44,8 @@ public:
     // Appends nodes whose ids continue the current ones (live batches, or a whole trace).
     void append(std::vector<search::TraceNode> nodes);
     void setSummary(const search::TraceSummary &summary);
+    // The finished search's parameters (what it wrote after the first batch: weights, generator source).
+    void setParams(const search::TraceParams &params) { m_params = params; }
     // reset + append + setSummary.
     void load(const search::SearchTrace &trace);
 

@@ -288,6 +288,7 @@ void SearchWorkspace::buildControls(QWidget *box)
     v->addWidget(m_status);
     v->addStretch(1);
     connect(m_app, &QComboBox::currentIndexChanged, this, [this] {
+        onGeneratorSelected(); // its parameters, or none for an app
         m_weights->setPipelines({currentPipelineName()}); // the app's own hold-one-out file
         updateWeightsNote();
     });
@@ -705,6 +706,7 @@ void SearchWorkspace::onFinished(quint64 generation, const std::shared_ptr<sessi
     }
     if (m_data.nodes().empty())
         m_data.reset(outcome->trace);
+    m_data.setParams(outcome->trace.params);
     m_data.setSummary(outcome->trace.summary);
     m_progressBar->setValue(1000);
     const auto &s = outcome->trace.summary;

@@ -133,6 +133,10 @@ QVariant StageCostModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole) {
         QString tip = tr("stage %1: %2").arg(stage).arg(value(static_cast<size_t>(stage), Stage).toString());
+        for (const int column : {int(CostA), int(CostB)})
+            if (const QVariant cost = value(static_cast<size_t>(stage), column); cost.isValid())
+                tip += QStringLiteral("\n%1 %2").arg(headerData(column, Qt::Horizontal).toString(),
+                                                     formatNumber(cost.toDouble(), 6));
         for (int state = 0; state < (m_b ? 2 : 1); ++state) {
             const std::vector<double> &seg = segments(index.row(), state);
             for (qsizetype t = 0; t < m_segmentNames.size() && static_cast<size_t>(t) < seg.size(); ++t)

@@ -253,7 +253,11 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     const int64_t previousA = m_a, previousB = m_b;
     m_a = na ? a : -1;
     m_b = na && m_data->node(b) && b != a ? b : -1;
-    const bool newPair = m_b >= 0 && (m_a != previousA || m_b != previousB);
+    // A new comparison opens on what differs, once B's details are there (a pruned B is rebuilt first).
+    if (m_b >= 0 && (m_a != previousA || m_b != previousB))
+        m_focusDifference = true;
+    else if (m_b < 0)
+        m_focusDifference = false;
     m_divergence = m_b >= 0 ? describeDivergence() : QString();
     setMeasurement({});
     for (QPushButton *button : {m_compareButton, m_measure, m_export, m_benchmark})
@@ -324,19 +328,20 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     const auto &names = m_data->stageNames();
     for (size_t s = 0; s < na->features.size(); ++s)
         m_stageCombo->addItem(s < names.size() ? displayStageName(names[s]) : tr("stage %1").arg(s));
-    // A new comparison opens on what differs: the stage whose cost (else features) differs most, and only
-    // the features that differ.
-    if (newPair) {
+    // The stage whose cost (else features) differs most, and only the features that differ.
+    const bool focus = m_focusDifference && nb && !nb->features.empty() && !na->features.empty();
+    if (focus)
         if (const int stage = mostDifferingStage(); stage >= 0)
             m_stage = stage;
-    }
     m_stage = std::clamp(m_stage, 0, std::max(0, m_stageCombo->count() - 1));
     m_stageCombo->setCurrentIndex(m_stageCombo->count() ? m_stage : -1);
     refreshFeatures();
-    if (newPair)
+    if (focus) {
         m_differingOnly->setChecked(m_differingOnly->isEnabled());
-    else if (m_b < 0)
+        m_focusDifference = false;
+    } else if (m_b < 0) {
         m_differingOnly->setChecked(false);
+    }
     refreshCosts();
 }
 
@@ -414,6 +419,9 @@ void StateDetailPanel::refreshFeatures()
     QHeaderView *header = m_featureTable->horizontalHeader();
     if (header->count() > 0 && header->visualIndex(FeatureTableModel::Name) != header->count() - 1)
         header->moveSection(header->visualIndex(FeatureTableModel::Name), header->count() - 1);
+    // Compared: A's and B's logs and their difference (the raw values in each cell's tooltip).
+    m_featureTable->setColumnHidden(FeatureTableModel::RawA, b.has_value());
+    m_featureTable->setColumnHidden(FeatureTableModel::RawB, b.has_value());
     m_differingOnly->setEnabled(b.has_value());
     if (b && !hadB)
         m_featureTable->sortByColumn(FeatureTableModel::DeltaLog, Qt::DescendingOrder); // what differs most, first
@@ -494,7 +502,10 @@ void StateDetailPanel::refreshCosts()
     if (nb)
         bCosts = nb->stageCosts;
     m_costModel->setCosts(stages, na ? na->stageCosts : std::vector<float>{}, bCosts);
-    m_costTable->setColumnHidden(StageCostModel::CostB, !nb);
+    // Compared, a row is the stage, B − A and both states' term bars (A's and B's costs in its tooltip):
+    // the name stays whole and the difference in view in a 380 px panel.
+    m_costTable->setColumnHidden(StageCostModel::CostA, nb != nullptr);
+    m_costTable->setColumnHidden(StageCostModel::CostB, true);
     m_costTable->setColumnHidden(StageCostModel::Delta, !nb);
     m_costTable->verticalHeader()->setDefaultSectionSize(nb ? 26 : 20); // two bars a row, compared
     m_termLegend->clear();

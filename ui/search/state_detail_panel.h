@@ -142,6 +142,7 @@ private:
     StageCostModel *m_costModel;
     QLabel *m_termLegend;
     QString m_divergence;
+    bool m_focusDifference = false; // a new comparison waits to open on its most differing stage
 };
 
 } // namespace beamscope::ui
