@@ -34,7 +34,8 @@ void setUpAutotuneScene(MainWindow &window, const ExplorerOptions &options, cons
         autotune->setOutputFolder(options.output);
     if (!options.weights.isEmpty())
         autotune->setWeights(options.weights);
-    if (!options.run || !options.samples.isEmpty()) {
+    // Nothing to run (no pipelines named): the form as it is is the scene.
+    if (!options.run || !options.samples.isEmpty() || options.app.isEmpty()) {
         done.ready();
         return;
     }
@@ -48,6 +49,8 @@ void setUpAutotuneScene(MainWindow &window, const ExplorerOptions &options, cons
         },
         Qt::SingleShotConnection);
     autotune->start();
+    if (!autotune->isRunning() && !autotune->isSlurmRun()) // refused: the status line says why
+        done.failed(autotune->statusLabel()->text());
 }
 #else
 void setUpAutotuneScene(MainWindow &, const ExplorerOptions &, const SceneCallbacks &done)

@@ -22,6 +22,7 @@
 #include "core/search/state_from_decisions.h"
 #include "core/search/structural_hash.h"
 #include "core/util/atomic_file.h"
+#include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 
 #include <QtTest>
@@ -1018,7 +1019,7 @@ private Q_SLOTS:
         QDir(dir).removeRecursively();
     }
 
-    // No --weights: the shipped baseline, said on stderr (never random weights);
+    // No --weights: a trained shipped file chosen for the pipeline, said on stderr (never random weights);
     // --weights takes a shipped file's name; an unknown one is refused, naming the shipped ones.
     void cliWeightsDefaultAndShippedNames()
     {
@@ -1026,16 +1027,28 @@ private Q_SLOTS:
         const test::ProcessResult d = test::runProcess(
             test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--json", "--quiet"});
         QVERIFY2(d.exitCode == 0, d.err.c_str());
-        QVERIFY2(d.err.find("using the shipped baseline.weights") != std::string::npos, d.err.c_str());
+        // No shipped file was trained on box_blur: a trained per-app file, said with why (never the untrained baseline).
+        const auto expected = weights::defaultWeightsFor({"box_blur"});
+        QVERIFY(expected);
+        const std::string expectedName = expected->path.stem().string();
+        QVERIFY2(d.err.find("no --weights given: using " + expectedName + ".weights: no shipped file was trained") !=
+                     std::string::npos,
+                 d.err.c_str());
         const test::ProcessResult named =
             test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
-                                               "baseline", "--json", "--quiet"});
+                                               expectedName, "--json", "--quiet"});
         QVERIFY2(named.exitCode == 0, named.err.c_str());
         QCOMPARE(parseJson(named.out).value->find("predicted_cost")->toNumber(),
                  parseJson(d.out).value->find("predicted_cost")->toNumber());
+        // One of Halide's apps gets its own hold-one-out file.
+        const test::ProcessResult harris =
+            test::runProcess(test::cliPath(), {"autoschedule", "--app", "harris", "--beam", "1", "--json", "--quiet"});
+        QVERIFY2(harris.exitCode == 0, harris.err.c_str());
+        QVERIFY2(harris.err.find("using harris.weights: the hold-one-out file for harris") != std::string::npos,
+                 harris.err.c_str());
         const test::ProcessResult other =
             test::runProcess(test::cliPath(), {"autoschedule", "--app", "box_blur", "--beam", "1", "--weights",
-                                               "harris", "--json", "--quiet"});
+                                               "baseline", "--json", "--quiet"});
         QVERIFY2(other.exitCode == 0, other.err.c_str());
         QVERIFY(parseJson(other.out).value->find("predicted_cost")->toNumber() !=
                 parseJson(d.out).value->find("predicted_cost")->toNumber());

@@ -144,7 +144,8 @@ private Q_SLOTS:
         const size_t before = w.runData().records().size();
         QVERIFY(before >= 1 && before < 4);
 
-        w.start();
+        w.start(); // the same form: the folder's run resumes
+        QVERIFY2(w.isRunning(), qPrintable(w.statusLabel()->text()));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 240000);
         QVERIFY2(finished.at(1).at(0).toBool(), qPrintable(w.statusLabel()->text()));
         QCOMPARE(w.lastResult()->schedulesResumed, static_cast<int>(before));

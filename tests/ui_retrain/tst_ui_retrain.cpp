@@ -298,7 +298,8 @@ private Q_SLOTS:
             QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
         const qint64 answeredMs = clock.elapsed();
         QVERIFY(!cancel->isEnabled());
-        QVERIFY2(workspace.statusLabel()->text().startsWith(QStringLiteral("Cancelling")),
+        // "Cancelling…" at once; on a quick machine the worker may even have stopped ("Cancelled after …").
+        QVERIFY2(workspace.statusLabel()->text().startsWith(QStringLiteral("Cancel")),
                  qPrintable(workspace.statusLabel()->text()));
         qInfo("Cancel answered %lld ms after the click was posted", static_cast<long long>(answeredMs));
         QVERIFY2(answeredMs <= 100, qPrintable(QStringLiteral("Cancel answered after %1 ms").arg(answeredMs)));

@@ -77,7 +77,7 @@ void WeightsComboBox::fill(const LibraryScanResult &result)
                 continue; // the GPU model cannot use it
             // Untrained files say so in the list itself, where the choice is made.
             // "(untrained)" next to the name, so a narrow box that elides its end still shows it.
-            const QString name = entry.untrained ? tr("%1 (untrained)").arg(entry.displayName) : entry.displayName;
+            const QString name = libraryEntryLabel(entry);
             const QString text = QStringLiteral("%1 — %2").arg(name, libraryGroupTitle(entry.group));
             addItem(text, entry.path);
             setItemData(count() - 1,
@@ -177,6 +177,10 @@ void WeightsComboBox::setPath(const QString &path)
 
 QString WeightsComboBox::path() const
 {
+    // A file named while the library is still being scanned is the choice already (an autotune run
+    // started then must not fall back to a default).
+    if (m_scan.pending() && !m_wanted.isEmpty())
+        return m_wanted;
     const QString value = currentIndex() >= 0 ? itemData(currentIndex(), PathRole).toString() : QString();
     for (const auto &special : m_special)
         if (special.second == value)

@@ -136,7 +136,11 @@ void DeviceWorkspace::updateTables()
     m_search->setDevices(m_local.device, *reference, profile());
     if (!m_queried)
         return;
-    const QString status = QString::fromStdString(m_local.status).toHtmlEscaped();
+    // "no CUDA device: cudaErrorInsufficientDriver" after "No CUDA device" would say it twice: the reason only.
+    QString status = QString::fromStdString(m_local.status);
+    if (!m_local.device && status.startsWith(QLatin1String("no CUDA device: ")))
+        status = status.mid(16);
+    status = status.toHtmlEscaped();
     if (m_local.device) {
         m_status->setText(tr("<b>Local device:</b> %1 (%2)")
                               .arg(QString::fromStdString(m_local.device->name).toHtmlEscaped(), status));

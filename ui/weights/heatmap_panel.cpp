@@ -25,7 +25,8 @@ HeatmapPanel::HeatmapPanel(QWidget *parent) : QWidget(parent)
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
-    controls->addWidget(m_title);
+    m_title->setWordWrap(true); // a long tensor name wraps rather than widen the window past a laptop's screen
+    controls->addWidget(m_title, 1);
     controls->addStretch(1);
     m_channelLabel = new QLabel(tr("&Channel:"), this);
     m_channel = new QSpinBox(this);
@@ -51,7 +52,10 @@ HeatmapPanel::HeatmapPanel(QWidget *parent) : QWidget(parent)
     m_readout = new QLabel(this);
     m_readout->setFont(monospaceFont());
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_readout->setMinimumHeight(m_readout->fontMetrics().height());
+    // The hovered cell's line ("b − a at head2_filter(17, 57) = ... · schedule feature 57: ...") wraps:
+    // as one line it set the whole window's minimum width (1526 px in the Compare view).
+    m_readout->setWordWrap(true);
+    m_readout->setMinimumHeight(2 * m_readout->fontMetrics().height());
     m_readout->setText(tr("Hover a cell to read its index and value"));
     layout->addWidget(m_readout);
 

@@ -107,7 +107,7 @@ QVariant LibraryModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == NameColumn)
-            return e.untrained ? tr("%1 (untrained)").arg(e.displayName) : e.displayName;
+            return libraryEntryLabel(e);
         return e.valid ? e.network : tr("invalid");
     case Qt::DecorationRole:
         if (index.column() != NameColumn)

@@ -169,4 +169,14 @@ LibraryScanResult scanLibrary(const LibraryScanRequest &request)
     return result;
 }
 
+QString libraryEntryLabel(const LibraryEntry &entry)
+{
+    if (!entry.untrained)
+        return entry.displayName;
+    const qsizetype folder = entry.displayName.indexOf(QLatin1String("  ("));
+    const QString untrained = QCoreApplication::translate("beamscope::ui::LibraryModel", " (untrained)");
+    return folder < 0 ? entry.displayName + untrained
+                      : entry.displayName.left(folder) + untrained + entry.displayName.mid(folder);
+}
+
 } // namespace beamscope::ui

@@ -39,6 +39,10 @@ struct LibraryEntry {
     qint64 sizeBytes = 0;
 };
 
+// The entry's name as lists show it: "(untrained)" right after the file's name, before any
+// folder that tells two files of one name apart, so a narrow column that elides the end keeps it.
+QString libraryEntryLabel(const LibraryEntry &entry);
+
 struct LibraryScanRequest {
     QStringList folders;
     QStringList files; // opened individually (recent files, command line)
