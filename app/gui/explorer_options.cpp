@@ -208,7 +208,8 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     }
     if (o.workspace == QLatin1String("search") && o.screenshotMode() && o.app.isEmpty() && o.trace.isEmpty() &&
         o.generator.isEmpty()) {
-        *error = QStringLiteral("a screenshot of the Search workspace needs --app or --generator (to search) or --trace");
+        *error =
+            QStringLiteral("a screenshot of the Search workspace needs --app or --generator (to search) or --trace");
         return std::nullopt;
     }
     if ((o.workspace == QLatin1String("retrain") || o.workspace == QLatin1String("predictions")) &&

@@ -32,7 +32,7 @@ struct ExplorerOptions {
     QString generator;           // Search: a generator library (.so) to open
     QString generatorName;       // its generator to select (default: the first)
     QStringList generatorParams; // k=v values for it
-    QString weights; // Search: the model; Retrain: initial weights; Predictions: the first file
+    QString weights;             // Search: the model; Retrain: initial weights; Predictions: the first file
     QString trace;
     std::optional<int> beam, passes;
     std::optional<qint64> state, compareState;

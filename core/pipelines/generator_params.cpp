@@ -99,8 +99,8 @@ std::vector<GeneratorParamSpec> generatorParams(const std::string &path, const s
     if (std::find(names.begin(), names.end(), name) == names.end())
         throw GeneratorError(path + ": no generator named \"" + name + "\"");
     std::error_code ec;
-    const std::filesystem::path stub = std::filesystem::temp_directory_path(ec) /
-                                       ("beamscope-stub-" + std::to_string(::getpid()) + "-" + name + ".h");
+    const std::filesystem::path stub =
+        std::filesystem::temp_directory_path(ec) / ("beamscope-stub-" + std::to_string(::getpid()) + "-" + name + ".h");
     try {
         std::unique_ptr<Halide::Internal::GeneratorBase> gen =
             Halide::Internal::GeneratorRegistry::create(name, Halide::GeneratorContext(hostTarget()));

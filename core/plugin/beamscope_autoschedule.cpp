@@ -143,8 +143,8 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     search::SearchTrace trace;
     search::AutoscheduleOutcome out;
     try {
-        out = search::autoschedule(name, outputs, *model, settings.params, tracePath.empty() ? nullptr : &trace,
-                                   nullptr);
+        out =
+            search::autoschedule(name, outputs, *model, settings.params, tracePath.empty() ? nullptr : &trace, nullptr);
     } catch (const dag::DagError &e) {
         userError(e.what()); // each names what to do: estimates to set, or a schedule to leave out
     }

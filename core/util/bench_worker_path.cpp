@@ -14,7 +14,8 @@ fs::path benchWorkerPath()
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
         for (const fs::path &candidate :
-             {self.parent_path() / "beamscope-bench-worker", self.parent_path() / ".." / "app" / "beamscope-bench-worker",
+             {self.parent_path() / "beamscope-bench-worker",
+              self.parent_path() / ".." / "app" / "beamscope-bench-worker",
               self.parent_path() / ".." / ".." / "app" / "beamscope-bench-worker",
               self.parent_path() / ".." / "libexec" / "beamscope" / "beamscope-bench-worker"})
             if (fs::exists(candidate, ec))

@@ -19,10 +19,10 @@ public:
         source(x, y) = input(x + 2, y + 2);
         Func smooth("smooth");
         if (presmooth)
-            smooth(x, y) = (source(x - 1, y - 1) + source(x, y - 1) + source(x + 1, y - 1) + source(x - 1, y) +
-                            source(x, y) + source(x + 1, y) + source(x - 1, y + 1) + source(x, y + 1) +
-                            source(x + 1, y + 1)) /
-                           9.0f;
+            smooth(x, y) =
+                (source(x - 1, y - 1) + source(x, y - 1) + source(x + 1, y - 1) + source(x - 1, y) + source(x, y) +
+                 source(x + 1, y) + source(x - 1, y + 1) + source(x, y + 1) + source(x + 1, y + 1)) /
+                9.0f;
         else
             smooth(x, y) = source(x, y);
         Func gx("gx"), gy("gy"), magnitude("magnitude");

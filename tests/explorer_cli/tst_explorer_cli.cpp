@@ -187,8 +187,8 @@ private Q_SLOTS:
             QVERIFY2(r.exitCode == 0, r.err.c_str());
             QVERIFY2(r.err.find("Search workspace: beamscope_test_box_blur") != std::string::npos, r.err.c_str());
             const QString wanted = QString::fromLatin1(size);
-            QCOMPARE(QImage(QString::fromStdString(png)).size(),
-                     QSize(wanted.section(QLatin1Char('x'), 0, 0).toInt(), wanted.section(QLatin1Char('x'), 1).toInt()));
+            QCOMPARE(QImage(QString::fromStdString(png)).size(), QSize(wanted.section(QLatin1Char('x'), 0, 0).toInt(),
+                                                                       wanted.section(QLatin1Char('x'), 1).toInt()));
         }
         const std::string bad = out("bad-generator.png");
         const ProcessResult r = runExplorer({"--generator", out("missing.so"), "--screenshot", bad});

@@ -385,11 +385,11 @@ private Q_SLOTS:
 
         // beamscope-cli's search of the same generator library with the same settings: the same tree.
         const std::filesystem::path cliTrace = dir / "plugin-trace" / "cli.jsonl";
-        const ChildResult cli = runChild({env("BEAMSCOPE_CLI"), "autoschedule", "--generator",
-                                          env("BEAMSCOPE_TINY_GENERATORS"), "--name", "tiny_blur", "--param",
-                                          "with_estimates=true", "--weights", m_weights.string(), "--beam", "2",
-                                          "--passes", "1", "--seed", "5", "--trace", cliTrace.string()},
-                                         600);
+        const ChildResult cli =
+            runChild({env("BEAMSCOPE_CLI"), "autoschedule", "--generator", env("BEAMSCOPE_TINY_GENERATORS"), "--name",
+                      "tiny_blur", "--param", "with_estimates=true", "--weights", m_weights.string(), "--beam", "2",
+                      "--passes", "1", "--seed", "5", "--trace", cliTrace.string()},
+                     600);
         QVERIFY2(cli.exitCode == 0, cli.err.c_str());
         const std::optional<search::SearchTrace> mine = search::SearchTrace::read(cliTrace, &error);
         QVERIFY2(mine, error.c_str());

@@ -98,8 +98,9 @@ private Q_SLOTS:
                 const QString name = facts->index(row, DeviceComparisonModel::PropertyColumn).data().toString();
                 const QString value = facts->index(row, DeviceComparisonModel::LocalColumn).data().toString();
                 if (openCl.ok && name == QStringLiteral("name"))
-                    QCOMPARE(value, QStringLiteral("%1 (OpenCL: %2)")
-                                        .arg(QString::fromStdString(openCl.device), QString::fromStdString(openCl.platform)));
+                    QCOMPARE(value,
+                             QStringLiteral("%1 (OpenCL: %2)")
+                                 .arg(QString::fromStdString(openCl.device), QString::fromStdString(openCl.platform)));
                 else if (openCl.ok && name == QStringLiteral("SMs"))
                     QCOMPARE(value, QStringLiteral("%1 compute units").arg(openCl.computeUnits));
                 else
@@ -107,8 +108,9 @@ private Q_SLOTS:
             }
             if (openCl.ok) {
                 QVERIFY2(status.contains(QString::fromStdString(openCl.device).toHtmlEscaped()), qPrintable(status));
-                QVERIFY(facts->headerData(DeviceComparisonModel::LocalColumn, Qt::Horizontal).toString().contains(
-                    QStringLiteral("OpenCL")));
+                QVERIFY(facts->headerData(DeviceComparisonModel::LocalColumn, Qt::Horizontal)
+                            .toString()
+                            .contains(QStringLiteral("OpenCL")));
             }
             QCOMPARE(cell(search, QStringLiteral("parallelism"), DeviceComparisonModel::LocalColumn),
                      QStringLiteral("—"));

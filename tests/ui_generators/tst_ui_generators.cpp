@@ -203,11 +203,11 @@ private Q_SLOTS:
         qputenv("HL_WEIGHTS_DIR", QByteArray::fromStdString(bgu->string()));
         qputenv("HL_BEAM_SIZE", "2");
         qputenv("HL_NUM_PASSES", "1");
-        const ChildResult r = runChild({env("BEAMSCOPE_TINY_GENERATOR").toStdString(), "-g", "tiny_blur", "-f",
-                                        "tiny_blur", "-o", out.toStdString(), "-e", "schedule", "-p",
-                                        env("BEAMSCOPE_PLUGIN").toStdString(), "-s", "Beamscope",
-                                        "target=host-opencl", "auto_schedule=true", "machine_params=80,16777216,40"},
-                                       600);
+        const ChildResult r =
+            runChild({env("BEAMSCOPE_TINY_GENERATOR").toStdString(), "-g", "tiny_blur", "-f", "tiny_blur", "-o",
+                      out.toStdString(), "-e", "schedule", "-p", env("BEAMSCOPE_PLUGIN").toStdString(), "-s",
+                      "Beamscope", "target=host-opencl", "auto_schedule=true", "machine_params=80,16777216,40"},
+                     600);
         for (const char *name : {"BEAMSCOPE_TRACE", "HL_WEIGHTS_DIR", "HL_BEAM_SIZE", "HL_NUM_PASSES"})
             qunsetenv(name);
         QVERIFY2(r.exitCode == 0, (r.startError + r.err).c_str());
@@ -227,7 +227,8 @@ private Q_SLOTS:
         std::string error;
         std::optional<search::SearchTrace> moved = search::SearchTrace::read(trace.toStdString(), &error);
         QVERIFY2(moved, error.c_str());
-        moved->params.generatorExecutable = m_dir.filePath(QStringLiteral("elsewhere/tiny_blur_generator")).toStdString();
+        moved->params.generatorExecutable =
+            m_dir.filePath(QStringLiteral("elsewhere/tiny_blur_generator")).toStdString();
         const QString movedPath = m_dir.filePath(QStringLiteral("traces/moved.jsonl"));
         QVERIFY(moved->write(movedPath.toStdString(), true, &error));
 

@@ -175,7 +175,8 @@ private Q_SLOTS:
                          qPrintable(shown));
             QVERIFY(expected.spearman.low <= expected.spearman.high);
             const QString caveats = model.index(p, model.caveatsColumn()).data().toString();
-            QCOMPARE(caveats.contains(QStringLiteral("a rough guess")), pipeline.runtimesMs.size() < samples::kFewSchedules);
+            QCOMPARE(caveats.contains(QStringLiteral("a rough guess")),
+                     pipeline.runtimesMs.size() < samples::kFewSchedules);
         }
 
         // The two implausible files are listed with their reasons.

@@ -289,11 +289,10 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         for (const QEvent::Type type : {QEvent::MouseButtonPress, QEvent::MouseButtonRelease})
-            QCoreApplication::postEvent(cancel, new QMouseEvent(type, centre, cancel->mapToGlobal(centre),
-                                                                Qt::LeftButton,
-                                                                type == QEvent::MouseButtonPress ? Qt::LeftButton
-                                                                                                 : Qt::NoButton,
-                                                                Qt::NoModifier));
+            QCoreApplication::postEvent(
+                cancel,
+                new QMouseEvent(type, centre, cancel->mapToGlobal(centre), Qt::LeftButton,
+                                type == QEvent::MouseButtonPress ? Qt::LeftButton : Qt::NoButton, Qt::NoModifier));
         while (cancel->isEnabled() && clock.elapsed() < 10000)
             QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
         const qint64 answeredMs = clock.elapsed();

@@ -342,12 +342,11 @@ void AutotuneWorkspace::open(const QString &path)
     m_progress->setFormat(tr("Not running"));
     refreshViews();
     showSlurmFolder();
-    QString status =
-        errors.isEmpty()
-            ? tr("%n schedule(s) recorded in %1. The form holds the run's settings: Start resumes it.", nullptr,
-                 static_cast<int>(m_data.records().size()))
-                  .arg(path)
-            : errors.join(QLatin1Char('\n'));
+    QString status = errors.isEmpty()
+                         ? tr("%n schedule(s) recorded in %1. The form holds the run's settings: Start resumes it.",
+                              nullptr, static_cast<int>(m_data.records().size()))
+                               .arg(path)
+                         : errors.join(QLatin1Char('\n'));
     if (!run)
         status += QLatin1Char('\n') + QString::fromStdString(why);
     else if (!run->weightsNote.empty())
@@ -363,9 +362,9 @@ void AutotuneWorkspace::setRequest(const autotune::AutotuneRequest &r)
     for (const std::string &app : r.apps)
         names << QString::fromStdString(app);
     for (const pipelines::PipelineInfo &user : pipelines::userPipelines())
-        if (const auto source = pipelines::userGeneratorSource(user.name);
-            !r.generatorName.empty() && source && source->library == r.generatorLibrary &&
-            source->generator == r.generatorName)
+        if (const auto source = pipelines::userGeneratorSource(user.name); !r.generatorName.empty() && source &&
+                                                                           source->library == r.generatorLibrary &&
+                                                                           source->generator == r.generatorName)
             names << QString::fromStdString(user.name);
     setApps(names);
     // The first checked pipeline in view: a run's pipelines are what the form is about.

@@ -22,8 +22,8 @@ GeneratorProbe probeGeneratorLibrary(const QString &library, const QString &gene
 {
     GeneratorProbe out;
     out.library = QFileInfo(library).absoluteFilePath();
-    const QString what = generator.isEmpty() ? out.library
-                                             : QObject::tr("%1, generator %2").arg(out.library, generator);
+    const QString what =
+        generator.isEmpty() ? out.library : QObject::tr("%1, generator %2").arg(out.library, generator);
     if (!QFileInfo(library).isFile()) {
         out.error = QObject::tr("%1: no such file").arg(out.library);
         return out;
@@ -47,8 +47,8 @@ GeneratorProbe probeGeneratorLibrary(const QString &library, const QString &gene
         return out;
     }
     if (r.timedOut) {
-        out.error = QObject::tr("%1: no answer within 90 s (does the generator hang?); the explorer did not load it")
-                        .arg(what);
+        out.error =
+            QObject::tr("%1: no answer within 90 s (does the generator hang?); the explorer did not load it").arg(what);
         return out;
     }
     if (r.signaled) {

@@ -100,8 +100,9 @@ void DeviceComparisonModel::setOpenClDevice(const gpu::OpenClQuery &device)
         return;
     beginResetModel();
     m_openCl = true;
-    m_local[rowOf(tr("name"))] = QStringLiteral("%1 (OpenCL: %2)").arg(QString::fromStdString(device.device),
-                                                                        QString::fromStdString(device.platform));
+    m_local[rowOf(tr("name"))] =
+        QStringLiteral("%1 (OpenCL: %2)")
+            .arg(QString::fromStdString(device.device), QString::fromStdString(device.platform));
     m_local[rowOf(tr("SMs"))] = tr("%1 compute units").arg(device.computeUnits);
     endResetModel();
 }

@@ -61,8 +61,8 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
                                    : QString::fromStdString(a.error);
         const bool scored = a.error.empty();
         // A handful of schedules makes every figure a guess: greyed, the Caveats column says why.
-        if (role == Qt::ForegroundRole && scored && a.schedules < samples::kFewSchedules && index.column() >= Spearman &&
-            index.column() <= Top5)
+        if (role == Qt::ForegroundRole && scored && a.schedules < samples::kFewSchedules &&
+            index.column() >= Spearman && index.column() <= Top5)
             return QBrush(QColor(130, 130, 130));
         if (role == Qt::ForegroundRole && index.column() == Caveats && !caveats.isEmpty())
             return QBrush(scored ? QColor(150, 90, 0) : QColor(170, 30, 30));

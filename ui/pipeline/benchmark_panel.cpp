@@ -237,8 +237,8 @@ void BenchmarkPanel::updateControls()
     m_cancel->setEnabled(m_state == State::Running);
     m_schedule->setToolTip(!gpuChoices && !m_hasGpuSchedule && !host
                                ? tr("%1 has no hand-written GPU schedule").arg(m_pipeline)
-                           : host            ? tr("a GPU schedule needs the OpenCL or CUDA target")
-                                             : QString());
+                           : host ? tr("a GPU schedule needs the OpenCL or CUDA target")
+                                  : QString());
 }
 
 void BenchmarkPanel::setState(State state)

@@ -106,7 +106,7 @@ private:
     LatestJob m_summaryJob;
     bool m_listed = false;
     size_t m_userPipelinesListed = 0; // pipelines::userPipelines() when the list was made
-    QString m_pendingPick; // asked for before the registry was listed
+    QString m_pendingPick;            // asked for before the registry was listed
     QString m_current;
     std::optional<pipelines::PipelineSummary> m_summary;
     int m_stage = -1;

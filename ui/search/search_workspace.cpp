@@ -288,7 +288,7 @@ void SearchWorkspace::buildControls(QWidget *box)
     v->addWidget(m_status);
     v->addStretch(1);
     connect(m_app, &QComboBox::currentIndexChanged, this, [this] {
-        onGeneratorSelected(); // its parameters, or none for an app
+        onGeneratorSelected();                            // its parameters, or none for an app
         m_weights->setPipelines({currentPipelineName()}); // the app's own hold-one-out file
         updateWeightsNote();
     });
@@ -351,8 +351,8 @@ void SearchWorkspace::updateWeightsNote()
         m_weightsNote->setVisible(true);
         return;
     }
-    const std::string note = beamscope::weights::describeShippedWeightsFor(
-        m_weights->path().toStdString(), currentPipelineName().toStdString());
+    const std::string note = beamscope::weights::describeShippedWeightsFor(m_weights->path().toStdString(),
+                                                                           currentPipelineName().toStdString());
     QString text = QString::fromStdString(note);
     if (const QString reason = m_weights->defaultReason(); !reason.isEmpty())
         text = text.isEmpty() ? tr("Default: %1.").arg(reason) : tr("%1. Default: %2.").arg(text, reason);
@@ -407,9 +407,10 @@ void SearchWorkspace::onGeneratorSelected()
     m_genParams->setVisible(g != nullptr && !g->info.params.isEmpty());
     if (!g)
         return;
-    m_genParamsLabel->setText(g->info.params.isEmpty()
-                                  ? tr("Generator %1 has no parameters.").arg(g->info.name)
-                                  : tr("Parameters of %1 (defaults shown; edit a value to change it):").arg(g->info.name));
+    m_genParamsLabel->setText(
+        g->info.params.isEmpty()
+            ? tr("Generator %1 has no parameters.").arg(g->info.name)
+            : tr("Parameters of %1 (defaults shown; edit a value to change it):").arg(g->info.name));
     m_genParams->setRowCount(static_cast<int>(g->info.params.size()));
     for (int r = 0; r < m_genParams->rowCount(); ++r) {
         const GeneratorParamInfo &p = g->info.params[r];
@@ -443,8 +444,8 @@ void SearchWorkspace::openGeneratorLibrary(const QString &library, const QString
                                            const GeneratorParamValues &values)
 {
     const QString path = QFileInfo(library).absoluteFilePath();
-    m_status->setText(tr("Looking at %1 in a separate process (its generators run there first)…")
-                          .arg(QFileInfo(path).fileName()));
+    m_status->setText(
+        tr("Looking at %1 in a separate process (its generators run there first)…").arg(QFileInfo(path).fileName()));
     m_generatorJob.start(
         this, [path] { return probeGeneratorLibrary(path); },
         [this, path, generator, values](GeneratorProbe probe) {
@@ -465,8 +466,8 @@ void SearchWorkspace::openGeneratorLibrary(const QString &library, const QString
                     continue; // listed with its reason; the Pipeline and Autotune views take only what builds
                 pipelines::PipelineInfo pipeline;
                 pipeline.name = info.name.toStdString();
-                if (pipelines::findPipeline(pipeline.name) && pipelines::findPipeline(pipeline.name)->origin !=
-                                                                  pipelines::Origin::Generator)
+                if (pipelines::findPipeline(pipeline.name) &&
+                    pipelines::findPipeline(pipeline.name)->origin != pipelines::Origin::Generator)
                     pipeline.name += "@" + QFileInfo(path).completeBaseName().toStdString(); // not an app's name
                 pipeline.description = "generator " + info.name.toStdString() + " of " + path.toStdString();
                 pipeline.origin = pipelines::Origin::Generator;
@@ -484,19 +485,19 @@ void SearchWorkspace::openGeneratorLibrary(const QString &library, const QString
                     const LoadedGenerator &lg = m_generators[g];
                     m_app->addItem(tr("%1 (%2)").arg(lg.info.name, QFileInfo(lg.library).fileName()),
                                    QStringLiteral("generator:%1").arg(g));
-                    m_app->setItemData(m_app->count() - 1,
-                                       lg.info.error.isEmpty()
-                                           ? tr("generator %1 of %2: %3 stages").arg(lg.info.name, lg.library).arg(
-                                                 lg.info.stages)
-                                           : tr("generator %1 of %2 cannot be searched: %3")
-                                                 .arg(lg.info.name, lg.library, lg.info.error),
-                                       Qt::ToolTipRole);
+                    m_app->setItemData(
+                        m_app->count() - 1,
+                        lg.info.error.isEmpty()
+                            ? tr("generator %1 of %2: %3 stages").arg(lg.info.name, lg.library).arg(lg.info.stages)
+                            : tr("generator %1 of %2 cannot be searched: %3")
+                                  .arg(lg.info.name, lg.library, lg.info.error),
+                        Qt::ToolTipRole);
                 }
             }
             int select = -1;
             for (qsizetype g = 0; g < m_generators.size(); ++g)
-                if (m_generators[g].library == path && (generator.isEmpty() || m_generators[g].info.name == generator) &&
-                    select < 0)
+                if (m_generators[g].library == path &&
+                    (generator.isEmpty() || m_generators[g].info.name == generator) && select < 0)
                     select = m_app->findData(QStringLiteral("generator:%1").arg(g));
             if (select >= 0)
                 m_app->setCurrentIndex(select); // fills the parameter table, sets the weights' default
@@ -504,7 +505,8 @@ void SearchWorkspace::openGeneratorLibrary(const QString &library, const QString
                 setGeneratorParam(key, value);
             QStringList names;
             for (const GeneratorInfo &info : probe.generators)
-                names << (info.error.isEmpty() ? info.name : tr("%1 (cannot be searched: %2)").arg(info.name, info.error));
+                names << (info.error.isEmpty() ? info.name
+                                               : tr("%1 (cannot be searched: %2)").arg(info.name, info.error));
             QString message = tr("%1: %n generator(s): %2", nullptr, static_cast<int>(probe.generators.size()))
                                   .arg(QFileInfo(path).fileName(), names.join(QStringLiteral(", ")));
             if (!generator.isEmpty() && select < 0)
@@ -563,7 +565,8 @@ bool SearchWorkspace::continueFrom(qint64 id)
         pipeline.generatorName = params.generator;
         for (const auto &[k, v] : params.generatorParams)
             pipeline.generatorParams.push_back({k, v});
-        if (pipeline.generatorLibrary.empty() || !QFileInfo::exists(QString::fromStdString(pipeline.generatorLibrary))) {
+        if (pipeline.generatorLibrary.empty() ||
+            !QFileInfo::exists(QString::fromStdString(pipeline.generatorLibrary))) {
             const QString why = tr("Continue needs a generator library that registers %1: File › Open Generator "
                                    "Library…")
                                     .arg(QString::fromStdString(params.generator));
@@ -878,10 +881,11 @@ void SearchWorkspace::showTraceParamsInControls()
     else if (shipped)
         m_weights->setPath(QString::fromStdString(shipped->string()));
     else if (!traceWeights.isEmpty())
-        m_missingTraceWeights = QFileInfo(traceWeights).exists() ? tr("%1 (changed since the search: its content is not "
-                                                                 "the trace's)")
-                                                                  .arg(traceWeights)
-                                                            : traceWeights;
+        m_missingTraceWeights = QFileInfo(traceWeights).exists()
+                                    ? tr("%1 (changed since the search: its content is not "
+                                         "the trace's)")
+                                          .arg(traceWeights)
+                                    : traceWeights;
     updateWeightsNote();
 }
 
@@ -991,9 +995,8 @@ void SearchWorkspace::findTraceGeneratorLibrary()
         [this, generator](const QString &library) {
             const search::TraceParams &p = m_data.params();
             if (library.isEmpty()) {
-                const QString where = p.generatorExecutable.empty()
-                                          ? QString::fromStdString(p.generatorLibrary)
-                                          : QString::fromStdString(p.generatorExecutable);
+                const QString where = p.generatorExecutable.empty() ? QString::fromStdString(p.generatorLibrary)
+                                                                    : QString::fromStdString(p.generatorExecutable);
                 setSession(nullptr,
                            tr("This search of generator %1 was recorded in %2. The cost terms, rebuilding pruned "
                               "states, Continue and Measure need a generator library that registers %1 (a .so "

@@ -197,7 +197,7 @@ private:
     QLabel *m_genParamsLabel = nullptr;
     LatestJob m_generatorJob;
     QSet<QString> m_verifiedBuilds; // library, generator and values a child process built without trouble
-    QString m_traceLibrary;          // the generator library an opened generator trace is built from
+    QString m_traceLibrary;         // the generator library an opened generator trace is built from
 };
 
 } // namespace beamscope::ui

@@ -31,8 +31,8 @@ public:
 
     // The term segments of every stage (segment t of stage s: segments[s][t]),
     // named and coloured; b empty when only A has terms. Cleared by setCosts.
-    void setTermSegments(const QStringList &names, const QList<QColor> &colors,
-                         std::vector<std::vector<double>> a, std::vector<std::vector<double>> b);
+    void setTermSegments(const QStringList &names, const QList<QColor> &colors, std::vector<std::vector<double>> a,
+                         std::vector<std::vector<double>> b);
     const QStringList &segmentNames() const { return m_segmentNames; }
     const QList<QColor> &segmentColors() const { return m_segmentColors; }
     // Segments of a row (in the table's order): state 0 is A, 1 is B; empty when not known.

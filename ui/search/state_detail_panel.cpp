@@ -545,7 +545,8 @@ void StateDetailPanel::refreshCosts()
     // costs shown) get their own colour, the rest share "other terms".
     std::vector<double> perTerm(termNames.size(), 0.0);
     double total = 0;
-    for (const std::vector<session::StageTerms> *side : {&terms, static_cast<const std::vector<session::StageTerms> *>(&termsB)})
+    for (const std::vector<session::StageTerms> *side :
+         {&terms, static_cast<const std::vector<session::StageTerms> *>(&termsB)})
         for (const session::StageTerms &stage : *side)
             for (size_t t = 0; t < stage.terms.size() && t < perTerm.size(); ++t) {
                 perTerm[t] += stage.terms[t];

@@ -92,7 +92,8 @@ int runAutoschedule(AutoscheduleOptions &o)
         return usageError("", "autoschedule", "--" + problem->option + ": " + problem->message);
 
     std::string why;
-    const std::filesystem::path weightsPath = chooseWeights(o.weights.weights, o.weights.weightsDir, why, request.pipeline.app);
+    const std::filesystem::path weightsPath =
+        chooseWeights(o.weights.weights, o.weights.weightsDir, why, request.pipeline.app);
     if (weightsPath.empty())
         return fail(why);
     // Absolute, so a trace that names its weights still finds them from another directory.

@@ -208,8 +208,8 @@ int runCompareWeights(const CompareOptions &o)
         return iv.defined() ? "[" + formatNumber(iv.low, "%.2f") + ", " + formatNumber(iv.high, "%.2f") + "]"
                             : std::string("-");
     };
-    std::vector<std::vector<std::string>> rows = {{"app", "weights", "schedules", "spearman", "95% interval",
-                                                   "kendall", "pairwise", "top-1", "top-5"}};
+    std::vector<std::vector<std::string>> rows = {
+        {"app", "weights", "schedules", "spearman", "95% interval", "kendall", "pairwise", "top-1", "top-5"}};
     if (measurePicks)
         rows.front().push_back("pick ms");
     for (size_t c = 0; c < scores.size(); c++) {
@@ -234,9 +234,8 @@ int runCompareWeights(const CompareOptions &o)
                         formatNumber(s.top5, "%.3f")});
     if (scores.size() > 1)
         for (const ChoiceScore &s : scores)
-            rows.push_back({"mean over the " + std::to_string(s.common.apps) + " app(s) every choice scored",
-                            s.label, "", formatNumber(s.common.spearman, "%.3f"), "",
-                            formatNumber(s.common.kendall, "%.3f"),
+            rows.push_back({"mean over the " + std::to_string(s.common.apps) + " app(s) every choice scored", s.label,
+                            "", formatNumber(s.common.spearman, "%.3f"), "", formatNumber(s.common.kendall, "%.3f"),
                             formatNumber(s.common.pairwiseAccuracy, "%.3f"), formatNumber(s.common.top1, "%.3f"),
                             formatNumber(s.common.top5, "%.3f")});
     printTable(std::cout, rows);

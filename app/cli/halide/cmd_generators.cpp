@@ -125,10 +125,10 @@ CommandRun defineGenerators(CLI::App &app)
     return [o](const std::vector<std::string> &) { return runGenerators(*o); };
 }
 
-const CommandRegistration registration(
-    {"", "generators", "LIB.so [--name GEN [--param k=v]...] [--json]",
-     "a generator library's generators, their parameters, and whether each builds a searchable pipeline",
-     defineGenerators});
+const CommandRegistration
+    registration({"", "generators", "LIB.so [--name GEN [--param k=v]...] [--json]",
+                  "a generator library's generators, their parameters, and whether each builds a searchable pipeline",
+                  defineGenerators});
 
 } // namespace
 
