@@ -26,9 +26,7 @@ double topKScoreOf(std::span<const double> predicted, std::span<const double> me
     return bestPicked / best;
 }
 
-namespace {
-
-double finiteMeanOf(const std::vector<double> &values)
+double finiteMean(std::span<const double> values)
 {
     double sum = 0;
     size_t n = 0;
@@ -39,6 +37,8 @@ double finiteMeanOf(const std::vector<double> &values)
         }
     return n ? sum / double(n) : NAN;
 }
+
+namespace {
 
 Interval percentiles(std::vector<double> values)
 {
@@ -88,10 +88,10 @@ RankIntervals bootstrapRankIntervals(std::span<const ScheduleRanking> pipelines,
             pipeT1.push_back(topKScoreOf(pred, meas, 1));
             pipeT5.push_back(topKScoreOf(pred, meas, 5));
         }
-        sp.push_back(finiteMeanOf(pipeSp));
-        kt.push_back(finiteMeanOf(pipeKt));
-        t1.push_back(finiteMeanOf(pipeT1));
-        t5.push_back(finiteMeanOf(pipeT5));
+        sp.push_back(finiteMean(pipeSp));
+        kt.push_back(finiteMean(pipeKt));
+        t1.push_back(finiteMean(pipeT1));
+        t5.push_back(finiteMean(pipeT5));
     }
     out.spearman = percentiles(std::move(sp));
     out.kendall = percentiles(std::move(kt));

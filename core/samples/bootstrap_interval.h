@@ -41,6 +41,9 @@ struct RankIntervals {
 RankIntervals bootstrapRankIntervals(std::span<const ScheduleRanking> pipelines, int resamples = 1000,
                                      uint64_t seed = 1);
 
+// The mean of the finite values (a figure undefined for one pipeline is left out), NaN when none is.
+double finiteMean(std::span<const double> values);
+
 // The top-k score of one pipeline (core/samples/weights_comparison.h topKScore) from plain arrays.
 double topKScoreOf(std::span<const double> predicted, std::span<const double> measuredMs, size_t k);
 

@@ -45,19 +45,6 @@ std::vector<Group> groupPipelines(const Dataset &dataset)
     return out;
 }
 
-// The mean of the finite values, NaN when there are none.
-double finiteMean(const std::vector<double> &values)
-{
-    double sum = 0;
-    size_t n = 0;
-    for (double v : values)
-        if (std::isfinite(v)) {
-            sum += v;
-            n++;
-        }
-    return n ? sum / static_cast<double>(n) : NAN;
-}
-
 } // namespace
 
 WeightsChoice weightsChoiceFor(const std::string &argument, std::string &error)

@@ -3,6 +3,7 @@
 #include "core/weights/shipped_weights.h"
 
 #include <QBrush>
+#include <QFileInfo>
 #include <QFont>
 
 #include <cmath>
@@ -144,13 +145,15 @@ QString WeightsComparisonModel::figureWithInterval(double value, const samples::
 
 QString WeightsComparisonModel::labelOf(const samples::ChoiceScore &choice)
 {
+    // A file by its name (the whole path is the row's tooltip): repeated paths pushed the figures out of view.
+    const QString label = QFileInfo::exists(QString::fromStdString(choice.label))
+                              ? QFileInfo(QString::fromStdString(choice.label)).fileName()
+                              : QString::fromStdString(choice.label);
     // An untrained initialisation ranks by chance; its row must not read as one more model.
     for (const samples::AppScore &a : choice.apps)
         if (!a.weights.empty())
-            return weights::isUntrainedShippedWeights(a.weights)
-                       ? tr("%1 (untrained)").arg(QString::fromStdString(choice.label))
-                       : QString::fromStdString(choice.label);
-    return QString::fromStdString(choice.label);
+            return weights::isUntrainedShippedWeights(a.weights) ? tr("%1 (untrained)").arg(label) : label;
+    return label;
 }
 
 QVariant WeightsComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -131,7 +131,10 @@ QWidget *PredictionsWorkspace::buildResults()
     m_rankView->setModel(m_rankModel);
     m_rankView->verticalHeader()->hide();
     m_rankView->setAlternatingRowColors(true);
-    m_rankView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Figures with their intervals ("0.566 [-0.00, 0.83]") are read whole: the table scrolls sideways
+    // rather than cut them; the caveats take what is left.
+    m_rankView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_rankView->horizontalHeader()->setStretchLastSection(true);
     m_rankView->setToolTip(tr("How well each file's predictions order every pipeline's schedules (1 = perfectly)"));
     m_tabs->addTab(m_rankView, tr("Rank correlation"));
     m_skipped = new QTreeWidget(m_tabs);

@@ -63,14 +63,10 @@ double RankTableModel::metricValue(int row, int weightsIndex, Metric metric) con
     if (metric == Top1) {
         if (!isSummaryRow(row))
             return w.pipelines[static_cast<size_t>(row)].top1;
-        double sum = 0;
-        int n = 0;
+        std::vector<double> top1;
         for (const auto &p : w.pipelines)
-            if (std::isfinite(p.top1)) {
-                sum += p.top1;
-                ++n;
-            }
-        return n ? sum / n : std::nan("");
+            top1.push_back(p.top1);
+        return samples::finiteMean(top1);
     }
     if (isSummaryRow(row))
         return pick(w.summary, metric);
@@ -139,7 +135,18 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
         const auto &p = m_pipelines[static_cast<size_t>(row)];
         switch (column) {
         case PipelineColumn: return p.pipelineId;
-        case AppColumn: return p.app.isEmpty() ? QStringLiteral("–") : p.app;
+        case AppColumn: {
+            if (p.app.isEmpty())
+                return QStringLiteral("–");
+            // In-sample scores flatter the file: said where the row is read first, not only in Caveats.
+            QStringList trainedOnIt;
+            for (const auto &w : m_weights)
+                if (w.pipelines[static_cast<size_t>(row)].inSample)
+                    trainedOnIt << w.name;
+            return trainedOnIt.isEmpty()
+                       ? p.app
+                       : tr("%1 · in-sample for %2").arg(p.app, trainedOnIt.join(QStringLiteral(", ")));
+        }
         case SchedulesColumn: return static_cast<qulonglong>(p.runtimesMs.size());
         default: return {};
         }

@@ -42,7 +42,7 @@ void StageBarsDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
 QSize StageBarsDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     const QSize text = QStyledItemDelegate::sizeHint(option, index);
-    return {std::max(text.width(), 160), text.height()};
+    return {std::max(text.width(), 60), text.height()}; // the column stretches; a narrow panel still fits it
 }
 
 } // namespace beamscope::ui

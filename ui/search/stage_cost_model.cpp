@@ -125,6 +125,8 @@ QVariant StageCostModel::data(const QModelIndex &index, int role) const
     if (role == Qt::EditRole || role == Qt::UserRole)
         return v;
     if (role == Qt::DisplayRole) {
+        if (index.column() == Terms)
+            return {};
         if (index.column() == Stage || !v.isValid())
             return v;
         // A stage that costs nothing comes out of the model as float noise (-9.8e-12); it reads as 0.
@@ -158,11 +160,11 @@ QVariant StageCostModel::headerData(int section, Qt::Orientation orientation, in
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return {};
     switch (section) {
-    case Stage: return m_b ? tr("Stage (largest |B − A| first)") : tr("Stage");
+    case Stage: return m_b ? tr("Stage, by |B − A|") : tr("Stage");
     case CostA: return m_b ? tr("A cost") : tr("Predicted cost");
     case CostB: return tr("B cost");
     case Delta: return tr("B − A");
-    case Terms: return m_b ? tr("Cost terms (upper bar A, lower B; one scale)") : tr("Cost terms (one scale)");
+    case Terms: return m_b ? tr("Terms: A above B") : tr("Cost terms");
     default: return {};
     }
 }

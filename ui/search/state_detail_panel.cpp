@@ -102,10 +102,16 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_benchmark = new QPushButton(tr("Benchmark…"), this);
     m_benchmark->setToolTip(tr("Time this state in the Pipeline workspace's benchmark (repetitions, target, "
                                "correctness against the host reference)"));
-    for (QPushButton *b : {m_compareButton, m_clearCompare, m_measure, m_continue, m_export, m_benchmark})
+    // Two rows: six buttons in one row were cut at a laptop's width ("enchmark").
+    for (QPushButton *b : {m_compareButton, m_clearCompare, m_measure, m_continue})
         buttons->addWidget(b);
     buttons->addStretch(1);
     layout->addLayout(buttons);
+    auto *moreButtons = new QHBoxLayout;
+    for (QPushButton *b : {m_export, m_benchmark})
+        moreButtons->addWidget(b);
+    moreButtons->addStretch(1);
+    layout->addLayout(moreButtons);
     connect(m_compareButton, &QPushButton::clicked, this, &StateDetailPanel::compareRequested);
     connect(m_clearCompare, &QPushButton::clicked, this, &StateDetailPanel::clearCompareRequested);
     connect(m_measure, &QPushButton::clicked, this, [this] { Q_EMIT measureRequested(m_a); });
