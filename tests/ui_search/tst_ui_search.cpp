@@ -389,6 +389,17 @@ void TestUiSearch::measureWinnerOnOpenCl()
     QVERIFY(m_ws->detailPanel()->measurementText().contains(QStringLiteral(" ms")));
     QVERIFY2(m_ws->detailPanel()->measurementText().contains(QStringLiteral("matches the reference")),
              qPrintable(m_ws->detailPanel()->measurementText()));
+    // Review S7: the measurement is kept: another state clears the line, selecting this one again brings it
+    // back, and the state's hover text has its time.
+    const QString line = m_ws->detailPanel()->measurementText();
+    const search::TraceNode *other = trace.find(trace.summary.bestId - 1);
+    QVERIFY(other);
+    m_ws->selectState(other->id);
+    QVERIFY(m_ws->detailPanel()->measurementText().isEmpty());
+    m_ws->selectState(trace.summary.bestId);
+    QCOMPARE(m_ws->detailPanel()->measurementText(), line);
+    QVERIFY2(m_ws->treeData().describe(trace.summary.bestId).contains(QStringLiteral("ms median")),
+             qPrintable(m_ws->treeData().describe(trace.summary.bestId)));
 }
 
 void TestUiSearch::liveSearchGrowsAndFinishes()

@@ -103,10 +103,19 @@ bool SearchTreeData::isRecomputed(int64_t id) const
     return id >= 0 && id < static_cast<int64_t>(m_recomputed.size()) && m_recomputed[static_cast<size_t>(id)];
 }
 
-void SearchTreeData::markMeasured(int64_t id)
+void SearchTreeData::markMeasured(int64_t id, double medianMs)
 {
-    if (node(id) && !isMeasured(id))
+    if (!node(id))
+        return;
+    if (!isMeasured(id))
         m_measured.push_back(id);
+    m_measuredMs[id] = medianMs;
+}
+
+double SearchTreeData::measuredMs(int64_t id) const
+{
+    const auto it = m_measuredMs.find(id);
+    return it == m_measuredMs.end() ? 0.0 : it->second;
 }
 
 bool SearchTreeData::isMeasured(int64_t id) const
@@ -263,7 +272,7 @@ QString SearchTreeData::describe(int64_t id) const
         .arg((n->id == winner() ? QObject::tr("the winner")
               : n->inBeam       ? QObject::tr("kept in the beam")
                                 : QObject::tr("pruned")) +
-             (isMeasured(id) ? QObject::tr(" · measured") : QString()));
+             (isMeasured(id) ? QObject::tr(" · measured: %1 ms median").arg(measuredMs(id), 0, 'g', 4) : QString()));
 }
 
 QString SearchTreeData::decisionFunc(const search::TraceNode &n)

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <utility>
 #include <string>
+#include <map>
 #include <vector>
 
 namespace beamscope::ui {
@@ -99,7 +100,9 @@ public:
                         std::string loopNest);
     bool isRecomputed(int64_t id) const;
     // States measured on a device this session (the tree rings them).
-    void markMeasured(int64_t id);
+    void markMeasured(int64_t id, double medianMs);
+    // Its median runtime in ms, 0 when not measured.
+    double measuredMs(int64_t id) const;
     bool isMeasured(int64_t id) const;
     const std::vector<int64_t> &measured() const { return m_measured; }
     // A node the panel can show whole (features, stage costs, loop nest).
@@ -138,6 +141,7 @@ private:
     std::vector<bool> m_funcMatch;
     std::vector<bool> m_recomputed; // per node
     std::vector<int64_t> m_measured;
+    std::map<int64_t, double> m_measuredMs; // median runtime of each measured state
     QString m_funcFilter;
 };
 

@@ -375,12 +375,13 @@ void SearchTreeView::paintRings(QPainter &p, double markerR) const
         p.drawEllipse(at, markerR * 2.8 + 2, markerR * 2.8 + 2);
         p.drawText(at + QPointF(markerR * 2.8 + 5, -4), label);
     };
-    // Measured states: a dashed teal ring, so the states timed on the device stand out from the rest.
+    // Measured states: a dashed teal ring, outside the selection rings, so the state just measured
+    // (the selected one) shows it too.
     for (int64_t id : d.measured()) {
-        if (!d.node(id) || id == m_selected || id == m_compared)
+        if (!d.node(id))
             continue;
         p.setPen(QPen(QColor(0, 130, 140), 2, Qt::DashLine));
-        p.drawEllipse(worldToScreen(d.position(id)), markerR * 2.2 + 2, markerR * 2.2 + 2);
+        p.drawEllipse(worldToScreen(d.position(id)), markerR * 3.6 + 4, markerR * 3.6 + 4);
     }
     ring(d.winner(), QColor(0, 0, 0), tr("winner"));
     ring(m_compared, kComparedColor, tr("B"));

@@ -628,6 +628,7 @@ void SearchWorkspace::startSearch(const session::SearchRequest &options)
     const quint64 generation = ++m_generation;
     m_loadJob.cancel();
     m_data = SearchTreeData();
+    m_measurements.clear(); // ids of another tree
     m_view->setData(&m_data);
     m_panel->setData(&m_data);
     m_lastTrace.reset();
@@ -819,6 +820,7 @@ void SearchWorkspace::openTrace(const QString &path)
                 return;
             }
             m_data.load(*l->trace);
+            m_measurements.clear();
             m_traceLibrary.clear();
             showTraceParamsInControls();
             m_view->setData(&m_data);
@@ -1025,6 +1027,8 @@ void SearchWorkspace::compareState(qint64 id)
 void SearchWorkspace::showNode(qint64 a, qint64 b)
 {
     m_panel->showState(a, b);
+    if (const auto it = m_measurements.constFind(a); it != m_measurements.constEnd())
+        m_panel->setMeasurement(it->first, it->second);
     recomputeMissingDetails(a, b);
 }
 
@@ -1160,7 +1164,7 @@ void SearchWorkspace::measureState(qint64 id)
                     if (first != error)
                         details = error;
                 } else {
-                    m_data.markMeasured(id);
+                    m_data.markMeasured(id, m->medianMs);
                     m_view->dataChanged();
                     // The short target name: Halide's full target string would push the runtime out of view.
                     text = tr("#%1 measured on %2: <b>%3 ms</b> median (min %4 ms) · predicted cost %5 · %6")
@@ -1168,12 +1172,14 @@ void SearchWorkspace::measureState(qint64 id)
                                .arg(target)
                                .arg(m->medianMs, 0, 'g', 4)
                                .arg(m->minMs, 0, 'g', 4)
-                               .arg(formatNumber(predicted, 5))
+                               .arg(formatNumber(predicted, 6))
                                .arg(!m->checked  ? tr("output not checked")
                                     : m->matches ? tr("output matches the reference")
                                                  : tr("<b>output differs from the reference</b>"));
                 }
                 m_panel->setMeasurement(text, details);
+                if (!cancelled) // shown again whenever the state is selected again
+                    m_measurements.insert(id, {text, details});
                 Q_EMIT measured(m->ok && !cancelled, m->medianMs);
             });
         });

@@ -15,6 +15,8 @@
 #include "ui/mainwindow/workspace.h"
 #include "ui/search/search_tree_data.h"
 
+#include <QHash>
+#include <QPair>
 #include <QSet>
 
 #include <memory>
@@ -198,6 +200,8 @@ private:
     LatestJob m_generatorJob;
     QSet<QString> m_verifiedBuilds; // library, generator and values a child process built without trouble
     QString m_traceLibrary;         // the generator library an opened generator trace is built from
+    // Each state's last measurement line (and its details), shown again when it is selected again.
+    QHash<qint64, QPair<QString, QString>> m_measurements;
 };
 
 } // namespace beamscope::ui

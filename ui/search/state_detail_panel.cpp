@@ -90,7 +90,6 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
         box.setDetailedText(m_measurementDetails);
         box.exec();
     });
-    layout->addWidget(m_measured);
 
     auto *buttons = new QHBoxLayout;
     m_compareButton = new QPushButton(tr("Compare…"), this);
@@ -112,6 +111,8 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
         moreButtons->addWidget(b);
     moreButtons->addStretch(1);
     layout->addLayout(moreButtons);
+    // Below the buttons: a measurement line that comes and goes never moves them (review S8).
+    layout->addWidget(m_measured);
     connect(m_compareButton, &QPushButton::clicked, this, &StateDetailPanel::compareRequested);
     connect(m_clearCompare, &QPushButton::clicked, this, &StateDetailPanel::clearCompareRequested);
     connect(m_measure, &QPushButton::clicked, this, [this] { Q_EMIT measureRequested(m_a); });
