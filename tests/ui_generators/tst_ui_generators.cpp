@@ -252,6 +252,8 @@ private Q_SLOTS:
         QVERIFY(open(ws, env("BEAMSCOPE_TINY_GENERATORS")).first);
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() > before && !ws.breakdownPending(), 120000);
         QVERIFY2(ws.detailPanel()->sessionStatus().isEmpty(), qPrintable(ws.detailPanel()->sessionStatus()));
+        // The form shows the trace's generator with the values it was searched with.
+        QCOMPARE(ws.optionsFromControls().pipeline.generatorName, std::string("tiny_blur"));
         ws.selectState(winner);
         QVERIFY(ws.detailPanel()->stageCostModel()->segmentScale() > 0);
         // The bgu weights the plugin used are found by content and shown in the form.

@@ -1008,6 +1008,13 @@ void SearchWorkspace::findTraceGeneratorLibrary()
                 return;
             }
             m_traceLibrary = library;
+            // The form shows the generator and the values the trace was searched with, where it lists them.
+            for (qsizetype g = 0; g < m_generators.size(); ++g)
+                if (m_generators[g].library == library && m_generators[g].info.name == generator) {
+                    m_app->setCurrentIndex(m_app->findData(QStringLiteral("generator:%1").arg(g)));
+                    for (const auto &[k, v] : p.generatorParams)
+                        setGeneratorParam(QString::fromStdString(k), QString::fromStdString(v));
+                }
             openSessionForTrace();
         });
 }
