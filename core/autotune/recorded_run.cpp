@@ -118,9 +118,8 @@ std::optional<RecordedRun> readRecordedRun(const fs::path &folder, std::string &
     if (!recordedPath.empty() && sha256FileHex(recordedPath) == std::optional(run.startingWeightsSha256)) {
         r.weights = recordedPath;
     } else {
-        for (const weights::ShippedWeights &w : weights::listShippedWeights())
-            if (sha256FileHex(w.path) == std::optional(run.startingWeightsSha256))
-                r.weights = w.path.string();
+        if (const auto shipped = weights::shippedWeightsWithDigest(run.startingWeightsSha256))
+            r.weights = shipped->string();
         run.weightsNote = r.weights.empty()
                               ? "the run's starting weights (" + recordedPath + ", sha256 " +
                                     run.startingWeightsSha256.substr(0, 12) + "…) are not here"

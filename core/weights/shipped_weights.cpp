@@ -197,20 +197,23 @@ std::optional<ShippedWeights> identifyShippedWeights(const fs::path &weights)
     return std::nullopt;
 }
 
-namespace {
-// The shipped file `weights` holds, by content: a copy or Halide's own file is recognised as well.
-std::optional<ShippedWeights> shippedEntryOf(const fs::path &weights) { return identifyShippedWeights(weights); }
-} // namespace
+std::optional<fs::path> shippedWeightsWithDigest(const std::string &sha256)
+{
+    for (const auto &[name, known] : shippedDigests())
+        if (known == sha256)
+            return findShippedWeights(name);
+    return std::nullopt;
+}
 
 bool isUntrainedShippedWeights(const fs::path &weights)
 {
-    const std::optional<ShippedWeights> shipped = shippedEntryOf(weights);
+    const std::optional<ShippedWeights> shipped = identifyShippedWeights(weights);
     return shipped && !shipped->holdOneOut && untrainedName(shipped->name);
 }
 
 std::string describeShippedWeightsFor(const fs::path &weights, const std::string &app)
 {
-    const std::optional<ShippedWeights> shipped = shippedEntryOf(weights);
+    const std::optional<ShippedWeights> shipped = identifyShippedWeights(weights);
     if (!shipped)
         return {};
     if (shipped->holdOneOut && shipped->name == app)
@@ -234,7 +237,7 @@ bool trainedOnApp(const fs::path &weights, const std::string &app)
     }
     if (!holdOneOutApps().count(app))
         return false;
-    const std::optional<ShippedWeights> shipped = shippedEntryOf(weights);
+    const std::optional<ShippedWeights> shipped = identifyShippedWeights(weights);
     return shipped && shipped->holdOneOut && shipped->name != app;
 }
 

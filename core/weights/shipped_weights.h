@@ -55,6 +55,10 @@ std::optional<std::filesystem::path> holdOneOutWeightsFor(const std::string &app
 // `path` is the file given. Nothing for any other content.
 std::optional<ShippedWeights> identifyShippedWeights(const std::filesystem::path &weights);
 
+// The shipped file whose content has this SHA-256 (a trace's or a run's record of its weights),
+// from the table, without reading any file; nothing when no shipped file has it.
+std::optional<std::filesystem::path> shippedWeightsWithDigest(const std::string &sha256);
+
 // True when `weights` was trained on `app`'s samples, so scoring it on them is in-sample: a shipped
 // per-app file judging another of Halide's apps (each was trained on every app but its own), or a
 // file retrained here whose training record (trainingRecordPath) lists the app.

@@ -2,6 +2,7 @@
 // table), the defaults a pipeline gets, and in-sample scoring recognised.
 
 #include "core/util/atomic_file.h"
+#include "core/util/sha256.h"
 #include "core/weights/shipped_weights.h"
 #include "tests/support/test_data.h"
 
@@ -43,12 +44,15 @@ private Q_SLOTS:
         QVERIFY(!weights::identifyShippedWeights(copy));
         QVERIFY(!weights::isUntrainedShippedWeights(copy));
 
-        // Every shipped file is known as itself.
+        // Every shipped file is known as itself, and found again from its digest alone.
         for (const weights::ShippedWeights &w : weights::listShippedWeights()) {
             const auto known = weights::identifyShippedWeights(w.path);
             QVERIFY2(known, w.path.c_str());
             QCOMPARE(known->name, w.name);
+            QCOMPARE(weights::shippedWeightsWithDigest(sha256FileHex(w.path).value()), std::optional(w.path));
         }
+        QVERIFY(!weights::shippedWeightsWithDigest(sha256FileHex(copy).value())); // the changed copy
+        QVERIFY(!weights::shippedWeightsWithDigest(""));
     }
 
     // One Halide app gets its own hold-one-out file; a pipeline no file was trained on gets a

@@ -21,6 +21,9 @@ void WeightsComparisonModel::setScores(std::vector<samples::ChoiceScore> scores)
 {
     beginResetModel();
     m_scores = std::move(scores);
+    m_labels.clear();
+    for (const samples::ChoiceScore &choice : m_scores)
+        m_labels.push_back(labelOf(choice));
     m_rows.clear();
     for (size_t c = 0; c < m_scores.size(); c++)
         for (size_t a = 0; a < m_scores[c].apps.size(); a++)
@@ -81,7 +84,7 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
             return {};
         switch (index.column()) {
         case App: return QString::fromStdString(a.app);
-        case Weights: return labelOf(choice);
+        case Weights: return m_labels[row.choice];
         case Schedules: return static_cast<qulonglong>(a.schedules);
         case Spearman: return scored ? figureWithInterval(a.rank.spearman, a.intervals.spearman) : QStringLiteral("–");
         case Caveats: return caveats;
@@ -100,7 +103,7 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
         case App:
             return m.apps == 0 ? tr("no app every choice scored")
                                : tr("mean over the %n app(s) every choice scored", nullptr, static_cast<int>(m.apps));
-        case Weights: return labelOf(choice);
+        case Weights: return m_labels[row.choice];
         case Schedules: return QString();
         case Spearman: return figure(m.spearman);
         case Kendall: return figure(m.kendall);
@@ -114,7 +117,7 @@ QVariant WeightsComparisonModel::data(const QModelIndex &index, int role) const
     case App:
         return choice.appsScored == 0 ? tr("no app scored")
                                       : tr("mean over %n app(s)", nullptr, static_cast<int>(choice.appsScored));
-    case Weights: return labelOf(choice);
+    case Weights: return m_labels[row.choice];
     case Schedules: return QString();
     case Spearman: return figure(choice.spearman);
     case Kendall: return figure(choice.kendall);

@@ -41,6 +41,7 @@ private:
     QString caveatsOf(const Row &row) const;
 
     std::vector<samples::ChoiceScore> m_scores;
+    std::vector<QString> m_labels; // labelOf each choice, made once: it reads the weights file
     std::vector<Row> m_rows;
 };
 

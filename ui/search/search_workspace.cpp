@@ -466,8 +466,8 @@ void SearchWorkspace::openGeneratorLibrary(const QString &library, const QString
                     continue; // listed with its reason; the Pipeline and Autotune views take only what builds
                 pipelines::PipelineInfo pipeline;
                 pipeline.name = info.name.toStdString();
-                if (pipelines::findPipeline(pipeline.name) &&
-                    pipelines::findPipeline(pipeline.name)->origin != pipelines::Origin::Generator)
+                if (const auto taken = pipelines::findPipeline(pipeline.name);
+                    taken && taken->origin != pipelines::Origin::Generator)
                     pipeline.name += "@" + QFileInfo(path).completeBaseName().toStdString(); // not an app's name
                 pipeline.description = "generator " + info.name.toStdString() + " of " + path.toStdString();
                 pipeline.origin = pipelines::Origin::Generator;
@@ -873,11 +873,7 @@ void SearchWorkspace::showTraceParamsInControls()
     const QString traceWeights = QString::fromStdString(p.weights);
     const bool sameContent =
         p.weightsSha256.empty() || sha256FileHex(p.weights) == std::optional<std::string>(p.weightsSha256);
-    std::optional<std::filesystem::path> shipped;
-    if (!p.weightsSha256.empty())
-        for (const beamscope::weights::ShippedWeights &w : beamscope::weights::listShippedWeights())
-            if (!shipped && sha256FileHex(w.path) == std::optional<std::string>(p.weightsSha256))
-                shipped = w.path;
+    const std::optional<std::filesystem::path> shipped = beamscope::weights::shippedWeightsWithDigest(p.weightsSha256);
     if (!traceWeights.isEmpty() && QFileInfo(traceWeights).exists() && sameContent)
         m_weights->setPath(traceWeights);
     else if (shipped)
