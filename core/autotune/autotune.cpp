@@ -277,7 +277,7 @@ void Run::searchPipeline(int batch, size_t pipelineIndex, std::vector<std::uniqu
             r.searchSeconds = secondsSince(started);
             if (!result.best) {
                 r.status = Status::SearchFailed;
-                r.message = "the search found no complete schedule";
+                r.message = "no complete schedule: " + result.failure;
             } else {
                 r.predictedCost = result.cost;
                 c->featurization = search::featurization(*c->outcome.searchDag, result.features);

@@ -46,16 +46,17 @@ std::optional<AutotuneOptions> optionsFor(const AutotuneRequest &r, std::string 
             error = "a generator library needs the generator's name";
             return std::nullopt;
         }
-        std::string source = "generator " + r.generatorLibrary + " " + r.generatorName;
+        // Absolute, so a resumed run or a Slurm job in another folder loads the same file.
+        const std::string path = pipelines::absoluteLibraryPath(r.generatorLibrary), name = r.generatorName;
+        std::string source = "generator " + path + " " + name;
         for (const auto &[k, v] : r.generatorParams)
             source += " " + k + "=" + v;
         try {
-            pipelines::loadGeneratorLibrary(r.generatorLibrary);
+            pipelines::loadGeneratorLibrary(path);
         } catch (const std::exception &e) {
             error = e.what();
             return std::nullopt;
         }
-        const std::string path = r.generatorLibrary, name = r.generatorName;
         const std::map<std::string, std::string> params = r.generatorParams;
         o.pipelines.push_back(
             {name, source, [path, name, params] { return pipelines::buildGenerator(path, name, params); }});

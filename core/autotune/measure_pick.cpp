@@ -36,7 +36,7 @@ PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::
             search::autoschedule(pipeline, instance.outputs, model, params, nullptr, nullptr);
         out.searchSeconds = outcome.result.searchSeconds;
         if (!outcome.result.best) {
-            out.error = "the search found no complete schedule";
+            out.error = "no complete schedule: " + outcome.result.failure;
             return out;
         }
         out.predictedCost = outcome.result.cost;

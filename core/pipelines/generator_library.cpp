@@ -4,8 +4,10 @@
 #include "core/util/key_value.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <mutex>
 #include <set>
 
@@ -21,35 +23,100 @@ std::mutex &libraryMutex()
     return m;
 }
 
-// path -> generators it registered; libraries stay loaded for the process's life
-// (Halide keeps pointers into them once their generators are registered).
-std::map<std::string, std::vector<std::string>> &loadedLibraries()
+// One library as loaded: the file it was read from, as it was then, and the
+// generators it registered.
+struct LoadedLibrary {
+    std::filesystem::file_time_type modified;
+    std::uintmax_t size = 0;
+    std::vector<std::string> generators;
+};
+
+// Absolute path -> the library as last loaded. Libraries stay mapped for the
+// process's life (Halide keeps pointers into them once their generators are
+// registered, and a built pipeline runs their code).
+std::map<std::string, LoadedLibrary> &loadedLibraries()
 {
-    static std::map<std::string, std::vector<std::string>> libs;
+    static std::map<std::string, LoadedLibrary> libs;
     return libs;
 }
 
+// A rebuilt library is loaded from a fresh copy: dlopen of a path already
+// loaded returns the old handle, and with it the old code.
+std::string freshCopyOf(const std::filesystem::path &library)
+{
+    static int copies = 0;
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("beamscope-generators-" + std::to_string(::getpid()));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const fs::path copy = dir / (library.stem().string() + "." + std::to_string(++copies) + ".so");
+    if (!fs::copy_file(library, copy, fs::copy_options::overwrite_existing, ec))
+        throw GeneratorError(library.string() + ": cannot copy the rebuilt library to " + copy.string() +
+                             " to load it afresh: " + ec.message());
+    return copy.string();
+}
+
+// Halide 14 keeps the steps of GeneratorBase::build_module protected; its
+// pipeline is reached through them without build_module's lowering (which
+// would lower the default schedule, everything inlined: a deep stencil chain
+// then overflows the stack inside Halide). A pointer to a protected member,
+// named through a derived class, may be called on any GeneratorBase.
+struct GeneratorSteps : Internal::GeneratorBase {
+    static Pipeline buildPipeline(Internal::GeneratorBase &generator)
+    {
+        void (Internal::GeneratorBase::*configure)() = &GeneratorSteps::call_configure;
+        Pipeline (Internal::GeneratorBase::*build)() = &GeneratorSteps::build_pipeline;
+        (generator.*configure)();
+        return (generator.*build)();
+    }
+};
+
 } // namespace
+
+std::string absoluteLibraryPath(const std::string &path)
+{
+    // A bare file name means the current folder, never the system library path.
+    return std::filesystem::absolute(path).lexically_normal().string();
+}
 
 std::vector<std::string> loadGeneratorLibrary(const std::string &path)
 {
+    namespace fs = std::filesystem;
+    const std::string absolute = absoluteLibraryPath(path);
+    std::error_code ec;
+    const auto modified = fs::last_write_time(absolute, ec);
+    const std::uintmax_t size = ec ? 0 : fs::file_size(absolute, ec);
+    if (ec)
+        throw GeneratorError(absolute + ": cannot load generator library: " + ec.message());
+
     std::lock_guard<std::mutex> lock(libraryMutex());
     auto &libs = loadedLibraries();
-    if (auto it = libs.find(path); it != libs.end())
-        return it->second;
+    std::string loadFrom = absolute;
+    if (auto it = libs.find(absolute); it != libs.end()) {
+        if (it->second.modified == modified && it->second.size == size)
+            return it->second.generators;
+        // Rebuilt since it was loaded: its generators are registered anew by the fresh copy.
+        for (const std::string &name : it->second.generators)
+            Internal::GeneratorRegistry::unregister_factory(name);
+        libs.erase(it);
+        loadFrom = freshCopyOf(absolute);
+    }
     const std::vector<std::string> before = Internal::GeneratorRegistry::enumerate();
-    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen(loadFrom.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (loadFrom != absolute)
+        fs::remove(loadFrom, ec); // the mapping stays; nothing is left behind
     if (!handle) {
         const char *why = dlerror();
-        throw GeneratorError(path + ": cannot load generator library: " + (why ? why : "unknown dlopen error"));
+        throw GeneratorError(absolute + ": cannot load generator library: " + (why ? why : "unknown dlopen error"));
     }
     const std::vector<std::string> after = Internal::GeneratorRegistry::enumerate();
     std::vector<std::string> added;
     std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(added));
     if (added.empty())
-        throw GeneratorError(path + ": the library registered no Halide generators (was it built against Halide 14 "
-                                    "with HALIDE_REGISTER_GENERATOR, and is it already loaded under another path?)");
-    libs[path] = added;
+        throw GeneratorError(absolute + ": the library registered no Halide generators (was it built against Halide "
+                                        "14 with HALIDE_REGISTER_GENERATOR, and is it already loaded under another "
+                                        "path?)");
+    libs[absolute] = LoadedLibrary{modified, size, added};
     return added;
 }
 
@@ -62,9 +129,10 @@ std::map<std::string, std::string> parseGeneratorParams(const std::vector<std::s
     return std::move(*params);
 }
 
-PipelineInstance buildGenerator(const std::string &path, const std::string &name,
+PipelineInstance buildGenerator(const std::string &libraryPath, const std::string &name,
                                 const std::map<std::string, std::string> &params)
 {
+    const std::string path = absoluteLibraryPath(libraryPath);
     const std::vector<std::string> names = loadGeneratorLibrary(path);
     if (std::find(names.begin(), names.end(), name) == names.end()) {
         std::string list;
@@ -84,14 +152,12 @@ PipelineInstance buildGenerator(const std::string &path, const std::string &name
                 why.pop_back();
             throw GeneratorError(path + ": generator \"" + name + "\": parameter " + k + "=" + v + ": " + why);
         }
+    Pipeline pipeline;
     try {
-        // Halide 14 keeps build_pipeline() protected: build_module() runs
-        // generate() (and lowers once), after which the Pipeline is available.
-        gen->build_module(name);
+        pipeline = GeneratorSteps::buildPipeline(*gen);
     } catch (const Halide::Error &e) {
         throw GeneratorError(path + ": generator \"" + name + "\": " + e.what());
     }
-    Pipeline pipeline = gen->get_pipeline();
 
     PipelineInstance p;
     p.name = name;

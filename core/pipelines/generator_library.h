@@ -2,7 +2,9 @@
 // Pipelines from a user's Halide 14 generator library (a .so built against
 // Debian's Halide 14 whose static initialisers register generators with
 // Halide's GeneratorRegistry). Loading is dlopen; generators registered by the
-// library are those that appear in the registry once it is loaded.
+// library are those that appear in the registry once it is loaded. A library
+// rebuilt at the same path is loaded again, from a fresh copy, so a search
+// never runs code the file no longer holds.
 
 #include "core/pipelines/pipeline.h"
 
@@ -16,13 +18,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Loads the library (once per path and process) and returns the names of the
-// generators it registered. Throws GeneratorError naming the file on failure.
+// The library's absolute path: a bare file name is one in the current folder,
+// never one found on the system library path.
+std::string absoluteLibraryPath(const std::string &path);
+
+// Loads the library (again when the file changed since it was last loaded)
+// and returns the names of the generators it registered. Throws
+// GeneratorError naming the file on failure.
 std::vector<std::string> loadGeneratorLibrary(const std::string &path);
 
 // Builds generator `name` from the library at `path` with generator params
 // (`k=v` as a map; unknown keys are an error naming them) for the host
-// target. Every output must have estimates on every dimension and every
+// target, without lowering it. Every output must have estimates on every dimension and every
 // input estimates (GeneratorError naming what is missing).
 PipelineInstance buildGenerator(const std::string &path, const std::string &name,
                                 const std::map<std::string, std::string> &params);

@@ -21,6 +21,9 @@ struct PipelineInstance {
     // The Parameters behind `arguments`, same order: lets JIT callers (tests,
     // reference runs) bind buffers and scalar values without the Param objects.
     std::vector<Halide::Internal::Parameter> parameters;
+    // What it is made of, where its builder says (a random pipeline's stage
+    // kinds, in order): the campaign tables outcomes by them.
+    std::vector<std::string> stageKinds;
 
     Halide::Pipeline pipeline() const { return Halide::Pipeline(outputs); }
 };

@@ -76,6 +76,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
 
     std::vector<Level> funcs{{clamped, 0}};
     std::vector<Func> scheduled; // Funcs the GPU schedule computes at root
+    std::vector<std::string> kinds;
     auto pickAt = [&](int scale) -> Func {
         std::vector<Func> same;
         for (const Level &l : funcs)
@@ -96,6 +97,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
         int newScale = scale;
         switch (kind) {
         case 0: { // 3x3 or 1x5 stencil
+            kinds.push_back("stencil");
             Expr sum = 0.0f;
             if (rng.below(2) == 0) {
                 for (int dy = -1; dy <= 1; dy++)
@@ -109,6 +111,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
             break;
         }
         case 1: { // pointwise combination of two same-resolution Funcs
+            kinds.push_back("pointwise");
             Func b = pickAt(scale);
             switch (rng.below(3)) {
             case 0: f(x, y, c) = a(x, y, c) * rng.weight() + b(x, y, c); break;
@@ -118,6 +121,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
             break;
         }
         case 2: { // cast chain through a narrow integer type
+            kinds.push_back("cast");
             Expr q = clamp(a(x, y, c) * 255.0f, 0.0f, 65535.0f);
             if (rng.below(2) == 0)
                 f(x, y, c) = cast<float>(cast<uint16_t>(q)) / 255.0f;
@@ -126,6 +130,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
             break;
         }
         case 3: { // reduction with an explicit update definition
+            kinds.push_back("reduction");
             const int radius = 1 + rng.below(3);
             RDom r(-radius, 2 * radius + 1, "r" + std::to_string(i));
             f(x, y, c) = 0.0f;
@@ -136,6 +141,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
             break;
         }
         case 4: { // downsample by 2 in both dimensions
+            kinds.push_back("downsample");
             f(x, y, c) =
                 (a(2 * x, 2 * y, c) + a(2 * x + 1, 2 * y, c) + a(2 * x, 2 * y + 1, c) + a(2 * x + 1, 2 * y + 1, c)) *
                 0.25f;
@@ -143,6 +149,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
             break;
         }
         case 5: { // upsample by 2 (or a channel mix at full resolution)
+            kinds.push_back(scale > 0 ? "upsample" : "channel-mix");
             if (scale > 0) {
                 f(x, y, c) = (a(x / 2, y / 2, c) + a((x + 1) / 2, (y + 1) / 2, c)) * 0.5f;
                 newScale = scale - 1;
@@ -152,6 +159,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
             break;
         }
         default: { // lookup into a small table Func
+            kinds.push_back("lookup");
             Func lut("lut" + std::to_string(i));
             Var t("t");
             lut(t) = pow(cast<float>(t) / 255.0f, 1.0f + 0.25f * static_cast<float>(rng.below(4)));
@@ -182,7 +190,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
     input.set_estimates({{0, kWidth}, {0, kHeight}, {0, kChannels}});
     output.set_estimates({{0, kWidth}, {0, kHeight}, {0, kChannels}});
 
-    return makeInstance(randomPipelineName(seed, stageCount), {output}, {input},
+    PipelineInstance instance = makeInstance(randomPipelineName(seed, stageCount), {output}, {input},
                         [output, scheduled](const Target &) mutable {
                             Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
                             output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
@@ -200,6 +208,8 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
                                 }
                             }
                         });
+    instance.stageKinds = std::move(kinds);
+    return instance;
 }
 
 } // namespace beamscope::pipelines

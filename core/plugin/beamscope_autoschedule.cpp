@@ -152,7 +152,7 @@ void run(const Halide::Pipeline &pipeline, const Halide::Target &target, const H
     if (!tracePath.empty())
         writeTrace(trace, tracePath, settings, invocation, target, machine);
     if (!r.best)
-        userError(name + ": the search found no complete schedule within the device limits");
+        userError(name + ": no complete schedule within the device limits: " + r.failure);
 
     if (settings.costOnly)
         printCostOfGivenState(out, settings.partialSchedulePath);

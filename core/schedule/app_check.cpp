@@ -82,7 +82,7 @@ std::vector<AppCheck> checkApps(const std::vector<pipelines::PipelineInfo> &apps
             row.statesEvaluated = r.statesEvaluated;
             row.predictedCost = r.cost;
             if (!r.best) {
-                row.error = "the search found no complete schedule";
+                row.error = "no complete schedule: " + r.failure;
                 continue;
             }
             EmitOptions emit;

@@ -82,6 +82,27 @@ double BeamSearch::evaluatePacked(std::span<const float> packed, int stages, std
 
 namespace {
 
+// Why no state may schedule `node`, where the regions tell: a Func computed over
+// nothing (an estimate, or an RDom, of extent 0 or less) has no tiling to choose.
+std::string emptyRegionNote(const SearchDag &dag, const State &state, int node)
+{
+    const dag::Node &n = dag.node(node);
+    const Region computed = state.computedRegion(node);
+    for (size_t d = 0; d < computed.size(); d++)
+        if (computed[d].extent() <= 0)
+            return " (its region is empty: extent " + std::to_string(computed[d].extent()) + " in dimension " +
+                   std::to_string(d) + ")";
+    for (size_t st = 0; st < n.stages.size(); st++) {
+        const Region loops = state.stageLoops(node, static_cast<int>(st));
+        for (size_t j = 0; j < loops.size() && j < n.stages[st].loop.size(); j++)
+            if (loops[j].extent() <= 0)
+                return " (stage " + std::to_string(st) + "'s loop over " + n.stages[st].loop[j].var +
+                       " has extent " + std::to_string(loops[j].extent()) +
+                       ": an RDom or an estimate of extent 0 or less?)";
+    }
+    return {};
+}
+
 // The states a beam state descends from, for the blessing at the end of a pass (Halide blesses
 // the structural hash of every ancestor of the good states).
 struct Lineage {
@@ -532,6 +553,13 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                 if (fixedHere && strictHere)
                     throw std::invalid_argument("start state: the decision for " + m_dag.node(node).name +
                                                 " is not legal in " + pipelineName);
+                const std::string step = halideSteps ? (halideStepPhase(depth) == 0 ? "placing " : "tiling ")
+                                                     : std::string("scheduling ");
+                result.failure = "the search stopped at depth " + std::to_string(depth) + " of " +
+                                 std::to_string(depthCount) + (pass < 0 ? " (pre-pass)" : "") + ", " + step +
+                                 m_dag.node(node).name + ": none of the " + std::to_string(beam.size()) +
+                                 " state(s) in the beam has a legal choice for it" +
+                                 emptyRegionNote(m_dag, beam.front().materialized(), node);
                 break;
             }
             const std::vector<float> &predictions = g.costs;
@@ -608,6 +636,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             bestTraceId = passBest->traceId;
         }
     }
+    if (result.best)
+        result.failure.clear(); // a later pass found what an earlier one did not
     if (result.best) {
         result.cost = evaluate(*result.best, &result.stageCosts);
         result.features = computeFeatures(*result.best, m_params.device);

@@ -47,6 +47,9 @@ struct SearchResult {
     int64_t statesAdded = 0;
     double searchSeconds = 0;
     bool cancelled = false;
+    // Without a best state (and not cancelled): where the search stopped and why,
+    // "the search stopped at depth 6 of 20, tiling blur_y: ...".
+    std::string failure;
     int startDepth = 0;              // Funcs the start state decides (the trace's startDepth counts its steps)
     double prePassCost = 0;          // freezeInlineComputeRoot: the pre-pass winner's cost
     std::vector<std::string> frozen; // and the Funcs it froze

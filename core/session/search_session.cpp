@@ -221,6 +221,7 @@ SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink)
     search::SearchTrace *trace = s.request.recordTrace ? &out.trace : nullptr;
     if (trace)
         trace->pipeline = s.instance.name;
+    std::string failure;
     out.ok = guarded(&out.error, [&] {
         BatchingProgress batching(progress, out.trace, sink);
         search::BeamSearch search(*s.searchDag, *s.model, s.params);
@@ -255,8 +256,15 @@ SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink)
             emit.stageCosts = &r.stageCosts;
             emit.totalCost = r.cost;
             out.bestSource = schedule::emitSource(*r.best, s.instance.outputs, emit);
+        } else if (!r.cancelled) {
+            failure = r.failure.empty() ? "the search found no complete schedule" : r.failure;
         }
     });
+    // Never a result of cost 0: a search without a schedule is a failure that says where it stopped.
+    if (out.ok && !failure.empty()) {
+        out.ok = false;
+        out.error = s.instance.name + ": no complete schedule: " + failure;
+    }
     return out;
 }
 

@@ -79,7 +79,7 @@ int runAutoschedule(AutoscheduleOptions &o)
     if (app)
         request.pipeline.app = *app;
     if (library) {
-        request.pipeline.generatorLibrary = *library;
+        request.pipeline.generatorLibrary = pipelines::absoluteLibraryPath(*library);
         request.pipeline.generatorName = o.pipeline.name.value_or("");
         try {
             for (const auto &param : pipelines::parseGeneratorParams(o.pipeline.params))
@@ -93,7 +93,9 @@ int runAutoschedule(AutoscheduleOptions &o)
 
     std::string why;
     const std::filesystem::path weightsPath =
-        chooseWeights(o.weights.weights, o.weights.weightsDir, why, request.pipeline.app);
+        // A generator defaults as an app does, by its name: the GUI and autotune take the same file.
+        chooseWeights(o.weights.weights, o.weights.weightsDir, why,
+                      library ? request.pipeline.generatorName : request.pipeline.app);
     if (weightsPath.empty())
         return fail(why);
     // Absolute, so a trace that names its weights still finds them from another directory.
@@ -125,8 +127,8 @@ int runAutoschedule(AutoscheduleOptions &o)
     const session::SearchOutcome r = search->run(&progress, {});
     if (!r.ok)
         return fail(r.error);
-    if (r.bestLoopNest.empty())
-        return fail(search->pipelineName() + ": the search found no complete schedule");
+    if (r.bestLoopNest.empty()) // cancelled
+        return fail(search->pipelineName() + ": the search was cancelled before it found a schedule");
     const std::string &source = r.bestSource;
 
     if (tracePath && !r.trace.write(*tracePath, force, &error))

@@ -1,0 +1,88 @@
+#pragma once
+// Whether a pipeline's searched schedules are correct: the pipeline is
+// searched, the winner and other complete states of the final beam are turned
+// into Halide schedules, each is compiled for OpenCL (and, when asked, CUDA
+// PTX: compiling needs no GPU) and run on the local OpenCL device against a
+// host reference with strict_float (exact but for the device's math library,
+// core/bench/float_check.h). Every schedule gets one outcome class.
+//
+// The one check behind `beamscope-cli campaign` and the corpus test.
+
+#include "core/bench/measurement.h"
+#include "core/model/cost_model.h"
+#include "core/pipelines/pipeline.h"
+#include "core/search/autoschedule_params.h"
+#include "core/util/json.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+class Progress;
+}
+
+namespace beamscope::campaign {
+
+// What became of a pipeline or of one of its schedules, worst last.
+enum class Outcome {
+    Correct,        // ran on the device and matched the host reference
+    NoSchedule,     // the search found no complete schedule (its cause named)
+    Refused,        // Halide 14 refused the pipeline or the schedule (its message named)
+    BeyondBound,    // past a time or memory bound (compile or run), not a hang of ours
+    Crash,          // a compiler or the run died from a signal
+    Hang,           // the run never finished within its limit
+    WrongOutput,    // ran, and differs from the host reference
+    InternalError,  // Beamscope itself failed (an exception where none belongs)
+};
+const char *outcomeName(Outcome outcome); // "correct", "no-schedule", ...
+std::optional<Outcome> outcomeFromName(const std::string &name);
+// A failure is anything but Correct, NoSchedule and Refused (which are honest answers).
+bool isDefect(Outcome outcome);
+
+struct ScheduleCheck {
+    int rank = 0; // in the final beam, by predicted cost (0: the winner)
+    double predictedCost = 0;
+    Outcome outcome = Outcome::Correct;
+    std::string message;
+    std::string cudaError; // the CUDA compile's failure, if any (counted as Refused or Crash)
+    double compileSeconds = 0, runSeconds = 0;
+    double mismatches = 0, values = 0;
+    std::string loopNest; // the state's loop nest, to replay a failure
+    Json toJson() const;
+};
+
+struct PipelineCheck {
+    std::string pipeline;
+    std::string source; // how to rebuild it: "random seed 7", "generator LIB NAME"
+    std::vector<std::string> stageKinds;
+    int stages = 0;
+    Outcome outcome = Outcome::Correct; // the worst of its schedules (or of the search)
+    std::string message;                // the search's or the build's failure
+    double searchSeconds = 0, checkSeconds = 0;
+    double peakSearchMiB = 0; // the resident peak while searching (this process)
+    std::vector<ScheduleCheck> schedules;
+    Json toJson() const;
+    static std::optional<PipelineCheck> fromJson(const Json &json, std::string *error);
+};
+
+struct BeamCheckOptions {
+    search::AutoscheduleParams search; // beam size, passes, device limits
+    int schedules = 4;                 // the winner and up to this many - 1 more of the final beam
+    bool compileCuda = true;           // also compile each schedule for CUDA (PTX), not run
+    double compileTimeoutSeconds = 120;
+    bench::RunOptions run;             // reps, warm-up, time limit, scale
+    std::filesystem::path cacheDir;
+    int jobs = 0;
+};
+
+struct PipelineToCheck {
+    std::string name, source;
+    std::vector<std::string> stageKinds;
+    std::function<pipelines::PipelineInstance()> build;
+};
+
+PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostModel &model,
+                            const BeamCheckOptions &options, Progress *progress = nullptr);
+
+} // namespace beamscope::campaign
