@@ -91,6 +91,7 @@ bool runCampaign(const CampaignRequest &request, const model::CostModel &model, 
 
 std::vector<PipelineCheck> readCampaign(const std::filesystem::path &out, std::string *error)
 {
+    error->clear();
     std::vector<PipelineCheck> records;
     std::error_code ec;
     std::vector<std::filesystem::path> files;

@@ -1,8 +1,12 @@
-// Random pipelines are built from a handful of stage kinds that cover what the
-// cost model sees in real apps: stencils, pointwise arithmetic, cast chains,
-// reductions (explicit update definitions), resampling and table lookups.
-// Every Func works on (x, y, c) over a clamped input, so any stage may read any
-// earlier one at the same resolution and every access stays in bounds.
+// Random pipelines are built from the stage kinds of Halide's own random
+// pipeline generator for training, and of real apps: stencils, pointwise
+// arithmetic, cast chains, integer arithmetic, reductions (explicit update
+// definitions), scans in x and in y, all-to-all reductions to one value per
+// channel, channel convolutions, max pooling, transposes, 4-D intermediates,
+// down- and up-sampling (several resolutions) and table lookups. Every Func
+// works on (x, y, c) over a clamped input, so any stage may read any earlier
+// one at the same resolution and every access stays in bounds. The seed names
+// the pipeline: the same (seed, stages) always gives the same one.
 
 #include "core/pipelines/random_pipeline.h"
 
@@ -40,6 +44,24 @@ struct Level {
 };
 
 constexpr int kWidth = 1024, kHeight = 1024, kChannels = 3;
+
+// An update's GPU loops: its own pure loops (a scan in x keeps y and c; a
+// per-channel reduction keeps c), tiled; a single thread when it has none.
+void gpuTileUpdate(Func f, int update)
+{
+    std::vector<std::string> pure;
+    for (const Internal::Dim &d : f.function().update(update).schedule().dims())
+        if (!d.is_rvar() && d.var != Var::outermost().name())
+            pure.push_back(d.var);
+    Stage s = f.update(update);
+    Var o0("uo0"), o1("uo1"), i0("ui0"), i1("ui1");
+    if (pure.size() >= 2)
+        s.gpu_tile(Var(pure[0]), Var(pure[1]), o0, o1, i0, i1, 16, 16);
+    else if (pure.size() == 1)
+        s.gpu_tile(Var(pure[0]), o0, i0, 64);
+    else
+        s.gpu_single_thread();
+}
 
 } // namespace
 
@@ -91,7 +113,7 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
         Func a = last.func;
         Func f("s" + std::to_string(i));
         const bool lastStage = i == stageCount - 1;
-        int kind = rng.below(7);
+        int kind = rng.below(15);
         if (lastStage && scale > 0)
             kind = 5; // the output is at full resolution
         int newScale = scale;
@@ -158,6 +180,68 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
             }
             break;
         }
+        case 7: { // transpose (every level is square)
+            kinds.push_back("transpose");
+            f(x, y, c) = a(y, x, c) * 0.5f + a(x, y, c) * 0.5f;
+            break;
+        }
+        case 8:
+        case 9: { // a scan (a decaying running sum) in x or in y over the level's extent
+            const bool inX = kind == 8;
+            kinds.push_back(inX ? "scan-x" : "scan-y");
+            RDom r(1, (inX ? kWidth : kHeight) / (1 << scale) - 1, "r" + std::to_string(i));
+            f(x, y, c) = a(x, y, c);
+            if (inX)
+                f(r, y, c) = f(r - 1, y, c) * 0.5f + f(r, y, c);
+            else
+                f(x, r, c) = f(x, r - 1, c) * 0.5f + f(x, r, c);
+            break;
+        }
+        case 10: { // all-to-all: one mean per channel over a strided grid, then subtracted
+            kinds.push_back("all-to-all");
+            Func mean("mean" + std::to_string(i));
+            const int step = (kWidth / (1 << scale)) / 32;
+            RDom r(0, 32, 0, 32, "r" + std::to_string(i));
+            mean(c) = 0.0f;
+            mean(c) += a(r.x * step, r.y * step, c) * (1.0f / 1024.0f);
+            scheduled.push_back(mean);
+            f(x, y, c) = a(x, y, c) - 0.5f * mean(c);
+            break;
+        }
+        case 11: { // a channel convolution (a 1x1 conv layer) with a weights Func
+            kinds.push_back("conv");
+            Func w("w" + std::to_string(i));
+            Var co("co"), k("k");
+            w(co, k) = cast<float>(co * 3 + k + 1) * (1.0f / 16.0f);
+            RDom r(0, kChannels, "r" + std::to_string(i));
+            f(x, y, c) = 0.0f;
+            f(x, y, c) += w(c, r) * a(x, y, r);
+            break;
+        }
+        case 12: { // 3x3 max pooling at stride 1
+            kinds.push_back("max-pool");
+            Expr m = a(x - 1, y - 1, c);
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++)
+                    m = max(m, a(x + dx, y + dy, c));
+            f(x, y, c) = m;
+            break;
+        }
+        case 13: { // through a 4-D intermediate of extent 3 in its last dimension
+            kinds.push_back("4-d");
+            Func taps("taps" + std::to_string(i));
+            Var k("k");
+            taps(x, y, c, k) = a(x + k - 1, y, c) * (cast<float>(k) + 1.0f);
+            f(x, y, c) = (taps(x, y, c, 0) + taps(x, y, c, 1) + taps(x, y, c, 2)) * (1.0f / 6.0f);
+            break;
+        }
+        case 14: { // integer arithmetic in 16 and 32 bits
+            kinds.push_back("integer");
+            Expr q = cast<uint16_t>(clamp(a(x, y, c) * 1000.0f, 0.0f, 60000.0f));
+            Expr wide = cast<int32_t>(q) * 3 - cast<int32_t>(q >> 2);
+            f(x, y, c) = cast<float>(wide) * (1.0f / 2750.0f);
+            break;
+        }
         default: { // lookup into a small table Func
             kinds.push_back("lookup");
             Func lut("lut" + std::to_string(i));
@@ -199,13 +283,13 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
                                 f.compute_root();
                                 if (f.dimensions() == 1) {
                                     f.gpu_tile(f.args()[0], fxo, fxi, 64);
+                                    for (int u = 0; u < f.num_update_definitions(); u++)
+                                        gpuTileUpdate(f, u);
                                     continue;
                                 }
                                 f.gpu_tile(f.args()[0], f.args()[1], fxo, fyo, fxi, fyi, 16, 16);
-                                for (int u = 0; u < f.num_update_definitions(); u++) {
-                                    Var uxo("uxo"), uyo("uyo"), uxi("uxi"), uyi("uyi");
-                                    f.update(u).gpu_tile(f.args()[0], f.args()[1], uxo, uyo, uxi, uyi, 16, 16);
-                                }
+                                for (int u = 0; u < f.num_update_definitions(); u++)
+                                    gpuTileUpdate(f, u);
                             }
                         });
     instance.stageKinds = std::move(kinds);

@@ -65,6 +65,7 @@ void applyStage(Halide::Func func, Halide::Stage stage, const StagePlan &plan,
             break;
         case Kind::GpuSingleThread: stage.gpu_single_thread(); break;
         case Kind::Unroll: stage.unroll(v[0]); break;
+        case Kind::Unscheduled: stage.unscheduled(); break;
         }
     }
 }

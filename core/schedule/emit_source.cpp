@@ -1,5 +1,7 @@
 #include "core/schedule/emit_source.h"
 
+#include "core/util/halide_names.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -77,6 +79,11 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
                        const std::map<std::string, int> &funcIndices, const EmitOptions &options)
 {
     const search::SearchDag &sd = state.dag();
+    // Funcs are named as everywhere else (halide_names.h), however many builds this process made.
+    std::vector<std::string> allFuncs;
+    for (const auto &[name, index] : funcIndices)
+        allFuncs.push_back(name);
+    const FuncNames shown(allFuncs);
     std::ostringstream os;
     os << "// Beamscope GPU schedule" << (options.pipeline.empty() ? "" : " for " + options.pipeline);
     if (options.totalCost >= 0)
@@ -107,6 +114,13 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
         pure.erase(m);
     std::map<std::string, std::string> ids; // Halide name -> C++ identifier
     std::set<std::string> used;
+    auto claimAs = [&](const std::string &name, const std::string &as, const char *suffix) {
+        std::string id = identifier(as);
+        while (used.contains(id))
+            id += suffix;
+        used.insert(id);
+        ids[name] = id;
+    };
     auto claim = [&](const std::string &name, const char *suffix) {
         std::string id = identifier(name);
         while (used.contains(id))
@@ -116,7 +130,7 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
     };
     used.insert({"pipeline", "target"});
     for (const std::string &f : funcs)
-        claim(f, "_f");
+        claimAs(f, shown.name(f), "_f");
     std::map<std::string, std::string> funcIds = ids;
     ids.clear();
     for (const std::string &v : pure)
@@ -125,8 +139,12 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
         if (!ids.contains(v))
             claim(v, "_v");
 
-    for (const std::string &f : funcs)
-        os << "Func " << funcIds.at(f) << " = pipeline.get_func(" << funcIndices.at(f) << ");\n";
+    for (const std::string &f : funcs) {
+        os << "Func " << funcIds.at(f) << " = pipeline.get_func(" << funcIndices.at(f) << ");";
+        if (identifier(shown.name(f)) != shown.name(f))
+            os << " // " << shown.name(f);
+        os << "\n";
+    }
     for (const std::string &v : pure)
         os << "Var " << ids.at(v) << "(\"" << v << "\");\n";
     for (const std::string &v : made)
@@ -135,12 +153,12 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
     if (!plan.inlined.empty()) {
         os << "// inlined:";
         for (const std::string &f : plan.inlined)
-            os << " " << f;
+            os << " " << shown.name(f);
         os << "\n";
     }
 
     for (const StagePlan &p : plan.stages) {
-        os << "\n// " << p.func << ".s" << p.stage;
+        os << "\n// " << shown.name(p.func) << ".s" << p.stage;
         const int slot = sd.stageSlot(p.node, p.stage);
         if (options.stageCosts && slot >= 0 && static_cast<size_t>(slot) < options.stageCosts->size())
             os << ": predicted cost " << formatCost((*options.stageCosts)[static_cast<size_t>(slot)]);
@@ -175,6 +193,7 @@ std::string emitSource(const search::State &state, const SchedulePlan &plan,
             case Kind::GpuThreads: os << ".gpu_threads(" << joined(d.vars, ids) << ")"; break;
             case Kind::GpuSingleThread: os << ".gpu_single_thread()"; break;
             case Kind::Unroll: os << ".unroll(" << ids.at(d.vars[0]) << ")"; break;
+            case Kind::Unscheduled: os << ".unscheduled()"; break;
             }
         }
         os << ";\n";

@@ -290,6 +290,9 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
             else
                 planThreadLevel(st, t, p);
         }
+        for (size_t s = 1; s < stages.size(); s++)
+            if (stages[s].directives.empty())
+                stages[s].directives.push_back(withVars(Kind::Unscheduled, {}));
         // Updates first, then the pure definition (Halide's printing order).
         auto &idx = planIndex[static_cast<size_t>(node)];
         idx.assign(stages.size(), 0);

@@ -31,6 +31,8 @@
 //   Inlined     Halide's default; nothing is emitted
 // Reduction loops are never split or reordered: they stay where the algorithm
 // put them (innermost), serial.
+// Every stage of a Func that is not inlined gets at least one directive: an update
+// the state leaves serial is marked Unscheduled, never left without a word.
 
 #include "core/search/state.h"
 
@@ -54,6 +56,10 @@ struct Directive {
         GpuThreads, // vars thread x first (1..3)
         GpuSingleThread,
         Unroll, // vars[0]
+        // An update stage whose loops stay as the algorithm has them, serial inside
+        // the loop its Func is computed at (a Func computed per thread): said
+        // explicitly, so Halide knows it is meant (Stage::unscheduled).
+        Unscheduled,
     };
     Kind kind = Kind::ComputeRoot;
     std::vector<std::string> vars;

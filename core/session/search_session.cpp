@@ -1,5 +1,7 @@
 #include "core/session/search_session.h"
 
+#include "core/util/halide_names.h"
+
 #include "core/util/sha256.h"
 
 #include "core/bench/benchmark.h"
@@ -192,8 +194,12 @@ std::unique_ptr<SearchSession> SearchSession::open(const SearchRequest &request,
         s.instance = s.build();
         s.dag = std::make_unique<dag::FunctionDAG>(s.instance.outputs);
         s.searchDag = std::make_unique<search::SearchDag>(*s.dag);
+        std::vector<std::string> funcs;
+        for (const dag::Node &n : s.dag->nodes)
+            funcs.push_back(n.name);
+        const FuncNames shown(funcs);
         for (const dag::StageRef &r : s.searchDag->costStages())
-            s.stageNames.push_back(s.dag->stage(r).name);
+            s.stageNames.push_back(shown.rewrite(s.dag->stage(r).name));
         if (!request.partialSchedule.empty()) {
             try {
                 p.startDecisions = search::partialScheduleDecisions(*s.searchDag, request.partialSchedule);
@@ -212,6 +218,20 @@ const std::string &SearchSession::pipelineName() const { return m_impl->instance
 const std::vector<std::string> &SearchSession::stageNames() const { return m_impl->stageNames; }
 const std::string &SearchSession::profileName() const { return m_impl->profileName; }
 int SearchSession::passes() const { return m_impl->params.passes(); }
+
+PipelineChoice pipelineChoiceOf(const search::SearchTrace &trace)
+{
+    PipelineChoice choice;
+    if (trace.params.generator.empty()) {
+        choice.app = trace.pipeline;
+        return choice;
+    }
+    choice.generatorLibrary = trace.params.generatorLibrary;
+    choice.generatorName = trace.params.generator;
+    for (const auto &[k, v] : trace.params.generatorParams)
+        choice.generatorParams.emplace_back(k, v);
+    return choice;
+}
 
 SearchOutcome SearchSession::run(Progress *progress, const NodeBatchSink &sink)
 {

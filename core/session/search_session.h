@@ -43,6 +43,10 @@ struct PipelineChoice {
     std::vector<std::pair<std::string, std::string>> generatorParams;
 };
 
+// The pipeline a trace was searched on: the generator it names (library, name,
+// the parameters it was built with), else the app of its "pipeline" field.
+PipelineChoice pipelineChoiceOf(const search::SearchTrace &trace);
+
 struct SearchRequest {
     PipelineChoice pipeline;
     std::string weightsPath;      // an Anderson2021 weights file (never replaced by random weights)
@@ -131,7 +135,8 @@ public:
 
     const SearchRequest &request() const;
     const std::string &pipelineName() const;
-    const std::vector<std::string> &stageNames() const; // cost-model order
+    // Cost-model order, each Func named as everywhere else (halide_names.h FuncNames).
+    const std::vector<std::string> &stageNames() const;
     const std::string &profileName() const;             // the profile's own name ("V100-SXM2-16GB", ...)
     int passes() const;                                 // the number of passes a run makes
 

@@ -8,8 +8,12 @@
 #include "tests/dag/golden_features.h"
 #include "tests/support/test_data.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <chrono>
+#include <filesystem>
 
 using namespace beamscope;
 
@@ -32,6 +36,46 @@ class TestGenerators : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Rebuilt at the same path, a library is loaded again: the search sees the new code
+    // (a second dlopen of a loaded path would hand back the old one).
+    void rebuiltLibraryIsLoadedAfresh()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path lib = dir.filePath(QStringLiteral("librebuilt.so")).toStdString();
+        std::filesystem::copy_file(BEAMSCOPE_TEST_REBUILT_V1, lib);
+        auto funcs = [&] {
+            const auto p = pipelines::buildGenerator(lib, "beamscope_test_rebuilt", {});
+            return dag::FunctionDAG(p.outputs).nodes.size();
+        };
+        const size_t before = funcs();
+        std::filesystem::copy_file(BEAMSCOPE_TEST_REBUILT_V2, lib, std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::last_write_time(lib, std::filesystem::last_write_time(lib) + std::chrono::seconds(2));
+        QCOMPARE(funcs(), before + 1);
+        QCOMPARE(funcs(), before + 1); // unchanged since: the same code, not loaded a third time
+        // Nothing is left behind beside it or in the temporary folder's copies.
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir.path().toStdString()),
+                               std::filesystem::directory_iterator()),
+                 std::ptrdiff_t(1));
+    }
+
+    // A bare file name is a library in the current folder, never one on the system path.
+    void bareLibraryNameIsTheCurrentFolder()
+    {
+        QTemporaryDir dir;
+        const QString previous = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        const std::string expected = (std::filesystem::path(dir.path().toStdString()) / "libfoo.so").string();
+        QCOMPARE(pipelines::absoluteLibraryPath("libfoo.so"), expected);
+        QCOMPARE(pipelines::absoluteLibraryPath("./sub/../libfoo.so"), expected);
+        try {
+            pipelines::loadGeneratorLibrary("libfoo.so");
+            QFAIL("expected a GeneratorError");
+        } catch (const pipelines::GeneratorError &e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(expected)), e.what());
+        }
+        QVERIFY(QDir::setCurrent(previous));
+    }
+
     void listsRegisteredGenerators()
     {
         const auto names = pipelines::loadGeneratorLibrary(kLibrary);

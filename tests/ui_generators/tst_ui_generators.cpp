@@ -152,13 +152,15 @@ private Q_SLOTS:
     {
         SearchWorkspace ws(*m_settings, nullptr);
         const QString crashing = env("BEAMSCOPE_TEST_CRASHING_GENERATORS");
+        // One generator crashes while building: it is named with its crash, the other one is offered.
         auto [ok, message] = open(ws, crashing);
-        QVERIFY(!ok);
-        QVERIFY2(message.contains(QFileInfo(crashing).absoluteFilePath()) &&
-                     message.contains(QStringLiteral("beamscope_test_crashes")) &&
-                     message.contains(QStringLiteral("crashed")) && message.contains(QStringLiteral("SIGSEGV")),
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY2(message.contains(QFileInfo(crashing).fileName()) &&
+                     message.contains(QStringLiteral("beamscope_test_crashes (cannot be searched: crashed (SIGSEGV)")),
                  qPrintable(message));
-        QVERIFY(ws.generatorEntries().isEmpty());
+        QCOMPARE(ws.generatorEntries().size(), 2);
+        QVERIFY2(ws.generatorEntries().join(QLatin1Char(' ')).contains(QStringLiteral("beamscope_test_fine_beside_crashes")),
+                 qPrintable(ws.generatorEntries().join(QLatin1Char(' '))));
 
         std::tie(ok, message) = open(ws, env("BEAMSCOPE_TEST_NO_GENERATORS"));
         QVERIFY(!ok);

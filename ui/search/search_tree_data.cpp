@@ -15,6 +15,7 @@ void SearchTreeData::reset(const search::SearchTrace &header)
     *this = SearchTreeData();
     m_pipeline = QString::fromStdString(header.pipeline);
     m_stageNames = header.stageNames;
+    m_funcNames = FuncNames::fromStageNames(header.stageNames);
     m_params = header.params;
 }
 
@@ -236,8 +237,8 @@ QString SearchTreeData::depthLabel(int depth) const
     const search::TraceNode *first = r && !r->nodes.empty() ? node(r->nodes.front()) : nullptr;
     if (!first)
         return {};
-    // The same names in every view: without Halide's "$N" uniquifiers.
-    const QString func = QString::fromStdString(withoutUniqueSuffixes(decisionFunc(*first).toStdString()));
+    // The same names in every view, the CLI's and the schedule's too.
+    const QString func = shown(decisionFunc(*first).toStdString());
     if (!m_params.halideSteps)
         return func;
     return depth % 2 == 1 ? QObject::tr("%1 · place").arg(func) : QObject::tr("%1 · tile").arg(func);
@@ -261,7 +262,7 @@ QString SearchTreeData::describe(int64_t id) const
     const search::TraceNode *n = node(id);
     if (!n)
         return {};
-    const QString decision = QString::fromStdString(withoutUniqueSuffixes(n->decision));
+    const QString decision = shown(n->decision);
     const auto [rank, of] = rankInRow(id);
     return QObject::tr("#%1 · %2\n%3\npredicted cost %4 · %5 of %6 in its row by cost · %7")
         .arg(id)

@@ -12,6 +12,7 @@
 // slot) by division, no tree or grid to maintain.
 
 #include "core/search/search_trace.h"
+#include "core/util/halide_names.h"
 
 #include <QPointF>
 #include <QRectF>
@@ -56,6 +57,10 @@ public:
     const Row *row(int pass, int depth) const;
     const QString &pipeline() const { return m_pipeline; }
     const std::vector<std::string> &stageNames() const { return m_stageNames; }
+    // Text (a stage name, a decision, a loop nest) with every Func named as the
+    // explorer, the CLI and the emitted schedule name it (halide_names.h FuncNames).
+    QString shown(const std::string &text) const { return QString::fromStdString(m_funcNames.rewrite(text)); }
+    const FuncNames &funcNames() const { return m_funcNames; }
     const search::TraceParams &params() const { return m_params; }
     const search::TraceSummary &summary() const { return m_summary; }
     bool hasSummary() const { return m_hasSummary; }
@@ -127,6 +132,7 @@ private:
 
     QString m_pipeline;
     std::vector<std::string> m_stageNames;
+    FuncNames m_funcNames;
     search::TraceParams m_params;
     search::TraceSummary m_summary;
     bool m_hasSummary = false;

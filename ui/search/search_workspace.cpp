@@ -757,7 +757,7 @@ void SearchWorkspace::refreshCounts()
     }
     QString text = tr("%1 — %2 states added, the tree's nodes (Halide's num_states_added), %3 kept in the beam, "
                       "%4 passes, %5 decisions deep")
-                       .arg(displayStageName(m_data.pipeline().toStdString()))
+                       .arg(m_data.pipeline())
                        .arg(m_data.nodes().size())
                        .arg(beam)
                        .arg(m_data.passCount())

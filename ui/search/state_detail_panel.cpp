@@ -40,12 +40,6 @@
 
 namespace beamscope::ui {
 
-namespace {
-// A decision's text with every Func named as displayStageName does it.
-QString displayDecision(const std::string &decision) { return QString::fromStdString(withoutUniqueSuffixes(decision)); }
-} // namespace
-
-QString displayStageName(const std::string &name) { return QString::fromStdString(withoutUniqueSuffixes(name)); }
 
 namespace {
 
@@ -293,10 +287,10 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
             .arg(winner ? tr(" · <b>winner</b>") : QString())
             .arg(m_data->isRecomputed(n.id) ? tr(" · details rebuilt from its decisions") : QString());
     };
-    QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), displayDecision(na->decision).toHtmlEscaped());
+    QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), m_data->shown(na->decision).toHtmlEscaped());
     if (const search::TraceNode *nb = m_data->node(m_b))
         text += tr("<br><b>B</b> %1<br>%2 · B − A = %3<br>%4")
-                    .arg(describe(*nb), displayDecision(nb->decision).toHtmlEscaped(),
+                    .arg(describe(*nb), m_data->shown(nb->decision).toHtmlEscaped(),
                          formatNumber(nb->cost - na->cost, 5), m_divergence);
     m_summary->setText(text);
 
@@ -304,7 +298,7 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
         const search::TraceNode *n = m_data->node(id);
         auto *item = new QListWidgetItem(QStringLiteral("%1. %2   [%3]")
                                              .arg(n->depth)
-                                             .arg(displayDecision(n->decision))
+                                             .arg(m_data->shown(n->decision))
                                              .arg(formatNumber(n->cost, 4)),
                                          m_path);
         item->setData(Qt::UserRole, qint64(id));
@@ -334,7 +328,7 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     m_stageCombo->clear();
     const auto &names = m_data->stageNames();
     for (size_t s = 0; s < na->features.size(); ++s)
-        m_stageCombo->addItem(s < names.size() ? displayStageName(names[s]) : tr("stage %1").arg(s));
+        m_stageCombo->addItem(s < names.size() ? m_data->shown(names[s]) : tr("stage %1").arg(s));
     // The stage whose cost (else features) differs most, and only the features that differ.
     const bool focus = m_focusDifference && nb && !nb->features.empty() && !na->features.empty();
     if (focus)
@@ -360,7 +354,7 @@ QString StateDetailPanel::describeDivergence() const
         ++i;
     const auto decision = [this](int64_t id) {
         const search::TraceNode *n = m_data->node(id);
-        return n ? displayDecision(n->decision).toHtmlEscaped() : QString();
+        return n ? m_data->shown(n->decision).toHtmlEscaped() : QString();
     };
     if (i == pa.size() && i == pb.size())
         return tr("A and B are the same state.");
@@ -504,7 +498,7 @@ void StateDetailPanel::refreshCosts()
     QStringList stages;
     if (m_data)
         for (const std::string &s : m_data->stageNames())
-            stages << displayStageName(s);
+            stages << m_data->shown(s);
     std::optional<std::vector<float>> bCosts;
     if (nb)
         bCosts = nb->stageCosts;
@@ -603,7 +597,7 @@ void StateDetailPanel::refreshCosts()
     note +=
         tr(" Terms recomputed with %1 for %2 sum to %3.")
             .arg(QString::fromStdString(std::filesystem::path(m_session->request().weightsPath).filename().string()),
-                 displayStageName(m_session->pipelineName()), formatNumber(termSum, 6));
+                 QString::fromStdString(m_session->pipelineName()), formatNumber(termSum, 6));
     m_costNote->setText(note);
 }
 
@@ -620,7 +614,7 @@ QString StateDetailPanel::loopNestDiffHtml(const std::string &a, const std::stri
     // Only the changes and two lines of context either side: a 35-stage nest that differs in one
     // tiling reads as that tiling, not as screens of common lines.
     constexpr size_t kContext = 2;
-    const std::vector<DiffLine> lines = diffLines(withoutUniqueSuffixes(a), withoutUniqueSuffixes(b));
+    const std::vector<DiffLine> lines = diffLines(m_data->funcNames().rewrite(a), m_data->funcNames().rewrite(b));
     std::vector<bool> keep(lines.size(), false);
     size_t changes = 0;
     for (size_t i = 0; i < lines.size(); ++i)
@@ -671,7 +665,7 @@ QString StateDetailPanel::loopNestHtml(const std::string &nest)
             .arg(QLatin1String(color), bold ? QStringLiteral("font-weight:bold") : QString(), text.toHtmlEscaped());
     };
     // Halide's "$N" uniquifiers (f28$0_s0) are an artefact of its naming, not part of the schedule.
-    for (const Line &l : search::readNestLines(withoutUniqueSuffixes(nest))) {
+    for (const Line &l : search::readNestLines(m_data->funcNames().rewrite(nest))) {
         QString out;
         switch (l.kind) {
         case Line::Kind::Loop:

@@ -46,9 +46,6 @@ class FeatureTableModel;
 class SearchTreeData;
 class StageCostModel;
 
-// A stage or Func name without Halide's "$N" uniquifying suffix.
-QString displayStageName(const std::string &name);
-
 class StateDetailPanel : public QWidget {
     Q_OBJECT
 public:

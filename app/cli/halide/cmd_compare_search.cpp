@@ -55,12 +55,16 @@ int runCompareSearch(const CompareSearchOptions &o)
         return fail(error);
 
     session::SearchRequest request;
-    request.pipeline.app = trace->pipeline;
+    request.pipeline = session::pipelineChoiceOf(*trace); // an app, or the generator the trace names
     request.weightsPath = weightsForReplay(*trace);
     request.recordTrace = false;
     const std::unique_ptr<session::SearchSession> session = session::SearchSession::open(request, &error);
     if (!session)
-        return fail(o.trace + ": field \"pipeline\": cannot rebuild '" + trace->pipeline + "': " + error);
+        return fail(o.trace + ": cannot rebuild '" + trace->pipeline + "'" +
+                    (request.pipeline.app.empty() ? " from generator " + request.pipeline.generatorName + " of " +
+                                                        request.pipeline.generatorLibrary
+                                                  : std::string()) +
+                    ": " + error);
 
     // Halide numbers passes from 1; a freeze_inline_compute_root pre-pass (trace pass 0) has no counterpart.
     const std::optional<std::vector<search::ComparedState>> compared = search::comparedStates(

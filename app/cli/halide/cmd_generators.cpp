@@ -1,17 +1,21 @@
 // beamscope-cli generators: what a user's generator library registers, each
 // generator's parameters with their defaults, and whether each builds a
 // pipeline Beamscope can search (estimates on every output and input): every
-// generator with its defaults, or with --name one with --param values. The explorer runs it as a child process before it loads a
-// library into itself, so a library that crashes takes only this process down.
+// generator with its defaults (each built in a child process of its own, so one
+// that crashes does not hide the others), or with --name one with --param
+// values. The explorer runs it as a child process before it loads a library
+// into itself, so a library that crashes takes only this process down.
 
 #include "app/cli/arguments.h"
 #include "app/cli/command.h"
 #include "core/dag/function_dag.h"
 #include "core/pipelines/generator_library.h"
 #include "core/pipelines/generator_params.h"
+#include "core/util/child_process.h"
 #include "core/util/json.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -46,8 +50,42 @@ Json buildReport(const std::string &library, const std::string &name, const std:
     return built;
 }
 
-int runGenerators(const GeneratorsOptions &o)
+// The same, in a child process (this program's `generators LIB --name GEN --json`): one
+// generator whose code crashes or hangs while building costs only its own entry, and
+// the library's other generators are still listed as searchable.
+Json buildReportIsolated(const std::string &library, const std::string &name)
 {
+    std::error_code ec;
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    const ChildResult child = runChild({self, "generators", library, "--name", name, "--json"}, 90);
+    Json built = Json::object();
+    if (child.signaled || child.timedOut || !child.started) {
+        built["error"] = child.timedOut   ? std::string("no answer within 90 s while building its pipeline (does it hang?)")
+                         : child.started ? "crashed (" + signalName(child.signal) + ") while building its pipeline"
+                                          : "cannot run beamscope-cli to build it: " + child.startError;
+        return built;
+    }
+    const JsonParseResult parsed = parseJson(child.out);
+    if (parsed.value)
+        if (const Json *generators = parsed.value->find("generators"))
+            for (const Json &g : generators->items())
+                if (g.find("name") && g.find("name")->toString() == name) {
+                    for (const char *key : {"error", "stages", "outputs"})
+                        if (const Json *v = g.find(key))
+                            built[key] = *v;
+                    return built;
+                }
+    if (const Json *error = parsed.value ? parsed.value->find("error") : nullptr)
+        built["error"] = *error;
+    else
+        built["error"] = std::string("building it ended with exit code ") + std::to_string(child.exitCode) +
+                         " and no report";
+    return built;
+}
+
+int runGenerators(GeneratorsOptions o)
+{
+    o.library = pipelines::absoluteLibraryPath(o.library); // ./ or not, never the system library path
     Json out = Json::object();
     out["library"] = o.library;
     const auto fail = [&](const std::string &message) {
@@ -88,7 +126,7 @@ int runGenerators(const GeneratorsOptions &o)
             g["params"] = params;
             // Without --name every generator is built with its defaults; with it, that one with --param.
             if (!o.name || *o.name == name) {
-                const Json built = buildReport(o.library, name, o.name ? o.params : std::vector<std::string>{});
+                const Json built = o.name ? buildReport(o.library, name, o.params) : buildReportIsolated(o.library, name);
                 if (const Json *error = built.find("error")) {
                     g["error"] = *error;
                     failed = failed || o.name.has_value();

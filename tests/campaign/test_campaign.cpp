@@ -1,0 +1,177 @@
+// The correctness campaign (core/campaign): the corpus of user-shaped
+// generators and a sample of seeded random pipelines are searched, and every
+// state of the final beam is compiled for OpenCL and CUDA and run on PoCL
+// against the host; a failed search says where it stopped; a campaign resumes
+// where it was stopped and summarizes its records.
+
+#include "core/campaign/campaign.h"
+#include "core/gpu/device_facts.h"
+#include "core/model/cost_model_file.h"
+#include "core/pipelines/generator_library.h"
+#include "core/pipelines/random_pipeline.h"
+#include "core/search/device_limits.h"
+#include "core/util/progress.h"
+#include "tests/support/test_data.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace beamscope;
+
+namespace {
+
+const std::string kCorpus = BEAMSCOPE_CORPUS_GENERATORS;
+
+// A trained per-app file, as a generator's search gets by default.
+std::unique_ptr<model::CostModel> loadModel()
+{
+    std::string error;
+    auto model = model::loadCostModel(test::sourceDir() / "weights" / "anderson2021" / "bgu.weights", error);
+    if (!model)
+        qFatal("%s", error.c_str());
+    return model;
+}
+
+campaign::BeamCheckOptions checkOptions(int beam, int schedules)
+{
+    campaign::BeamCheckOptions o;
+    o.search.beamSize = beam;
+    o.search.numPasses = 1;
+    std::string error;
+    o.search.device = search::featureParamsFor(*gpu::resolveProfile("v100", error));
+    o.schedules = schedules;
+    o.compileCuda = true;
+    o.run.timeoutSeconds = 60;
+    o.compileTimeoutSeconds = 300;
+    return o;
+}
+
+campaign::PipelineToCheck generator(const std::string &name, std::map<std::string, std::string> params = {})
+{
+    return {name, "generator " + name, {},
+            [name, params] { return pipelines::buildGenerator(kCorpus, name, params); }};
+}
+
+QString describe(const campaign::PipelineCheck &c)
+{
+    QString text = QString::fromStdString(c.pipeline + ": " + campaign::outcomeName(c.outcome) + " " + c.message);
+    for (const campaign::ScheduleCheck &s : c.schedules)
+        if (s.outcome != campaign::Outcome::Correct)
+            text += QStringLiteral("\n  state %1: %2: %3\n%4")
+                        .arg(s.rank)
+                        .arg(campaign::outcomeName(s.outcome), QString::fromStdString(s.message),
+                             QString::fromStdString(s.loopNest));
+    return text;
+}
+
+class CancelAfter : public Progress {
+public:
+    explicit CancelAfter(int reports) : m_left(reports) {}
+    void report(double, std::string_view) override { --m_left; }
+    bool cancelled() const override { return m_left < 0; }
+
+private:
+    int m_left;
+};
+
+} // namespace
+
+class TestCampaign : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { m_model = loadModel(); }
+
+    // Every corpus generator: every state of its final beam (beam 4) compiles for
+    // OpenCL and CUDA and computes on PoCL exactly what the host computes.
+    void corpusIsCorrectEndToEnd_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const std::string &name : pipelines::loadGeneratorLibrary(kCorpus))
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    }
+    void corpusIsCorrectEndToEnd()
+    {
+        QFETCH(QString, name);
+        const campaign::PipelineCheck c =
+            campaign::checkPipeline(generator(name.toStdString()), *m_model, checkOptions(4, 4));
+        QVERIFY2(c.outcome == campaign::Outcome::Correct, qPrintable(describe(c)));
+        QVERIFY(!c.schedules.empty());
+        QVERIFY(c.stages > 0);
+    }
+
+    // Seeded random pipelines of every stage kind: the winner and three more of the final beam.
+    void randomSampleIsCorrect()
+    {
+        std::set<std::string> kinds;
+        for (const auto &[seed, stages] : std::vector<std::pair<uint64_t, int>>{{4, 6}, {7, 10}, {12, 10}, {14, 10}}) {
+            const pipelines::PipelineInstance probe = pipelines::randomPipeline(seed, stages);
+            kinds.insert(probe.stageKinds.begin(), probe.stageKinds.end());
+            const campaign::PipelineCheck c = campaign::checkPipeline(
+                {probe.name, "random", probe.stageKinds, [=] { return pipelines::randomPipeline(seed, stages); }},
+                *m_model, checkOptions(8, 4));
+            QVERIFY2(c.outcome == campaign::Outcome::Correct, qPrintable(describe(c)));
+            QCOMPARE(c.schedules.size(), size_t(4));
+        }
+        QVERIFY2(kinds.size() >= 6, qPrintable(QString::number(kinds.size())));
+    }
+
+    // An RDom of negative extent leaves nothing to compute: no schedule, and the cause named.
+    void failedSearchSaysWhereItStopped()
+    {
+        const campaign::PipelineCheck c = campaign::checkPipeline(
+            generator("corpus_inline_blur_sharpen", {{"radius", "-1"}}), *m_model, checkOptions(4, 1));
+        QCOMPARE(c.outcome, campaign::Outcome::NoSchedule);
+        QVERIFY2(QString::fromStdString(c.message).contains(QStringLiteral("the search stopped at depth")),
+                 qPrintable(describe(c)));
+        QVERIFY(c.schedules.empty());
+    }
+
+    // Stopped after one pipeline, a rerun checks only the rest; the summary reads every record.
+    void campaignResumesAndSummarizes()
+    {
+        QTemporaryDir dir;
+        campaign::CampaignRequest request;
+        request.out = dir.path().toStdString();
+        for (uint64_t seed : {21, 22}) {
+            const pipelines::PipelineInstance probe = pipelines::randomPipeline(seed, 3);
+            request.pipelines.push_back(
+                {probe.name, "random", probe.stageKinds, [=] { return pipelines::randomPipeline(seed, 3); }});
+        }
+        request.check = checkOptions(2, 1);
+        request.check.compileCuda = false;
+        std::string error;
+        CancelAfter stopAfterFirst(1);
+        QVERIFY2(campaign::runCampaign(request, *m_model, &stopAfterFirst, &error), error.c_str());
+        QCOMPARE(campaign::pendingPipelines(request).size(), size_t(1));
+        const auto first = request.out / "pipelines" / (request.pipelines[0].name + ".json");
+        const auto firstWritten = std::filesystem::last_write_time(first);
+        QVERIFY2(campaign::runCampaign(request, *m_model, nullptr, &error), error.c_str());
+        QVERIFY(campaign::pendingPipelines(request).empty());
+        QCOMPARE(std::filesystem::last_write_time(first), firstWritten);
+
+        const std::vector<campaign::PipelineCheck> records = campaign::readCampaign(request.out, &error);
+        QVERIFY2(error.empty(), error.c_str());
+        QCOMPARE(records.size(), size_t(2));
+        const Json summary = campaign::summaryJson(records);
+        QCOMPARE(summary.find("pipelines")->toInt(), int64_t(2));
+        int64_t counted = 0;
+        for (const auto &[name, count] : summary.find("pipelines_by_outcome")->members())
+            counted += count.toInt();
+        QCOMPARE(counted, int64_t(2));
+        QVERIFY(campaign::summaryMarkdown(records).find("| pipelines (worst schedule) |") != std::string::npos);
+
+        // A damaged record is named, not skipped.
+        test::writeFile(request.out / "pipelines" / "broken.json", "{\"pipeline\": 3}");
+        QVERIFY(campaign::readCampaign(request.out, &error).empty());
+        QVERIFY2(QString::fromStdString(error).contains(QStringLiteral("broken.json")), error.c_str());
+    }
+
+private:
+    std::unique_ptr<model::CostModel> m_model;
+};
+
+QTEST_GUILESS_MAIN(TestCampaign)
+#include "test_campaign.moc"
