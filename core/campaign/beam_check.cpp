@@ -146,6 +146,7 @@ Json ScheduleCheck::toJson() const
     j["predicted_cost"] = predictedCost;
     j["outcome"] = std::string(outcomeName(outcome));
     j["message"] = message;
+    j["cuda_compiled"] = cudaCompiled;
     j["cuda_error"] = cudaError;
     j["compile_seconds"] = compileSeconds;
     j["run_seconds"] = runSeconds;
@@ -234,6 +235,8 @@ std::optional<PipelineCheck> PipelineCheck::fromJson(const Json &j, std::string 
         c.outcome = *so;
         if (const Json *m = s.find("message"); m && m->isString())
             c.message = m->toString();
+        if (const Json *m = s.find("cuda_compiled"))
+            c.cudaCompiled = m->toBool();
         if (const Json *m = s.find("cuda_error"); m && m->isString())
             c.cudaError = m->toString();
         if (const Json *m = s.find("loop_nest"); m && m->isString())
@@ -291,6 +294,7 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
 
     // Per state: the device build, then (when asked) the CUDA build; one host reference last.
     std::vector<bench::CompileRequest> requests;
+    std::vector<size_t> cudaIndex(beam.size(), SIZE_MAX);
     for (size_t i = 0; i < beam.size(); i++) {
         const search::State *state = &beam[i].second;
         const bench::Schedule schedule = bench::Schedule::custom(
@@ -298,10 +302,12 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
                 schedule::applySchedule(*state, p.outputs);
             });
         requests.push_back({pipeline.build, schedule, device, {}, {}});
-        if (options.compileCuda)
-            requests.push_back({pipeline.build, schedule, cuda, {}, {}});
     }
-    const size_t perState = options.compileCuda ? 2 : 1;
+    for (size_t i = 0; i < beam.size(); i++)
+        if (options.cudaSchedules < 0 || i < static_cast<size_t>(options.cudaSchedules)) {
+            cudaIndex[i] = requests.size();
+            requests.push_back({pipeline.build, requests[i].schedule, cuda, {}, {}});
+        }
     // The references: the host's, exact but for the math library, then the device's own (device_reference.h).
     requests.push_back({pipeline.build, bench::Schedule::computeRoot(), host, {}, {}});
     requests.push_back({pipeline.build,
@@ -330,10 +336,11 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
         c.rank = static_cast<int>(i);
         c.predictedCost = beam[i].first;
         c.loopNest = beam[i].second.dump();
-        const bench::CompiledLibrary &lib = built[i * perState];
+        const bench::CompiledLibrary &lib = built[i];
         c.compileSeconds = lib.compileSeconds;
-        if (options.compileCuda && !built[i * perState + 1].ok)
-            c.cudaError = built[i * perState + 1].error.substr(0, 2000);
+        c.cudaCompiled = cudaIndex[i] != SIZE_MAX;
+        if (c.cudaCompiled && !built[cudaIndex[i]].ok)
+            c.cudaError = built[cudaIndex[i]].error.substr(0, 2000);
         if (!lib.ok) {
             c.outcome = outcomeOfCompile(lib);
             c.message = "OpenCL compile: " + lib.error.substr(0, 2000);

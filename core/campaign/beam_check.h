@@ -45,7 +45,8 @@ struct ScheduleCheck {
     double predictedCost = 0;
     Outcome outcome = Outcome::Correct;
     std::string message;
-    std::string cudaError; // the CUDA compile's failure, if any (counted as Refused or Crash)
+    bool cudaCompiled = false; // also compiled for CUDA (PTX)
+    std::string cudaError;     // the CUDA compile's failure, if any (counted as Refused or Crash)
     double compileSeconds = 0, runSeconds = 0;
     double mismatches = 0, values = 0;
     std::string loopNest; // the state's loop nest, to replay a failure
@@ -69,7 +70,7 @@ struct PipelineCheck {
 struct BeamCheckOptions {
     search::AutoscheduleParams search; // beam size, passes, device limits
     int schedules = 4;                 // the winner and up to this many - 1 more of the final beam
-    bool compileCuda = true;           // also compile each schedule for CUDA (PTX), not run
+    int cudaSchedules = -1;            // the first this many are also compiled for CUDA (PTX), not run; -1: all
     double compileTimeoutSeconds = 120;
     bench::RunOptions run;             // reps, warm-up, time limit, scale
     std::filesystem::path cacheDir;

@@ -40,8 +40,8 @@ std::map<std::string, LoadedLibrary> &loadedLibraries()
     return libs;
 }
 
-// A rebuilt library is loaded from a fresh copy: dlopen of a path already
-// loaded returns the old handle, and with it the old code.
+// A library is loaded from a fresh copy: dlopen of a path already loaded
+// returns the old handle, and with it the old code.
 std::string freshCopyOf(const std::filesystem::path &library)
 {
     static int copies = 0;
@@ -51,8 +51,8 @@ std::string freshCopyOf(const std::filesystem::path &library)
     fs::create_directories(dir, ec);
     const fs::path copy = dir / (library.stem().string() + "." + std::to_string(++copies) + ".so");
     if (!fs::copy_file(library, copy, fs::copy_options::overwrite_existing, ec))
-        throw GeneratorError(library.string() + ": cannot copy the rebuilt library to " + copy.string() +
-                             " to load it afresh: " + ec.message());
+        throw GeneratorError(library.string() + ": cannot copy the library to " + copy.string() + " to load it: " +
+                             ec.message());
     return copy.string();
 }
 
@@ -84,6 +84,8 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path)
     namespace fs = std::filesystem;
     const std::string absolute = absoluteLibraryPath(path);
     std::error_code ec;
+    if (!fs::exists(absolute, ec))
+        throw GeneratorError(absolute + ": cannot load generator library: no such file");
     const auto modified = fs::last_write_time(absolute, ec);
     const std::uintmax_t size = ec ? 0 : fs::file_size(absolute, ec);
     if (ec)
@@ -91,7 +93,6 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path)
 
     std::lock_guard<std::mutex> lock(libraryMutex());
     auto &libs = loadedLibraries();
-    std::string loadFrom = absolute;
     if (auto it = libs.find(absolute); it != libs.end()) {
         if (it->second.modified == modified && it->second.size == size)
             return it->second.generators;
@@ -99,15 +100,21 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path)
         for (const std::string &name : it->second.generators)
             Internal::GeneratorRegistry::unregister_factory(name);
         libs.erase(it);
-        loadFrom = freshCopyOf(absolute);
     }
+    // Always from a copy: the code in use is then never the file a rebuild (or a plain
+    // cp over it) rewrites in place, which would change the mapped code under the search.
+    const std::string loadFrom = freshCopyOf(absolute);
     const std::vector<std::string> before = Internal::GeneratorRegistry::enumerate();
     void *handle = dlopen(loadFrom.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (loadFrom != absolute)
-        fs::remove(loadFrom, ec); // the mapping stays; nothing is left behind
+    fs::remove(loadFrom, ec); // the mapping stays; nothing is left behind
+    fs::remove(fs::path(loadFrom).parent_path(), ec); // when no other load is under way
     if (!handle) {
-        const char *why = dlerror();
-        throw GeneratorError(absolute + ": cannot load generator library: " + (why ? why : "unknown dlopen error"));
+        // dlerror names the copy: say the user's file instead.
+        const char *error = dlerror();
+        std::string why = error ? error : "unknown dlopen error";
+        for (size_t at = why.find(loadFrom); at != std::string::npos; at = why.find(loadFrom))
+            why.replace(at, loadFrom.size(), absolute);
+        throw GeneratorError(absolute + ": cannot load generator library: " + why);
     }
     const std::vector<std::string> after = Internal::GeneratorRegistry::enumerate();
     std::vector<std::string> added;

@@ -42,7 +42,7 @@ campaign::BeamCheckOptions checkOptions(int beam, int schedules)
     std::string error;
     o.search.device = search::featureParamsFor(*gpu::resolveProfile("v100", error));
     o.schedules = schedules;
-    o.compileCuda = true;
+    o.cudaSchedules = -1; // every one
     o.run.timeoutSeconds = 60;
     o.compileTimeoutSeconds = 300;
     return o;
@@ -141,7 +141,7 @@ private Q_SLOTS:
                 {probe.name, "random", probe.stageKinds, [=] { return pipelines::randomPipeline(seed, 3); }});
         }
         request.check = checkOptions(2, 1);
-        request.check.compileCuda = false;
+        request.check.cudaSchedules = 0;
         std::string error;
         CancelAfter stopAfterFirst(1);
         QVERIFY2(campaign::runCampaign(request, *m_model, &stopAfterFirst, &error), error.c_str());

@@ -148,7 +148,9 @@ void rootFuncsReadManyTimes(pipelines::PipelineInstance &p)
         int calls = 0;
         for (int e : n.outgoingEdges)
             calls += dag.edges[static_cast<size_t>(e)].calls;
-        if (calls > 1)
+        // A Func with an update computed per point of its reader would redo a whole scan or
+        // reduction per point (nested scans: a power of the extent).
+        if (calls > 1 || Func(n.func).has_update_definition())
             Func(n.func).compute_root();
     }
 }

@@ -18,8 +18,9 @@ std::vector<int> prepareSmallRun(pipelines::PipelineInstance &p, int maxExtent);
 void computeEverythingAtRoot(pipelines::PipelineInstance &p);
 
 // The reference schedule: Halide's default (everything inlined) except Funcs
-// read at more than one call site, which are computed at root so that stencil
-// pyramids do not grow exponentially when inlined.
+// read at more than one call site and Funcs with update definitions, which are
+// computed at root so that stencil pyramids and nested scans do not grow
+// exponentially when inlined.
 void rootFuncsReadManyTimes(pipelines::PipelineInstance &p);
 
 Halide::Buffer<> realizeOnHost(pipelines::PipelineInstance &p, const std::vector<int> &extents);

@@ -312,10 +312,10 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     if (!na->loopNest.empty() && nb && !nb->loopNest.empty()) {
         m_nestTitle->setText(tr("<b>Loop nest</b>: A against B (<span style='color:#b00020'>− A only</span>, "
                                 "<span style='color:#1b7a33'>+ B only</span>)"));
-        m_loopNest->setHtml(loopNestDiffHtml(na->loopNest, nb->loopNest));
+        m_loopNest->setHtml(loopNestDiffHtml(m_data->funcNames().rewrite(na->loopNest), m_data->funcNames().rewrite(nb->loopNest)));
     } else if (!na->loopNest.empty()) {
         m_nestTitle->setText(tr("<b>Loop nest</b>"));
-        m_loopNest->setHtml(loopNestHtml(na->loopNest));
+        m_loopNest->setHtml(loopNestHtml(m_data->funcNames().rewrite(na->loopNest)));
     } else {
         m_nestTitle->setText(tr("<b>Loop nest</b>"));
         m_loopNest->setHtml(m_recomputing ? tr("<p>Rebuilding this pruned state from its decisions…</p>")
@@ -614,7 +614,7 @@ QString StateDetailPanel::loopNestDiffHtml(const std::string &a, const std::stri
     // Only the changes and two lines of context either side: a 35-stage nest that differs in one
     // tiling reads as that tiling, not as screens of common lines.
     constexpr size_t kContext = 2;
-    const std::vector<DiffLine> lines = diffLines(m_data->funcNames().rewrite(a), m_data->funcNames().rewrite(b));
+    const std::vector<DiffLine> lines = diffLines(a, b);
     std::vector<bool> keep(lines.size(), false);
     size_t changes = 0;
     for (size_t i = 0; i < lines.size(); ++i)
@@ -664,8 +664,7 @@ QString StateDetailPanel::loopNestHtml(const std::string &nest)
         return QStringLiteral("<span style=\"color:%1;%2\">%3</span>")
             .arg(QLatin1String(color), bold ? QStringLiteral("font-weight:bold") : QString(), text.toHtmlEscaped());
     };
-    // Halide's "$N" uniquifiers (f28$0_s0) are an artefact of its naming, not part of the schedule.
-    for (const Line &l : search::readNestLines(m_data->funcNames().rewrite(nest))) {
+    for (const Line &l : search::readNestLines(nest)) {
         QString out;
         switch (l.kind) {
         case Line::Kind::Loop:

@@ -106,6 +106,7 @@ private:
     void refreshCosts();
     QString describeDivergence() const;
     int mostDifferingStage() const;
+    // The nests' Funcs are named as shown (SearchTreeData::shown) by the caller.
     static QString loopNestHtml(const std::string &nest);
     static QString loopNestDiffHtml(const std::string &a, const std::string &b);
 

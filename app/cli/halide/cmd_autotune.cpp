@@ -74,8 +74,12 @@ std::string describeRecord(const samples::ScheduleRecord &r)
         std::snprintf(buf, sizeof buf, "%s", samples::statusName(r.status));
     std::string line = "autotune: " + samples::batchName(r.batch) + " " + r.pipeline + " #" + std::to_string(r.index) +
                        " (beam " + std::to_string(r.beamSize) + ", seed " + std::to_string(r.dropoutSeed) + "): " + buf;
-    if (r.status != samples::Status::Ok && !r.message.empty())
-        line += ": " + r.message.substr(0, 300);
+    if (r.status != samples::Status::Ok && !r.message.empty()) {
+        // A measurement's message may start with the class already said ("crash: the worker ...").
+        const std::string said = std::string(buf) + ": ";
+        const std::string message = r.message.rfind(said, 0) == 0 ? r.message.substr(said.size()) : r.message;
+        line += ": " + message.substr(0, 300);
+    }
     return line;
 }
 

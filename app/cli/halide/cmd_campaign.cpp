@@ -30,9 +30,9 @@ struct CampaignOptions {
     uint64_t firstSeed = 1;
     int minStages = 2, maxStages = 12;
     std::vector<std::string> generators, apps;
-    int beam = 32, passes = 1, schedules = 4;
+    int beam = 32, passes = 1, schedules = 4, cudaSchedules = -1;
     bool noCuda = false, summaryOnly = false, json = false;
-    double benchTimeout = 20, compileTimeout = 120, scale = 0.25;
+    double benchTimeout = 20, compileTimeout = 120, scale = 1;
     int jobs = 0;
     std::optional<std::string> shard;
     WeightsOptions weights;
@@ -119,7 +119,7 @@ int runCampaignCommand(const CampaignOptions &o)
             return fail(error);
         c.search.device = search::featureParamsFor(*facts);
         c.schedules = o.schedules;
-        c.compileCuda = !o.noCuda;
+        c.cudaSchedules = o.noCuda ? 0 : o.cudaSchedules;
         c.compileTimeoutSeconds = o.compileTimeout;
         c.run.timeoutSeconds = o.benchTimeout;
         c.run.scale = o.scale;
@@ -160,6 +160,8 @@ CommandRun defineCampaign(CLI::App &app)
     addInteger(app, "--schedules", o->schedules, "final-beam states checked per pipeline (the winner first)", 1,
                1000);
     addFlag(app, "--no-cuda", o->noCuda, "do not compile the schedules for CUDA");
+    addInteger(app, "--cuda-schedules", o->cudaSchedules,
+               "compile only the first this many of each pipeline's schedules for CUDA (-1: all)", -1, 1000);
     addNumber(app, "--bench-timeout", o->benchTimeout, "seconds a run may take before it counts as a hang", 0, 1e6,
               true);
     addNumber(app, "--compile-timeout", o->compileTimeout, "seconds a compile may take", 0, 1e6, true);
@@ -174,7 +176,7 @@ CommandRun defineCampaign(CLI::App &app)
 const CommandRegistration registration(
     {"", "campaign",
      "--out DIR (--random N [--first-seed S] [--min-stages A] [--max-stages B] | --generator LIB.so | --app A)... "
-     "[--weights W] [--beam N] [--passes P] [--schedules K] [--no-cuda] [--bench-timeout S] [--compile-timeout S] "
+     "[--weights W] [--beam N] [--passes P] [--schedules K] [--no-cuda | --cuda-schedules C] [--bench-timeout S] [--compile-timeout S] "
      "[--scale F] [--jobs J] [--shard K/T] [--summary-only] [--json]",
      "check that the search's schedules run correctly: crashes, hangs and wrong outputs, classified and replayable",
      defineCampaign});
