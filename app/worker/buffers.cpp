@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include "app/worker/buffers.h"
 
 #include <cmath>
@@ -254,6 +256,8 @@ Comparison compareBuffers(const HostBuffer &got, const HostBuffer &expected)
             c.maxAbsError = std::max(c.maxAbsError, std::fabs(va - vb));
         }
         if (!same) {
+            if (std::getenv("DEBUG_MISMATCHES") && c.mismatches < 100)
+                std::fprintf(stderr, "DEBUG %s got %g expected %g\n", coordinates(i, mins, extents).c_str(), va, vb);
             if (c.mismatches == 0)
                 c.firstMismatch =
                     coordinates(i, mins, extents) + ": got " + formatValue(va) + ", expected " + formatValue(vb);

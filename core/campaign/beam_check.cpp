@@ -266,7 +266,10 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
     search::SearchTrace trace(50'000'000);
     try {
         instance = pipeline.build();
-        outcome = search::autoschedule(pipeline.name, instance.outputs, model, options.search, &trace, nullptr);
+        search::AutoscheduleParams params = options.search;
+        if (!options.startLoopNest.empty())
+            params.startDecisions = search::partialScheduleDecisions(instance.outputs, options.startLoopNest);
+        outcome = search::autoschedule(pipeline.name, instance.outputs, model, params, &trace, nullptr);
     } catch (const Halide::Error &e) {
         out.outcome = Outcome::Refused;
         out.message = std::string("Halide: ") + e.what();
@@ -335,7 +338,7 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
         ScheduleCheck c;
         c.rank = static_cast<int>(i);
         c.predictedCost = beam[i].first;
-        c.loopNest = beam[i].second.dump();
+        c.loopNest = beam[i].second.halideLoopNest(); // Halide's dump: --loop-nest replays it
         const bench::CompiledLibrary &lib = built[i];
         c.compileSeconds = lib.compileSeconds;
         c.cudaCompiled = cudaIndex[i] != SIZE_MAX;

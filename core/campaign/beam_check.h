@@ -49,7 +49,7 @@ struct ScheduleCheck {
     std::string cudaError;     // the CUDA compile's failure, if any (counted as Refused or Crash)
     double compileSeconds = 0, runSeconds = 0;
     double mismatches = 0, values = 0;
-    std::string loopNest; // the state's loop nest, to replay a failure
+    std::string loopNest; // the state's loop nest as Halide dumps it (campaign --loop-nest replays it)
     Json toJson() const;
 };
 
@@ -75,6 +75,9 @@ struct BeamCheckOptions {
     bench::RunOptions run;             // reps, warm-up, time limit, scale
     std::filesystem::path cacheDir;
     int jobs = 0;
+    // Replay: search on from this loop-nest dump (a record's "loop_nest", or Halide's
+    // own; Funcs a prefix of the scheduling order), so a complete one checks exactly it.
+    std::string startLoopNest;
 };
 
 struct PipelineToCheck {

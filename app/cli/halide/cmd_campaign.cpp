@@ -34,7 +34,8 @@ struct CampaignOptions {
     bool noCuda = false, summaryOnly = false, json = false;
     double benchTimeout = 20, compileTimeout = 120, scale = 1;
     int jobs = 0;
-    std::optional<std::string> shard;
+    std::optional<std::string> shard, loopNest;
+    std::string searchOptions = "1111";
     WeightsOptions weights;
 };
 
@@ -54,7 +55,7 @@ std::optional<std::vector<campaign::PipelineToCheck>> pipelinesOf(const Campaign
             *error = "--app: unknown pipeline '" + app + "'";
             return std::nullopt;
         }
-        out.push_back({app, "app " + app, {}, info->build});
+        out.push_back({app, "app " + app, info->build().stageKinds, info->build});
     }
     for (const std::string &library : o.generators) {
         const std::string path = pipelines::absoluteLibraryPath(library);
@@ -114,6 +115,8 @@ int runCampaignCommand(const CampaignOptions &o)
         c.search.beamSize = o.beam;
         c.search.numPasses = o.passes;
         c.search.threads = 1; // compiles run beside the next search
+        if (!c.search.options.parse(o.searchOptions))
+            return usageError("", "campaign", "--options: expected four 0/1 flags, found '" + o.searchOptions + "'");
         const auto facts = gpu::resolveProfile("v100", error);
         if (!facts)
             return fail(error);
@@ -124,6 +127,14 @@ int runCampaignCommand(const CampaignOptions &o)
         c.run.timeoutSeconds = o.benchTimeout;
         c.run.scale = o.scale;
         c.jobs = o.jobs;
+        if (o.loopNest) {
+            const auto text = readTextFile(*o.loopNest);
+            if (!text)
+                return fail(*o.loopNest + ": cannot read");
+            if (request.pipelines.size() != 1)
+                return usageError("", "campaign", "--loop-nest replays one pipeline: name exactly one");
+            c.startLoopNest = *text;
+        }
         StderrProgress progress("campaign", o.json, StderrProgress::Style::SameLine);
         std::cerr << "beamscope-cli campaign: " << campaign::pendingPipelines(request).size() << " of "
                   << request.pipelines.size() << " pipelines to check (shard " << request.shardIndex << "/"
@@ -157,6 +168,8 @@ CommandRun defineCampaign(CLI::App &app)
     addWeightsOptions(app, o->weights);
     addInteger(app, "--beam", o->beam, "the beam size", 1, 100000);
     addInteger(app, "--passes", o->passes, "coarse-to-fine passes", 1, 100);
+    addText(app, "--options", o->searchOptions,
+            "the search space (compute_root, inline, compute at block, compute at thread), as autoschedule's");
     addInteger(app, "--schedules", o->schedules, "final-beam states checked per pipeline (the winner first)", 1,
                1000);
     addFlag(app, "--no-cuda", o->noCuda, "do not compile the schedules for CUDA");
@@ -169,6 +182,8 @@ CommandRun defineCampaign(CLI::App &app)
     addInteger(app, "--jobs", o->jobs, "compiles at once (0: one per core)", 0, 1024);
     addText(app, "--shard", o->shard, "check only every T-th pipeline from the K-th (K/T, for Slurm arrays)");
     addFlag(app, "--summary-only", o->summaryOnly, "write and print the summary of what is recorded");
+    addText(app, "--loop-nest", o->loopNest,
+            "replay: search on from this loop-nest dump (a record's loop_nest) on the one pipeline named");
     addJsonFlag(app, o->json);
     return [o](const std::vector<std::string> &) { return runCampaignCommand(*o); };
 }
@@ -176,8 +191,8 @@ CommandRun defineCampaign(CLI::App &app)
 const CommandRegistration registration(
     {"", "campaign",
      "--out DIR (--random N [--first-seed S] [--min-stages A] [--max-stages B] | --generator LIB.so | --app A)... "
-     "[--weights W] [--beam N] [--passes P] [--schedules K] [--no-cuda | --cuda-schedules C] [--bench-timeout S] [--compile-timeout S] "
-     "[--scale F] [--jobs J] [--shard K/T] [--summary-only] [--json]",
+     "[--weights W] [--beam N] [--passes P] [--options 1111] [--schedules K] [--no-cuda | --cuda-schedules C] [--bench-timeout S] [--compile-timeout S] "
+     "[--scale F] [--jobs J] [--shard K/T] [--summary-only] [--loop-nest FILE] [--json]",
      "check that the search's schedules run correctly: crashes, hangs and wrong outputs, classified and replayable",
      defineCampaign});
 
