@@ -124,12 +124,27 @@ void planBlockLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan)
     // tile of threads runs in a "serial outer" loop around the threads, of extent 1 when the
     // region is the estimated one. So a Func computed at the thread loop is computed once per
     // thread, one inside the serial loop once per point, as the state counts them.
+    //
+    // Halide 14 miscompiles a Func in GPU shared memory whose third (or later) storage dimension
+    // is split, into threads or into a serial tile inside them: the kernel computes wrong values
+    // or writes outside its allocation (PoCL; random_12_3 of tests/campaign, and a standalone
+    // Halide program with the same schedule). Such a dimension is left whole, as one serial
+    // loop around the thread loops, which computes the same points.
     std::vector<std::string> inner, outer; // serial loops inside / outside the threads, innermost first
     std::vector<std::pair<size_t, std::string>> threads;
+    size_t dimension = 0;
     for (size_t j : pureLoops(st)) {
         const std::string v = st.loop[j].var;
         plan.pureVars.push_back(v);
         const int64_t T = t.threads[j], S = t.serial[j];
+        if (dimension++ >= 2) {
+            if (T > 1 || S > 1)
+                plan.note += std::string(plan.note.empty() ? "" : "; ") + v +
+                             " is one serial loop around the threads (Halide 14 miscompiles a third dimension "
+                             "of a Func in shared memory split into threads or tiles)";
+            outer.push_back(v);
+            continue;
+        }
         if (S > 1 && (T > 1 || t.unrolled)) {
             plan.directives.push_back(split(v, v, v + "ii", S));
             plan.newVars.push_back(v + "ii");

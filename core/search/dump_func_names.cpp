@@ -23,6 +23,18 @@ DumpFuncNames::DumpFuncNames(const SearchDag &dag, const std::vector<NestEntry> 
         if (!dag.node(n).isInput)
             oursByBase[baseFuncName(name)].push_back(name);
     }
+    // Names as every view shows them (halide_names.h), on both sides: "lambda_7" of a dump
+    // written after six other lambdas is this pipeline's "lambda_0" when each has one.
+    std::vector<std::string> ourNames, dumpNames;
+    for (int n = 0; n < dag.nodeCount(); n++)
+        ourNames.push_back(dag.node(n).name);
+    for (const NestEntry &x : entries)
+        if (!x.func.empty())
+            dumpNames.push_back(x.func);
+    const FuncNames ours(ourNames);
+    m_dumpShown = FuncNames(dumpNames);
+    for (int n = 0; n < dag.nodeCount(); n++)
+        m_byShown[ours.name(dag.node(n).name)].push_back(n);
     for (const NestEntry &x : entries)
         if (!x.func.empty()) {
             auto &names = dumpByBase[baseFuncName(x.func)];
@@ -51,6 +63,8 @@ std::vector<int> DumpFuncNames::candidates(const std::string &dumpName) const
     if (auto it = m_byName.find(baseFuncName(dumpName)); it != m_byName.end())
         return it->second;
     if (auto it = m_byBase.find(baseFuncName(dumpName)); it != m_byBase.end())
+        return it->second;
+    if (auto it = m_byShown.find(m_dumpShown.name(dumpName)); it != m_byShown.end())
         return it->second;
     return {};
 }

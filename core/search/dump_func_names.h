@@ -8,6 +8,8 @@
 #include "core/search/loop_nest_text.h"
 #include "core/search/search_dag.h"
 
+#include "core/util/halide_names.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +28,8 @@ public:
 private:
     std::map<std::string, std::vector<int>> m_byName, m_byBase;
     std::map<std::string, int> m_byMakingOrder; // dump name -> node, for names Halide numbered
+    FuncNames m_dumpShown;                      // the dump's names as shown
+    std::map<std::string, std::vector<int>> m_byShown; // our Funcs by their shown names
 };
 
 } // namespace beamscope::search
