@@ -311,29 +311,32 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
             cudaIndex[i] = requests.size();
             requests.push_back({pipeline.build, requests[i].schedule, cuda, {}, {}});
         }
-    // The references: the host's, exact but for the math library, then the device's own (device_reference.h).
-    requests.push_back({pipeline.build, bench::Schedule::computeRoot(), host, {}, {}});
-    requests.push_back({pipeline.build,
-                        bench::Schedule::custom("device_reference",
-                                                [](pipelines::PipelineInstance &p, const Halide::Target &) {
-                                                    schedule::applyDeviceReferenceSchedule(p.outputs);
-                                                }),
-                        device,
-                        {},
-                        {}});
-    bench::IsolatedCompileOptions compile;
-    compile.compile.cacheDir = options.cacheDir;
-    compile.compile.jobs = options.jobs;
-    compile.timeoutSeconds = options.compileTimeoutSeconds;
-    const std::vector<bench::CompiledLibrary> built = bench::compileIsolated(requests, compile, progress);
-    const bench::CompiledLibrary &reference = built[built.size() - 2];
-    const bench::CompiledLibrary &deviceReference = built.back();
-
     std::vector<std::string> mathCalls;
     try {
         mathCalls = bench::inexactMathCalls(instance.outputs);
     } catch (const std::exception &) {
     }
+    // The references: the host's, exact but for the math library, and, where the pipeline calls
+    // it, the device's own (device_reference.h).
+    requests.push_back({pipeline.build, bench::Schedule::computeRoot(), host, {}, {}});
+    const size_t referenceIndex = requests.size() - 1;
+    if (!mathCalls.empty())
+        requests.push_back({pipeline.build,
+                            bench::Schedule::custom("device_reference",
+                                                    [](pipelines::PipelineInstance &p, const Halide::Target &) {
+                                                        schedule::applyDeviceReferenceSchedule(p.outputs);
+                                                    }),
+                            device,
+                            {},
+                            {}});
+    bench::IsolatedCompileOptions compile;
+    compile.compile.cacheDir = options.cacheDir;
+    compile.compile.jobs = options.jobs;
+    compile.timeoutSeconds = options.compileTimeoutSeconds;
+    const std::vector<bench::CompiledLibrary> built = bench::compileIsolated(requests, compile, progress);
+    const bench::CompiledLibrary &reference = built[referenceIndex];
+    const bench::CompiledLibrary *deviceReference = mathCalls.empty() ? nullptr : &built.back();
+
     for (size_t i = 0; i < beam.size(); i++) {
         ScheduleCheck c;
         c.rank = static_cast<int>(i);
@@ -363,9 +366,9 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
             }
             // The host's math library rounds otherwise than the device's: what differs from the host
             // must then equal, exactly, the device's own reference.
-            if (m.failure == bench::Failure::WrongOutput && !mathCalls.empty() && deviceReference.ok) {
+            if (m.failure == bench::Failure::WrongOutput && deviceReference && deviceReference->ok) {
                 const double hostMismatches = m.mismatches;
-                const bench::Measurement onDevice = bench::measure(lib, &deviceReference, once, progress);
+                const bench::Measurement onDevice = bench::measure(lib, deviceReference, once, progress);
                 if (onDevice.failure == bench::Failure::None) {
                     std::string calls;
                     for (const std::string &f : mathCalls)
@@ -380,6 +383,24 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
             }
             c.outcome = outcomeOfRun(m);
             c.message = m.message.substr(0, 2000);
+            // A kernel whose shared (local) memory exceeds the device's is past a memory bound; the
+            // device says so by an error code or, on PoCL, by an assertion that aborts the process.
+            if ((c.outcome == Outcome::Crash || c.outcome == Outcome::Refused) &&
+                (m.workerLog.find("local_mem_size") != std::string::npos ||
+                 m.workerLog.find("CL_OUT_OF_RESOURCES") != std::string::npos ||
+                 m.workerLog.find("CUDA_ERROR_OUT_OF_RESOURCES") != std::string::npos)) {
+                c.outcome = Outcome::BeyondBound;
+                m.message = "a kernel needs more shared (local) memory than the device has: a Func in shared "
+                            "memory is larger for some block than for the block the search sized it on (" +
+                            m.message + ")";
+                c.message = m.message;
+            }
+            // What the device or Halide's runtime said last, for a crash or a hang.
+            if ((c.outcome == Outcome::Crash || c.outcome == Outcome::Hang) && !m.workerLog.empty() &&
+                c.message.find(m.workerLog.substr(m.workerLog.size() > 400 ? m.workerLog.size() - 400 : 0)) ==
+                    std::string::npos)
+                c.message += "; the worker's last words: " +
+                             m.workerLog.substr(m.workerLog.size() > 400 ? m.workerLog.size() - 400 : 0);
             c.mismatches = m.mismatches;
             c.values = m.values;
         }
