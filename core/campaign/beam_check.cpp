@@ -27,10 +27,14 @@ double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 const std::vector<std::pair<Outcome, const char *>> &outcomeNames()
 {
     static const std::vector<std::pair<Outcome, const char *>> names{
-        {Outcome::Correct, "correct"},         {Outcome::NoSchedule, "no-schedule"},
-        {Outcome::Refused, "refused"},         {Outcome::BeyondBound, "beyond-bound"},
-        {Outcome::Crash, "crash"},             {Outcome::Hang, "hang"},
-        {Outcome::WrongOutput, "wrong-output"}, {Outcome::InternalError, "internal-error"},
+        {Outcome::Correct, "correct"},
+        {Outcome::NoSchedule, "no-schedule"},
+        {Outcome::Refused, "refused"},
+        {Outcome::BeyondBound, "beyond-bound"},
+        {Outcome::Crash, "crash"},
+        {Outcome::Hang, "hang"},
+        {Outcome::WrongOutput, "wrong-output"},
+        {Outcome::InternalError, "internal-error"},
     };
     return names;
 }
@@ -75,8 +79,7 @@ std::vector<std::pair<double, search::State>> finalBeam(const search::Autoschedu
     for (const search::TraceNode &n : trace.nodes())
         if (n.pass == lastPass && n.depth == lastDepth)
             complete.emplace_back(costOf(&n), &n);
-    std::stable_sort(complete.begin(), complete.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::stable_sort(complete.begin(), complete.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     const std::string winnerNest = outcome.result.best->dump();
     std::vector<std::string> seen{winnerNest};
     for (const auto &[cost, n] : complete) {

@@ -26,14 +26,14 @@ namespace beamscope::campaign {
 
 // What became of a pipeline or of one of its schedules, worst last.
 enum class Outcome {
-    Correct,        // ran on the device and matched the host reference
-    NoSchedule,     // the search found no complete schedule (its cause named)
-    Refused,        // Halide 14 refused the pipeline or the schedule (its message named)
-    BeyondBound,    // past a time or memory bound (compile or run), not a hang of ours
-    Crash,          // a compiler or the run died from a signal
-    Hang,           // the run never finished within its limit
-    WrongOutput,    // ran, and differs from the host reference
-    InternalError,  // Beamscope itself failed (an exception where none belongs)
+    Correct,       // ran on the device and matched the host reference
+    NoSchedule,    // the search found no complete schedule (its cause named)
+    Refused,       // Halide 14 refused the pipeline or the schedule (its message named)
+    BeyondBound,   // past a time or memory bound (compile or run), not a hang of ours
+    Crash,         // a compiler or the run died from a signal
+    Hang,          // the run never finished within its limit
+    WrongOutput,   // ran, and differs from the host reference
+    InternalError, // Beamscope itself failed (an exception where none belongs)
 };
 const char *outcomeName(Outcome outcome); // "correct", "no-schedule", ...
 std::optional<Outcome> outcomeFromName(const std::string &name);
@@ -72,7 +72,7 @@ struct BeamCheckOptions {
     int schedules = 4;                 // the winner and up to this many - 1 more of the final beam
     int cudaSchedules = -1;            // the first this many are also compiled for CUDA (PTX), not run; -1: all
     double compileTimeoutSeconds = 120;
-    bench::RunOptions run;             // reps, warm-up, time limit, scale
+    bench::RunOptions run; // reps, warm-up, time limit, scale
     std::filesystem::path cacheDir;
     int jobs = 0;
     // Replay: search on from this loop-nest dump (a record's "loop_nest", or Halide's

@@ -36,8 +36,8 @@ std::string minutes(double seconds)
 
 const std::vector<Outcome> &allOutcomes()
 {
-    static const std::vector<Outcome> all{Outcome::Correct,     Outcome::NoSchedule, Outcome::Refused,
-                                          Outcome::BeyondBound, Outcome::Crash,      Outcome::Hang,
+    static const std::vector<Outcome> all{Outcome::Correct,     Outcome::NoSchedule,   Outcome::Refused,
+                                          Outcome::BeyondBound, Outcome::Crash,        Outcome::Hang,
                                           Outcome::WrongOutput, Outcome::InternalError};
     return all;
 }
@@ -56,8 +56,7 @@ std::vector<const PipelineToCheck *> pendingPipelines(const CampaignRequest &req
     return out;
 }
 
-bool runCampaign(const CampaignRequest &request, const model::CostModel &model, Progress *progress,
-                 std::string *error)
+bool runCampaign(const CampaignRequest &request, const model::CostModel &model, Progress *progress, std::string *error)
 {
     std::error_code ec;
     std::filesystem::create_directories(request.out / "pipelines", ec);
@@ -240,8 +239,8 @@ std::string summaryMarkdown(const std::vector<PipelineCheck> &records)
         }
         for (const ScheduleCheck &s : p.schedules)
             if (s.outcome == Outcome::Refused) {
-                md += "- " + p.pipeline + ", beam state " + std::to_string(s.rank) + ": refused: " +
-                      s.message.substr(0, 300) + "\n";
+                md += "- " + p.pipeline + ", beam state " + std::to_string(s.rank) +
+                      ": refused: " + s.message.substr(0, 300) + "\n";
                 named++;
             }
     }

@@ -26,8 +26,7 @@ std::vector<const PipelineToCheck *> pendingPipelines(const CampaignRequest &req
 // Checks the pending pipelines one after another; progress counts pipelines and
 // says the time left. Returns false with `error` set when a record cannot be
 // written. Stops between pipelines when progress is cancelled.
-bool runCampaign(const CampaignRequest &request, const model::CostModel &model, Progress *progress,
-                 std::string *error);
+bool runCampaign(const CampaignRequest &request, const model::CostModel &model, Progress *progress, std::string *error);
 
 // Every record in a campaign folder, sorted by pipeline name; an unreadable
 // record is an error naming the file and what is wrong.

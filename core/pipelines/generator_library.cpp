@@ -51,8 +51,8 @@ std::string freshCopyOf(const std::filesystem::path &library)
     fs::create_directories(dir, ec);
     const fs::path copy = dir / (library.stem().string() + "." + std::to_string(++copies) + ".so");
     if (!fs::copy_file(library, copy, fs::copy_options::overwrite_existing, ec))
-        throw GeneratorError(library.string() + ": cannot copy the library to " + copy.string() + " to load it: " +
-                             ec.message());
+        throw GeneratorError(library.string() + ": cannot copy the library to " + copy.string() +
+                             " to load it: " + ec.message());
     return copy.string();
 }
 
@@ -106,7 +106,7 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path)
     const std::string loadFrom = freshCopyOf(absolute);
     const std::vector<std::string> before = Internal::GeneratorRegistry::enumerate();
     void *handle = dlopen(loadFrom.c_str(), RTLD_NOW | RTLD_LOCAL);
-    fs::remove(loadFrom, ec); // the mapping stays; nothing is left behind
+    fs::remove(loadFrom, ec);                         // the mapping stays; nothing is left behind
     fs::remove(fs::path(loadFrom).parent_path(), ec); // when no other load is under way
     if (!handle) {
         // dlerror names the copy: say the user's file instead.

@@ -274,24 +274,24 @@ PipelineInstance randomPipeline(uint64_t seed, int stageCount)
     input.set_estimates({{0, kWidth}, {0, kHeight}, {0, kChannels}});
     output.set_estimates({{0, kWidth}, {0, kHeight}, {0, kChannels}});
 
-    PipelineInstance instance = makeInstance(randomPipelineName(seed, stageCount), {output}, {input},
-                        [output, scheduled](const Target &) mutable {
-                            Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
-                            output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
-                            for (Func &f : scheduled) {
-                                Var fxo("fxo"), fyo("fyo"), fxi("fxi"), fyi("fyi");
-                                f.compute_root();
-                                if (f.dimensions() == 1) {
-                                    f.gpu_tile(f.args()[0], fxo, fxi, 64);
-                                    for (int u = 0; u < f.num_update_definitions(); u++)
-                                        gpuTileUpdate(f, u);
-                                    continue;
-                                }
-                                f.gpu_tile(f.args()[0], f.args()[1], fxo, fyo, fxi, fyi, 16, 16);
-                                for (int u = 0; u < f.num_update_definitions(); u++)
-                                    gpuTileUpdate(f, u);
-                            }
-                        });
+    PipelineInstance instance = makeInstance(
+        randomPipelineName(seed, stageCount), {output}, {input}, [output, scheduled](const Target &) mutable {
+            Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+            output.gpu_tile(output.args()[0], output.args()[1], xo, yo, xi, yi, 16, 16);
+            for (Func &f : scheduled) {
+                Var fxo("fxo"), fyo("fyo"), fxi("fxi"), fyi("fyi");
+                f.compute_root();
+                if (f.dimensions() == 1) {
+                    f.gpu_tile(f.args()[0], fxo, fxi, 64);
+                    for (int u = 0; u < f.num_update_definitions(); u++)
+                        gpuTileUpdate(f, u);
+                    continue;
+                }
+                f.gpu_tile(f.args()[0], f.args()[1], fxo, fyo, fxi, fyi, 16, 16);
+                for (int u = 0; u < f.num_update_definitions(); u++)
+                    gpuTileUpdate(f, u);
+            }
+        });
     instance.stageKinds = std::move(kinds);
     return instance;
 }

@@ -96,9 +96,8 @@ std::string emptyRegionNote(const SearchDag &dag, const State &state, int node)
         const Region loops = state.stageLoops(node, static_cast<int>(st));
         for (size_t j = 0; j < loops.size() && j < n.stages[st].loop.size(); j++)
             if (loops[j].extent() <= 0)
-                return " (stage " + std::to_string(st) + "'s loop over " + n.stages[st].loop[j].var +
-                       " has extent " + std::to_string(loops[j].extent()) +
-                       ": an RDom or an estimate of extent 0 or less?)";
+                return " (stage " + std::to_string(st) + "'s loop over " + n.stages[st].loop[j].var + " has extent " +
+                       std::to_string(loops[j].extent()) + ": an RDom or an estimate of extent 0 or less?)";
     }
     return {};
 }
@@ -553,8 +552,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                 if (fixedHere && strictHere)
                     throw std::invalid_argument("start state: the decision for " + m_dag.node(node).name +
                                                 " is not legal in " + pipelineName);
-                const std::string step = halideSteps ? (halideStepPhase(depth) == 0 ? "placing " : "tiling ")
-                                                     : std::string("scheduling ");
+                const std::string step =
+                    halideSteps ? (halideStepPhase(depth) == 0 ? "placing " : "tiling ") : std::string("scheduling ");
                 result.failure = "the search stopped at depth " + std::to_string(depth) + " of " +
                                  std::to_string(depthCount) + (pass < 0 ? " (pre-pass)" : "") + ", " + step +
                                  m_dag.node(node).name + ": none of the " + std::to_string(beam.size()) +

@@ -27,8 +27,8 @@ public:
 
 private:
     std::map<std::string, std::vector<int>> m_byName, m_byBase;
-    std::map<std::string, int> m_byMakingOrder; // dump name -> node, for names Halide numbered
-    FuncNames m_dumpShown;                      // the dump's names as shown
+    std::map<std::string, int> m_byMakingOrder;        // dump name -> node, for names Halide numbered
+    FuncNames m_dumpShown;                             // the dump's names as shown
     std::map<std::string, std::vector<int>> m_byShown; // our Funcs by their shown names
 };
 

@@ -137,8 +137,8 @@ public:
     const std::string &pipelineName() const;
     // Cost-model order, each Func named as everywhere else (halide_names.h FuncNames).
     const std::vector<std::string> &stageNames() const;
-    const std::string &profileName() const;             // the profile's own name ("V100-SXM2-16GB", ...)
-    int passes() const;                                 // the number of passes a run makes
+    const std::string &profileName() const; // the profile's own name ("V100-SXM2-16GB", ...)
+    int passes() const;                     // the number of passes a run makes
 
     // The search. progress may be null; sink may be empty.
     SearchOutcome run(Progress *progress, const NodeBatchSink &sink);

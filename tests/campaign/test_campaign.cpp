@@ -50,8 +50,7 @@ campaign::BeamCheckOptions checkOptions(int beam, int schedules)
 
 campaign::PipelineToCheck generator(const std::string &name, std::map<std::string, std::string> params = {})
 {
-    return {name, "generator " + name, {},
-            [name, params] { return pipelines::buildGenerator(kCorpus, name, params); }};
+    return {name, "generator " + name, {}, [name, params] { return pipelines::buildGenerator(kCorpus, name, params); }};
 }
 
 QString describe(const campaign::PipelineCheck &c)

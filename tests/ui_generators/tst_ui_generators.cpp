@@ -159,8 +159,9 @@ private Q_SLOTS:
                      message.contains(QStringLiteral("beamscope_test_crashes (cannot be searched: crashed (SIGSEGV)")),
                  qPrintable(message));
         QCOMPARE(ws.generatorEntries().size(), 2);
-        QVERIFY2(ws.generatorEntries().join(QLatin1Char(' ')).contains(QStringLiteral("beamscope_test_fine_beside_crashes")),
-                 qPrintable(ws.generatorEntries().join(QLatin1Char(' '))));
+        QVERIFY2(
+            ws.generatorEntries().join(QLatin1Char(' ')).contains(QStringLiteral("beamscope_test_fine_beside_crashes")),
+            qPrintable(ws.generatorEntries().join(QLatin1Char(' '))));
 
         std::tie(ok, message) = open(ws, env("BEAMSCOPE_TEST_NO_GENERATORS"));
         QVERIFY(!ok);

@@ -40,7 +40,6 @@
 
 namespace beamscope::ui {
 
-
 namespace {
 
 QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
@@ -296,11 +295,9 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
 
     for (int64_t id : m_data->pathTo(a)) {
         const search::TraceNode *n = m_data->node(id);
-        auto *item = new QListWidgetItem(QStringLiteral("%1. %2   [%3]")
-                                             .arg(n->depth)
-                                             .arg(m_data->shown(n->decision))
-                                             .arg(formatNumber(n->cost, 4)),
-                                         m_path);
+        auto *item = new QListWidgetItem(
+            QStringLiteral("%1. %2   [%3]").arg(n->depth).arg(m_data->shown(n->decision)).arg(formatNumber(n->cost, 4)),
+            m_path);
         item->setData(Qt::UserRole, qint64(id));
         if (n->inBeam)
             item->setForeground(QColor(20, 20, 20));
@@ -312,7 +309,8 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
     if (!na->loopNest.empty() && nb && !nb->loopNest.empty()) {
         m_nestTitle->setText(tr("<b>Loop nest</b>: A against B (<span style='color:#b00020'>− A only</span>, "
                                 "<span style='color:#1b7a33'>+ B only</span>)"));
-        m_loopNest->setHtml(loopNestDiffHtml(m_data->funcNames().rewrite(na->loopNest), m_data->funcNames().rewrite(nb->loopNest)));
+        m_loopNest->setHtml(
+            loopNestDiffHtml(m_data->funcNames().rewrite(na->loopNest), m_data->funcNames().rewrite(nb->loopNest)));
     } else if (!na->loopNest.empty()) {
         m_nestTitle->setText(tr("<b>Loop nest</b>"));
         m_loopNest->setHtml(loopNestHtml(m_data->funcNames().rewrite(na->loopNest)));

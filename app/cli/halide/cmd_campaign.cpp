@@ -67,8 +67,9 @@ std::optional<std::vector<campaign::PipelineToCheck>> pipelinesOf(const Campaign
             return std::nullopt;
         }
         for (const std::string &name : names)
-            out.push_back({name, "generator " + path + " " + name, {},
-                           [path, name] { return pipelines::buildGenerator(path, name, {}); }});
+            out.push_back({name, "generator " + path + " " + name, {}, [path, name] {
+                               return pipelines::buildGenerator(path, name, {});
+                           }});
     }
     // Each seed picks its stage count in [min, max], so one seed names one pipeline.
     for (int i = 0; i < o.random; i++) {
@@ -138,8 +139,8 @@ int runCampaignCommand(const CampaignOptions &o)
         StderrProgress progress("campaign", o.json, StderrProgress::Style::SameLine);
         std::cerr << "beamscope-cli campaign: " << campaign::pendingPipelines(request).size() << " of "
                   << request.pipelines.size() << " pipelines to check (shard " << request.shardIndex << "/"
-                  << request.shardCount << "), beam " << o.beam << ", " << o.schedules
-                  << " schedules each, weights " << weightsPath.string() << "\n";
+                  << request.shardCount << "), beam " << o.beam << ", " << o.schedules << " schedules each, weights "
+                  << weightsPath.string() << "\n";
         if (!campaign::runCampaign(request, *model, &progress, &error))
             return fail(error);
     }
@@ -170,8 +171,7 @@ CommandRun defineCampaign(CLI::App &app)
     addInteger(app, "--passes", o->passes, "coarse-to-fine passes", 1, 100);
     addText(app, "--options", o->searchOptions,
             "the search space (compute_root, inline, compute at block, compute at thread), as autoschedule's");
-    addInteger(app, "--schedules", o->schedules, "final-beam states checked per pipeline (the winner first)", 1,
-               1000);
+    addInteger(app, "--schedules", o->schedules, "final-beam states checked per pipeline (the winner first)", 1, 1000);
     addFlag(app, "--no-cuda", o->noCuda, "do not compile the schedules for CUDA");
     addInteger(app, "--cuda-schedules", o->cudaSchedules,
                "compile only the first this many of each pipeline's schedules for CUDA (-1: all)", -1, 1000);
@@ -191,7 +191,8 @@ CommandRun defineCampaign(CLI::App &app)
 const CommandRegistration registration(
     {"", "campaign",
      "--out DIR (--random N [--first-seed S] [--min-stages A] [--max-stages B] | --generator LIB.so | --app A)... "
-     "[--weights W] [--beam N] [--passes P] [--options 1111] [--schedules K] [--no-cuda | --cuda-schedules C] [--bench-timeout S] [--compile-timeout S] "
+     "[--weights W] [--beam N] [--passes P] [--options 1111] [--schedules K] [--no-cuda | --cuda-schedules C] "
+     "[--bench-timeout S] [--compile-timeout S] "
      "[--scale F] [--jobs J] [--shard K/T] [--summary-only] [--loop-nest FILE] [--json]",
      "check that the search's schedules run correctly: crashes, hangs and wrong outputs, classified and replayable",
      defineCampaign});

@@ -60,9 +60,10 @@ Json buildReportIsolated(const std::string &library, const std::string &name)
     const ChildResult child = runChild({self, "generators", library, "--name", name, "--json"}, 90);
     Json built = Json::object();
     if (child.signaled || child.timedOut || !child.started) {
-        built["error"] = child.timedOut   ? std::string("no answer within 90 s while building its pipeline (does it hang?)")
+        built["error"] = child.timedOut
+                             ? std::string("no answer within 90 s while building its pipeline (does it hang?)")
                          : child.started ? "crashed (" + signalName(child.signal) + ") while building its pipeline"
-                                          : "cannot run beamscope-cli to build it: " + child.startError;
+                                         : "cannot run beamscope-cli to build it: " + child.startError;
         return built;
     }
     const JsonParseResult parsed = parseJson(child.out);
@@ -78,8 +79,8 @@ Json buildReportIsolated(const std::string &library, const std::string &name)
     if (const Json *error = parsed.value ? parsed.value->find("error") : nullptr)
         built["error"] = *error;
     else
-        built["error"] = std::string("building it ended with exit code ") + std::to_string(child.exitCode) +
-                         " and no report";
+        built["error"] =
+            std::string("building it ended with exit code ") + std::to_string(child.exitCode) + " and no report";
     return built;
 }
 
@@ -126,7 +127,8 @@ int runGenerators(GeneratorsOptions o)
             g["params"] = params;
             // Without --name every generator is built with its defaults; with it, that one with --param.
             if (!o.name || *o.name == name) {
-                const Json built = o.name ? buildReport(o.library, name, o.params) : buildReportIsolated(o.library, name);
+                const Json built =
+                    o.name ? buildReport(o.library, name, o.params) : buildReportIsolated(o.library, name);
                 if (const Json *error = built.find("error")) {
                     g["error"] = *error;
                     failed = failed || o.name.has_value();
