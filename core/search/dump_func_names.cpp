@@ -31,10 +31,10 @@ DumpFuncNames::DumpFuncNames(const SearchDag &dag, const std::vector<NestEntry> 
     for (const NestEntry &x : entries)
         if (!x.func.empty())
             dumpNames.push_back(x.func);
-    const FuncNames ours(ourNames);
+    const FuncNames ourShown(ourNames);
     m_dumpShown = FuncNames(dumpNames);
     for (int n = 0; n < dag.nodeCount(); n++)
-        m_byShown[ours.name(dag.node(n).name)].push_back(n);
+        m_byShown[ourShown.name(dag.node(n).name)].push_back(n);
     for (const NestEntry &x : entries)
         if (!x.func.empty()) {
             auto &names = dumpByBase[baseFuncName(x.func)];
