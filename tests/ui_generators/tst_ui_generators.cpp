@@ -224,6 +224,8 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(!ws.breakdownPending() && ws.detailPanel()->sessionStatus().isEmpty(), 120000);
             ws.selectState(ws.treeData().winner());
             QVERIFY(ws.detailPanel()->stageCostModel()->segmentScale() > 0);
+            // The library found joins the App list and the form names the trace's generator (Start searches it).
+            QTRY_COMPARE_WITH_TIMEOUT(ws.optionsFromControls().pipeline.generatorName, std::string("tiny_blur"), 30000);
         }
 
         // The same trace moved away from its program: it says what it needs, and takes the library once opened.

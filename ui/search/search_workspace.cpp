@@ -1003,8 +1003,21 @@ void SearchWorkspace::findTraceGeneratorLibrary()
                 Q_EMIT breakdownReady();
                 return;
             }
+            // A library found beside the trace or its program joins the App list first, so the form
+            // names the trace's generator (Start then searches it, not the app shown before); its
+            // opening comes back here once it is listed.
+            const bool listed = std::any_of(m_generators.begin(), m_generators.end(), [&](const LoadedGenerator &g) {
+                return g.library == library && g.info.name == generator;
+            });
             m_traceLibrary = library;
-            // The form shows the generator and the values the trace was searched with, where it lists them.
+            if (!listed) {
+                GeneratorParamValues traceValues;
+                for (const auto &[k, v] : p.generatorParams)
+                    traceValues.append({QString::fromStdString(k), QString::fromStdString(v)});
+                openGeneratorLibrary(library, generator, traceValues);
+                return;
+            }
+            // The form shows the generator and the values the trace was searched with.
             for (qsizetype g = 0; g < m_generators.size(); ++g)
                 if (m_generators[g].library == library && m_generators[g].info.name == generator) {
                     m_app->setCurrentIndex(m_app->findData(QStringLiteral("generator:%1").arg(g)));
