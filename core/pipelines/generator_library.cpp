@@ -1,5 +1,6 @@
 #include "core/pipelines/generator_library.h"
 
+#include "core/pipelines/generator_params.h"
 #include "core/pipelines/host_target.h"
 #include "core/util/key_value.h"
 
@@ -181,7 +182,17 @@ PipelineInstance buildGenerator(const std::string &libraryPath, const std::strin
                                      "); set_estimates on every output");
         }
     }
+    // In the order the generator declares its Inputs, as its own compiled function takes them
+    // (infer_arguments has its own order): a library compiled here and one the generator
+    // program compiled through the plugin take the same arguments.
     p.arguments = pipeline.infer_arguments();
+    const std::vector<std::string> declared = inputsFromStub(generatorStub(path, name));
+    auto rank = [&](const Argument &a) {
+        const auto at = std::find(declared.begin(), declared.end(), a.name);
+        return at == declared.end() ? declared.size() : static_cast<size_t>(at - declared.begin());
+    };
+    std::stable_sort(p.arguments.begin(), p.arguments.end(),
+                     [&](const Argument &a, const Argument &b) { return rank(a) < rank(b); });
     for (const Argument &a : p.arguments) {
         if (a.is_buffer()) {
             for (int d = 0; d < a.dimensions; d++) {

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <sstream>
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -93,14 +95,43 @@ std::vector<GeneratorParamSpec> paramsFromStub(const std::string &stubText)
     return out;
 }
 
-std::vector<GeneratorParamSpec> generatorParams(const std::string &path, const std::string &name)
+std::vector<std::string> inputsFromStub(const std::string &stubText)
+{
+    // struct Inputs final {
+    //  Expr gain;
+    //  Halide::Internal::StubInputBuffer<float> input;
+    //
+    //  Inputs() {}
+    std::vector<std::string> out;
+    const size_t start = stubText.find("struct Inputs final {");
+    if (start == std::string::npos)
+        return out;
+    std::istringstream in(stubText.substr(start));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+        if (line.find('(') != std::string::npos || line.find('}') != std::string::npos)
+            break;
+        const size_t semicolon = line.rfind(';');
+        if (semicolon == std::string::npos)
+            continue;
+        const size_t space = line.find_last_of(" \t>", semicolon);
+        if (space != std::string::npos && space + 1 < semicolon)
+            out.push_back(line.substr(space + 1, semicolon - space - 1));
+    }
+    return out;
+}
+
+std::string generatorStub(const std::string &path, const std::string &name)
 {
     const std::vector<std::string> names = loadGeneratorLibrary(path);
     if (std::find(names.begin(), names.end(), name) == names.end())
         throw GeneratorError(path + ": no generator named \"" + name + "\"");
     std::error_code ec;
+    static std::atomic<int> stubs{0}; // one file per call: threads may build the same generator at once
     const std::filesystem::path stub =
-        std::filesystem::temp_directory_path(ec) / ("beamscope-stub-" + std::to_string(::getpid()) + "-" + name + ".h");
+        std::filesystem::temp_directory_path(ec) /
+        ("beamscope-stub-" + std::to_string(::getpid()) + "-" + std::to_string(++stubs) + "-" + name + ".h");
     try {
         std::unique_ptr<Halide::Internal::GeneratorBase> gen =
             Halide::Internal::GeneratorRegistry::create(name, Halide::GeneratorContext(hostTarget()));
@@ -113,7 +144,12 @@ std::vector<GeneratorParamSpec> generatorParams(const std::string &path, const s
     std::filesystem::remove(stub, ec);
     if (!text)
         throw GeneratorError(path + ": generator \"" + name + "\": its parameter stub could not be read");
-    return paramsFromStub(*text);
+    return *text;
+}
+
+std::vector<GeneratorParamSpec> generatorParams(const std::string &path, const std::string &name)
+{
+    return paramsFromStub(generatorStub(path, name));
 }
 
 } // namespace beamscope::pipelines

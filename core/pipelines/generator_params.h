@@ -22,6 +22,15 @@ struct GeneratorParamSpec {
 // parameters every generator has are not in it). Lines it cannot read are skipped.
 std::vector<GeneratorParamSpec> paramsFromStub(const std::string &stubText);
 
+// The Inputs a Halide 14 C++ stub declares, in declaration order: the order of
+// the arguments of the generator's compiled function.
+std::vector<std::string> inputsFromStub(const std::string &stubText);
+
+// Generator `name`'s C++ stub, written to a temporary file and read (building
+// it runs the generator's constructor only). Throws GeneratorError naming the
+// library and generator.
+std::string generatorStub(const std::string &path, const std::string &name);
+
 // Generator `name` of the library at `path` (loaded as loadGeneratorLibrary does):
 // its stub written to a temporary file and read. Throws GeneratorError naming the
 // library and generator.

@@ -4,8 +4,15 @@
 // against the host; a failed search says where it stopped; a campaign resumes
 // where it was stopped and summarizes its records.
 
+#include "core/bench/compile.h"
+#include "core/bench/measurement.h"
+#include "core/bench/targets.h"
 #include "core/campaign/campaign.h"
+#include "core/pipelines/host_target.h"
+#include "core/schedule/device_reference.h"
+#include "core/util/child_process.h"
 #include "core/gpu/device_facts.h"
+#include "core/bench/float_check.h"
 #include "core/model/cost_model_file.h"
 #include "core/pipelines/generator_library.h"
 #include "core/pipelines/random_pipeline.h"
@@ -65,11 +72,12 @@ QString describe(const campaign::PipelineCheck &c)
     return text;
 }
 
+// Cancelled once it has been told of `reports` pipelines (a user pressing Ctrl-C then).
 class CancelAfter : public Progress {
 public:
     explicit CancelAfter(int reports) : m_left(reports) {}
     void report(double, std::string_view) override { --m_left; }
-    bool cancelled() const override { return m_left < 0; }
+    bool cancelled() const override { return m_left <= 0; }
 
 private:
     int m_left;
@@ -99,6 +107,86 @@ private Q_SLOTS:
         QVERIFY2(c.outcome == campaign::Outcome::Correct, qPrintable(describe(c)));
         QVERIFY(!c.schedules.empty());
         QVERIFY(c.stages > 0);
+    }
+
+    // The plugin path: each corpus generator scheduled by the plugin inside its own generator
+    // program (Halide's process, Halide's Funcs), compiled there for OpenCL and for CUDA, and the
+    // OpenCL build run on PoCL against the host.
+    void pluginPathIsCorrect_data() { corpusIsCorrectEndToEnd_data(); }
+    void pluginPathIsCorrect()
+    {
+        QFETCH(QString, name);
+        const QByteArray program = qgetenv("BEAMSCOPE_CORPUS_GENERATOR"), plugin = qgetenv("BEAMSCOPE_PLUGIN");
+        if (program.isEmpty() || plugin.isEmpty())
+            QSKIP("run through ctest: BEAMSCOPE_CORPUS_GENERATOR and BEAMSCOPE_PLUGIN name the built files");
+        QTemporaryDir dir;
+        const std::string generator = name.toStdString(), out = dir.path().toStdString();
+        qputenv("HL_WEIGHTS_DIR",
+                QByteArray::fromStdString((test::sourceDir() / "weights" / "anderson2021" / "bgu.weights").string()));
+        qputenv("HL_BEAM_SIZE", "4");
+        qputenv("HL_NUM_PASSES", "1");
+        auto schedule = [&](const std::string &target, const std::string &suffix) {
+            return runChild({program.toStdString(), "-g", generator, "-f", generator, "-n", generator + suffix, "-o",
+                             out, "-e", "static_library,schedule", "-p", plugin.toStdString(), "-s", "Beamscope",
+                             "target=" + target, "auto_schedule=true"},
+                            600);
+        };
+        const Halide::Target opencl =
+            bench::benchTarget(bench::TargetKind::OpenCL, 0).with_feature(Halide::Target::StrictFloat);
+        const ChildResult cl = schedule(opencl.to_string(), "_opencl");
+        const ChildResult cuda =
+            schedule(bench::benchTarget(bench::TargetKind::Cuda, bench::kDefaultCudaCapability).to_string(), "_cuda");
+        for (const char *variable : {"HL_WEIGHTS_DIR", "HL_BEAM_SIZE", "HL_NUM_PASSES"})
+            qunsetenv(variable);
+        QVERIFY2(cl.exitCode == 0, (cl.startError + cl.err).c_str());
+        QVERIFY2(cuda.exitCode == 0, (cuda.startError + cuda.err).c_str());
+        // Every update of a scheduled Func is scheduled: Halide has nothing to warn of.
+        QVERIFY2(cl.err.find("has not been scheduled") == std::string::npos, cl.err.c_str());
+
+        // The static library as a shared object the bench worker runs, beside a host reference.
+        const std::string library = out + "/lib" + generator + ".so";
+        const ChildResult link =
+            runChild({"cc", "-shared", "-o", library, "-Wl,--whole-archive", out + "/" + generator + "_opencl.a",
+                      "-Wl,--no-whole-archive", "-ldl", "-lpthread"},
+                     120);
+        QVERIFY2(link.exitCode == 0, link.err.c_str());
+        bench::CompiledLibrary candidate;
+        candidate.ok = true;
+        candidate.library = library;
+        candidate.function = generator;
+        candidate.pipeline = generator;
+        candidate.target = opencl.to_string();
+        bench::CompileOptions compile;
+        const bench::CompiledLibrary reference =
+            bench::compilePipeline({[=] { return pipelines::buildGenerator(kCorpus, generator, {}); },
+                                    bench::Schedule::computeRoot(),
+                                    pipelines::hostTarget().with_feature(Halide::Target::StrictFloat),
+                                    {},
+                                    {}},
+                                   compile);
+        QVERIFY2(reference.ok, reference.error.c_str());
+        bench::RunOptions run;
+        run.reps = 1;
+        run.warmup = 0;
+        run.timeoutSeconds = 60;
+        bench::Measurement m = bench::measure(candidate, &reference, run);
+        // Where the math library is called, the device's own rounding is the reference (beam_check.h).
+        if (m.failure == bench::Failure::WrongOutput &&
+            !bench::inexactMathCalls(pipelines::buildGenerator(kCorpus, generator, {}).outputs).empty()) {
+            const bench::CompiledLibrary onDevice = bench::compilePipeline(
+                {[=] { return pipelines::buildGenerator(kCorpus, generator, {}); },
+                 bench::Schedule::custom("device_reference",
+                                         [](pipelines::PipelineInstance &p, const Halide::Target &) {
+                                             schedule::applyDeviceReferenceSchedule(p.outputs);
+                                         }),
+                 opencl,
+                 {},
+                 {}},
+                compile);
+            QVERIFY2(onDevice.ok, onDevice.error.c_str());
+            m = bench::measure(candidate, &onDevice, run);
+        }
+        QVERIFY2(m.ok, (m.message + "\n" + m.workerLog).c_str());
     }
 
     // Seeded random pipelines of every stage kind: the winner and three more of the final beam.

@@ -3,6 +3,7 @@
 
 #include "core/dag/function_dag.h"
 #include "core/pipelines/generator_library.h"
+#include "core/pipelines/generator_params.h"
 #include "core/pipelines/pipeline.h"
 #include "core/util/json.h"
 #include "tests/dag/golden_features.h"
@@ -56,6 +57,16 @@ private Q_SLOTS:
         QCOMPARE(std::distance(std::filesystem::directory_iterator(dir.path().toStdString()),
                                std::filesystem::directory_iterator()),
                  std::ptrdiff_t(1));
+    }
+
+    // A compiled generator takes its Inputs in declaration order; so does a build here.
+    void inputsInDeclarationOrder()
+    {
+        const std::string stub = "class g final : public Halide::NamesInterface {\npublic:\n struct Inputs final {\n"
+                                 "  Expr gain;\n  Expr offset;\n  Halide::Internal::StubInputBuffer<float> input;\n\n"
+                                 "  Inputs() {}\n";
+        QCOMPARE(pipelines::inputsFromStub(stub), (std::vector<std::string>{"gain", "offset", "input"}));
+        QVERIFY(pipelines::inputsFromStub("no inputs here").empty());
     }
 
     // A bare file name is a library in the current folder, never one on the system path.
