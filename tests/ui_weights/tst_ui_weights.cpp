@@ -737,6 +737,16 @@ private Q_SLOTS:
         // The recent file is part of the library even without its folder.
         QTRY_VERIFY(weights->libraryModel()->indexOfPath(canonicalPath(harris)).isValid());
 
+        // Whatever a workspace opened joins File › Recent (a generator library, say), and the
+        // weights library takes only the weights among them.
+        const QString library = path(m_library, QStringLiteral("libuser_generators.so"));
+        QFile so(library);
+        QVERIFY(so.open(QIODevice::WriteOnly));
+        so.close();
+        Q_EMIT weights->fileOpened(library);
+        QCOMPARE(settings.recentFiles().first(), canonicalPath(library));
+        QCOMPARE(recentWeightsFiles(settings.recentFiles()), QStringList{canonicalPath(harris)});
+
         // With "Remember the window layout" off, nothing is written back.
         settings.setRememberLayout(false);
         weights->splitters().first()->setSizes({200, 1000});

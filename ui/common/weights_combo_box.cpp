@@ -37,7 +37,7 @@ void WeightsComboBox::rescan()
 {
     LibraryScanRequest request;
     request.folders = m_settings.allLibraryFolders();
-    request.files = m_settings.recentFiles() + m_extraFiles;
+    request.files = recentWeightsFiles(m_settings.recentFiles()) + m_extraFiles;
     request.trainedFolder = AppSettings::trainedWeightsFolder();
     m_scan.start(
         this, [request] { return scanLibrary(request); },

@@ -88,7 +88,11 @@ void MainWindow::createWorkspaces()
         item->setTextAlignment(Qt::AlignHCenter | Qt::AlignTop);
         connect(workspace, &Workspace::statusMessage, this,
                 [this](const QString &text, int timeout) { statusBar()->showMessage(text, timeout); });
-        connect(workspace, &Workspace::fileOpened, this, [this] { rebuildRecentMenu(); });
+        // Whatever a workspace opened (weights, a generator library, a search trace) joins File › Recent.
+        connect(workspace, &Workspace::fileOpened, this, [this](const QString &path) {
+            m_settings.addRecentFile(path);
+            rebuildRecentMenu();
+        });
         connect(workspace, &Workspace::sampleFolderForWorkspace, this,
                 [this](const QString &id, const QString &folder) {
                     Workspace *target = this->workspace(id);

@@ -134,6 +134,15 @@ struct Walker {
 
 } // namespace
 
+QStringList recentWeightsFiles(const QStringList &recentFiles)
+{
+    QStringList out;
+    for (const QString &file : recentFiles)
+        if (file.endsWith(QLatin1String(".weights")) || isLegacyWeightsDirectory(file))
+            out << file;
+    return out;
+}
+
 LibraryScanResult scanLibrary(const LibraryScanRequest &request)
 {
     Walker walker{request, {}, {}, {}};

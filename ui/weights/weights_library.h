@@ -61,6 +61,10 @@ struct LibraryScanResult {
 // member is shown as an error rather than the folder taken for a library folder.
 bool isLegacyWeightsDirectory(const QString &path);
 
+// The recent files that are weights (.weights files and legacy directories): File ›
+// Recent also remembers generator libraries and search traces, which are not.
+QStringList recentWeightsFiles(const QStringList &recentFiles);
+
 // Loads one path to learn its network and validity.
 LibraryEntry describeWeights(const QString &path, LibraryGroup group);
 

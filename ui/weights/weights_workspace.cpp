@@ -278,7 +278,7 @@ void WeightsWorkspace::rescanLibrary()
 {
     LibraryScanRequest request;
     request.folders = settings().allLibraryFolders();
-    request.files = settings().recentFiles();
+    request.files = recentWeightsFiles(settings().recentFiles());
     if (m_current)
         request.files.append(m_current->path);
     request.trainedFolder = AppSettings::trainedWeightsFolder();
