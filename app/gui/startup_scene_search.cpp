@@ -89,8 +89,8 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
         std::fprintf(stderr,
                      "beamscope: Search workspace: %s, weights %s%s%s, %lld states, state #%lld selected (cost %.6g)\n",
                      qPrintable(search->treeData().pipeline()),
-                     qPrintable(options.weights.isEmpty() ? QStringLiteral("of the trace")
-                                                          : QFileInfo(options.weights).fileName()),
+                     // The file the tree was searched with (the form's: a default, or the trace's own).
+                     qPrintable(QFileInfo(QString::fromStdString(search->optionsFromControls().weightsPath)).fileName()),
                      search->weightsNote().isEmpty() ? "" : ": ", qPrintable(search->weightsNote()),
                      static_cast<long long>(search->treeData().summary().statesEvaluated), static_cast<long long>(id),
                      search->treeData().node(id)->cost);
