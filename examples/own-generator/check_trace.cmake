@@ -4,6 +4,7 @@ if (NOT EXISTS "${TRACE}")
 endif ()
 file(STRINGS "${TRACE}" header LIMIT_COUNT 1)
 foreach (expected "\"format\":\"beamscope-search-trace\"" "\"generator\":\"edges\"" "\"threshold\":\"0.2\""
+                  "bgu.weights\""
                   "\"generator_executable\"" "\"target\":\"" "\"machine_params\"")
     string(FIND "${header}" "${expected}" at)
     if (at EQUAL -1)
