@@ -86,14 +86,14 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
         return; // searchFinished comes back here
     }
     if (options.screenshotMode()) // what the picture shows, so scripts and tests can check it
-        std::fprintf(stderr,
-                     "beamscope: Search workspace: %s, weights %s%s%s, %lld states, state #%lld selected (cost %.6g)\n",
-                     qPrintable(search->treeData().pipeline()),
-                     // The file the tree was searched with (the form's: a default, or the trace's own).
-                     qPrintable(QFileInfo(QString::fromStdString(search->optionsFromControls().weightsPath)).fileName()),
-                     search->weightsNote().isEmpty() ? "" : ": ", qPrintable(search->weightsNote()),
-                     static_cast<long long>(search->treeData().summary().statesEvaluated), static_cast<long long>(id),
-                     search->treeData().node(id)->cost);
+        std::fprintf(
+            stderr, "beamscope: Search workspace: %s, weights %s%s%s, %lld states, state #%lld selected (cost %.6g)\n",
+            qPrintable(search->treeData().pipeline()),
+            // The file the tree was searched with (the form's: a default, or the trace's own).
+            qPrintable(QFileInfo(QString::fromStdString(search->optionsFromControls().weightsPath)).fileName()),
+            search->weightsNote().isEmpty() ? "" : ": ", qPrintable(search->weightsNote()),
+            static_cast<long long>(search->treeData().summary().statesEvaluated), static_cast<long long>(id),
+            search->treeData().node(id)->cost);
     if (!options.measure.isEmpty() && options.run) {
         QObject::connect(
             search, &SearchWorkspace::measured, search, [done](bool, double) { done.ready(); },

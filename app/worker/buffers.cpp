@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include "app/worker/buffers.h"
 
 #include <cmath>
@@ -256,8 +254,6 @@ Comparison compareBuffers(const HostBuffer &got, const HostBuffer &expected)
             c.maxAbsError = std::max(c.maxAbsError, std::fabs(va - vb));
         }
         if (!same) {
-            if (std::getenv("DEBUG_MISMATCHES") && c.mismatches < 100)
-                std::fprintf(stderr, "DEBUG %s got %g expected %g\n", coordinates(i, mins, extents).c_str(), va, vb);
             if (c.mismatches == 0)
                 c.firstMismatch =
                     coordinates(i, mins, extents) + ": got " + formatValue(va) + ", expected " + formatValue(vb);
