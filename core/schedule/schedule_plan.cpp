@@ -203,6 +203,62 @@ void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan
     }
 }
 
+// Whether the region of `producer` one block of `consumer` needs moves with the block
+// differently in different dimensions: some access on the way from the producer to the consumer,
+// through the Funcs inlined between them, reads it through two different Jacobians (a transpose
+// beside a plain read, s(y, x) + s(x, y)), so two blocks need regions of different sizes. The
+// search sizes a Func in shared memory on one representative block, as Halide's does; a block
+// elsewhere can need far more (random_23_7: more local memory than the device has).
+// Whether a Func the plan computes at root instead of where the state has it (`rooted`) reads
+// `producer`, directly or through inlined Funcs, other than `consumer` itself: the producer
+// cannot then stay inside `consumer`'s loops, where the rooted reader no longer is.
+bool readByRootedFunc(const dag::FunctionDAG &dag, const search::State &state, const std::vector<bool> &rooted,
+                      int producer, int consumer)
+{
+    std::vector<int> todo{producer}, seen;
+    while (!todo.empty()) {
+        const int node = todo.back();
+        todo.pop_back();
+        if (std::find(seen.begin(), seen.end(), node) != seen.end())
+            continue;
+        seen.push_back(node);
+        for (int e : dag.nodes[static_cast<size_t>(node)].outgoingEdges) {
+            const int reader = dag.edges[static_cast<size_t>(e)].consumerNode;
+            const search::FuncSchedule *r = state.scheduleOf(reader);
+            if (r && r->location == ComputeLocation::Inlined)
+                todo.push_back(reader);
+            else if (reader != consumer && rooted[static_cast<size_t>(reader)])
+                return true;
+        }
+    }
+    return false;
+}
+
+bool regionVariesByBlock(const dag::FunctionDAG &dag, const search::State &state, int producer, int consumer)
+{
+    std::vector<int> todo{producer}, seen;
+    while (!todo.empty()) {
+        const int node = todo.back();
+        todo.pop_back();
+        if (std::find(seen.begin(), seen.end(), node) != seen.end())
+            continue;
+        seen.push_back(node);
+        for (int e : dag.nodes[static_cast<size_t>(node)].outgoingEdges) {
+            const dag::Edge &edge = dag.edges[static_cast<size_t>(e)];
+            const search::FuncSchedule *reader = state.scheduleOf(edge.consumerNode);
+            const bool inlined = reader && reader->location == ComputeLocation::Inlined;
+            if (edge.consumerNode != consumer && !inlined)
+                continue;
+            for (size_t j = 1; j < edge.loadJacobians.size(); j++)
+                if (edge.loadJacobians[j].matrix != edge.loadJacobians[0].matrix)
+                    return true;
+            if (inlined)
+                todo.push_back(edge.consumerNode);
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 std::string innermostLoopOfKind(const StagePlan &stage, Directive::Kind kind)
@@ -234,6 +290,7 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
     // Plans by (node, stage), filled in scheduling order: a consumer is always
     // planned before the Funcs computed inside it.
     std::vector<std::vector<int>> planIndex(static_cast<size_t>(sd.nodeCount()));
+    std::vector<bool> rooted(static_cast<size_t>(sd.nodeCount()), false); // moved to root by this plan
     for (int node : sd.scheduleOrder()) {
         const FuncSchedule *f = state.scheduleOf(node);
         const dag::Node &n = names.nodes[static_cast<size_t>(node)];
@@ -270,10 +327,19 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                 if (attachTo.empty()) {
                     p.note = "its consumer stage has no GPU loop to compute it in, so it is computed at root";
                     loc = ComputeLocation::Root;
+                } else if (loc == ComputeLocation::BlockLevel && regionVariesByBlock(names, state, node, f->consumer)) {
+                    p.note = "it is read through accesses that move apart from block to block (a transpose beside a "
+                             "plain read), so its region in shared memory differs per block: computed at root";
+                    loc = ComputeLocation::Root;
+                } else if (readByRootedFunc(names, state, rooted, node, f->consumer)) {
+                    p.note = "a Func that reads it is computed at root by this plan, so it is computed at root too";
+                    loc = ComputeLocation::Root;
                 } else if (perBlockInstead) {
                     p.note = "its consumer stage has no GPU thread loop, so it is computed per block";
                 }
             }
+            if (loc == ComputeLocation::Root && f->location != ComputeLocation::Root)
+                rooted[static_cast<size_t>(node)] = true;
             if (s == 0) {
                 if (loc == ComputeLocation::Root) {
                     p.directives.push_back(withVars(Kind::ComputeRoot, {}));
