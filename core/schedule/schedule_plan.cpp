@@ -327,6 +327,14 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                 if (attachTo.empty()) {
                     p.note = "its consumer stage has no GPU loop to compute it in, so it is computed at root";
                     loc = ComputeLocation::Root;
+                } else if (const size_t consumerStages = names.nodes[static_cast<size_t>(f->consumer)].stages.size();
+                           consumerStages > 1 && static_cast<size_t>(f->consumerStage) + 1 != consumerStages) {
+                    // Halide 14 takes a compute_at without a stage index for the consumer's last stage,
+                    // and refuses one with an index: a Func used by an earlier stage is then computed
+                    // where that stage does not see it (wrong values; random_84_5 of the campaign).
+                    p.note = "its consumer's later update would be where Halide 14 computes it, not the stage that "
+                             "reads it, so it is computed at root";
+                    loc = ComputeLocation::Root;
                 } else if (loc == ComputeLocation::BlockLevel && regionVariesByBlock(names, state, node, f->consumer)) {
                     p.note = "it is read through accesses that move apart from block to block (a transpose beside a "
                              "plain read), so its region in shared memory differs per block: computed at root";
