@@ -28,6 +28,11 @@
 //               serial tile) or a thread-level one (its innermost loop)
 // compute_at always comes with the same store_at (a generator's Funcs do not
 // take their storage level from the compute level).
+// Where Halide 14 would compute the state wrongly, the plan departs from it and
+// says so in the stage's note: a Func read by an earlier stage of a consumer with
+// updates, or in shared memory with a region that differs per block, is computed
+// at root (with whatever read it inside that kernel); a shared-memory Func's third
+// and later dimensions stay whole, one serial loop around its threads.
 //   Inlined     Halide's default; nothing is emitted
 // Reduction loops are never split or reordered: they stay where the algorithm
 // put them (innermost), serial.
