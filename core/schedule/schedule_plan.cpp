@@ -106,7 +106,9 @@ void planRoot(const dag::Stage &st, const StageTiling &t, bool hostsBlockLevel, 
     if (t.unrolled)
         for (const std::string &s : serial)
             plan.directives.push_back(withVars(Kind::Unroll, {s}));
-    plan.directives.push_back(withVars(Kind::GpuBlocks, fuseDownTo(blocks, 3, plan)));
+    // A kernel hosting Funcs in shared memory keeps to two block dimensions: with a third
+    // (block_id_z over more than one block) Halide 14 computes them wrongly (random_129_5).
+    plan.directives.push_back(withVars(Kind::GpuBlocks, fuseDownTo(blocks, hostsBlockLevel ? 2 : 3, plan)));
     // A kernel's block size is the product of the per-dimension maxima over
     // the Funcs in it; with Funcs computed per block, one fused dimension
     // keeps it at the largest Func's thread count, as the state counts it.

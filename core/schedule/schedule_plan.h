@@ -32,7 +32,8 @@
 // says so in the stage's note: a Func read by an earlier stage of a consumer with
 // updates, or in shared memory with a region that differs per block, is computed
 // at root (with whatever read it inside that kernel); a shared-memory Func's third
-// and later dimensions stay whole, one serial loop around its threads.
+// and later dimensions stay whole, one serial loop around its threads; a kernel
+// hosting shared-memory Funcs keeps to two block dimensions.
 //   Inlined     Halide's default; nothing is emitted
 // Reduction loops are never split or reordered: they stay where the algorithm
 // put them (innermost), serial.
