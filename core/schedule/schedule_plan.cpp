@@ -1,6 +1,7 @@
 #include "core/schedule/schedule_plan.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace beamscope::schedule {
@@ -205,38 +206,11 @@ void planThreadLevel(const dag::Stage &st, const StageTiling &t, StagePlan &plan
     }
 }
 
-// Whether the region of `producer` one block of `consumer` needs moves with the block
-// differently in different dimensions: some access on the way from the producer to the consumer,
-// through the Funcs inlined between them, reads it through two different Jacobians (a transpose
-// beside a plain read, s(y, x) + s(x, y)), so two blocks need regions of different sizes. The
-// search sizes a Func in shared memory on one representative block, as Halide's does; a block
-// elsewhere can need far more (random_23_7: more local memory than the device has).
-// Whether a Func the plan computes at root instead of where the state has it (`rooted`) reads
-// `producer`, directly or through inlined Funcs, other than `consumer` itself: the producer
-// cannot then stay inside `consumer`'s loops, where the rooted reader no longer is.
-bool readByRootedFunc(const dag::FunctionDAG &dag, const search::State &state, const std::vector<bool> &rooted,
-                      int producer, int consumer)
-{
-    std::vector<int> todo{producer}, seen;
-    while (!todo.empty()) {
-        const int node = todo.back();
-        todo.pop_back();
-        if (std::find(seen.begin(), seen.end(), node) != seen.end())
-            continue;
-        seen.push_back(node);
-        for (int e : dag.nodes[static_cast<size_t>(node)].outgoingEdges) {
-            const int reader = dag.edges[static_cast<size_t>(e)].consumerNode;
-            const search::FuncSchedule *r = state.scheduleOf(reader);
-            if (r && r->location == ComputeLocation::Inlined)
-                todo.push_back(reader);
-            else if (reader != consumer && rooted[static_cast<size_t>(reader)])
-                return true;
-        }
-    }
-    return false;
-}
-
-bool regionVariesByBlock(const dag::FunctionDAG &dag, const search::State &state, int producer, int consumer)
+// Calls `visit` on every edge out of `producer` and out of the Funcs inlined into its
+// readers, transitively (the accesses a loop nest makes of the producer); true as soon as
+// one call is.
+bool anyEdgeThroughInlined(const dag::FunctionDAG &dag, const search::State &state, int producer,
+                           const std::function<bool(const dag::Edge &, bool readerInlined)> &visit)
 {
     std::vector<int> todo{producer}, seen;
     while (!todo.empty()) {
@@ -249,16 +223,42 @@ bool regionVariesByBlock(const dag::FunctionDAG &dag, const search::State &state
             const dag::Edge &edge = dag.edges[static_cast<size_t>(e)];
             const search::FuncSchedule *reader = state.scheduleOf(edge.consumerNode);
             const bool inlined = reader && reader->location == ComputeLocation::Inlined;
-            if (edge.consumerNode != consumer && !inlined)
-                continue;
-            for (size_t j = 1; j < edge.loadJacobians.size(); j++)
-                if (edge.loadJacobians[j].matrix != edge.loadJacobians[0].matrix)
-                    return true;
+            if (visit(edge, inlined))
+                return true;
             if (inlined)
                 todo.push_back(edge.consumerNode);
         }
     }
     return false;
+}
+
+// Whether a Func the plan computes at root instead of where the state has it (`rooted`) reads
+// `producer`, directly or through inlined Funcs, other than `consumer` itself: the producer
+// cannot then stay inside `consumer`'s loops, where the rooted reader no longer is.
+bool readByRootedFunc(const dag::FunctionDAG &dag, const search::State &state, const std::vector<bool> &rooted,
+                      int producer, int consumer)
+{
+    return anyEdgeThroughInlined(dag, state, producer, [&](const dag::Edge &edge, bool readerInlined) {
+        return !readerInlined && edge.consumerNode != consumer && rooted[static_cast<size_t>(edge.consumerNode)];
+    });
+}
+
+// Whether the region of `producer` one block of `consumer` needs moves with the block
+// differently in different dimensions: some access on the way from the producer to the consumer,
+// through the Funcs inlined between them, reads it through two different Jacobians (a transpose
+// beside a plain read, s(y, x) + s(x, y)), so two blocks need regions of different sizes. The
+// search sizes a Func in shared memory on one representative block, as Halide's does; a block
+// elsewhere can need far more (random_23_7: more local memory than the device has).
+bool regionVariesByBlock(const dag::FunctionDAG &dag, const search::State &state, int producer, int consumer)
+{
+    return anyEdgeThroughInlined(dag, state, producer, [&](const dag::Edge &edge, bool readerInlined) {
+        if (edge.consumerNode != consumer && !readerInlined)
+            return false;
+        for (size_t j = 1; j < edge.loadJacobians.size(); j++)
+            if (edge.loadJacobians[j].matrix != edge.loadJacobians[0].matrix)
+                return true;
+        return false;
+    });
 }
 
 } // namespace
