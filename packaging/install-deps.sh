@@ -13,6 +13,7 @@ packages=(
     libcli11-dev      # header-only command-line parser of beamscope-cli and the bench worker
     nlohmann-json3-dev   # JSON (core/util/json_parse.cpp), header-only: no runtime package
     zlib1g-dev        # gzipped recorded data (core/util/gzip_file.cpp)
+    libssl-dev        # SHA-256 through libcrypto's EVP (core/util/sha256.cpp)
     pocl-opencl-icd ocl-icd-opencl-dev
     xvfb xauth
     slurm-wlm munge   # the single-node Slurm the Slurm tests start (tests/slurm/local_slurm.h)

@@ -1,14 +1,18 @@
 #pragma once
-// SHA-256 (FIPS 180-4) of bytes or of a file, with no external library: the CLI
-// prints it so a user can tell which weights file they hold.
+// SHA-256 of bytes or of a file, through OpenSSL's libcrypto (EVP): the CLI prints
+// it so a user can tell which weights file they hold, and shipped files are
+// recognised by it.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+
+struct evp_md_ctx_st; // OpenSSL's EVP_MD_CTX, kept out of every includer
 
 namespace beamscope {
 
@@ -16,17 +20,21 @@ namespace beamscope {
 class Sha256 {
 public:
     Sha256();
+    ~Sha256();
+    Sha256(Sha256 &&) noexcept;
+    Sha256 &operator=(Sha256 &&) noexcept;
+    Sha256(const Sha256 &) = delete;
+    Sha256 &operator=(const Sha256 &) = delete;
+
     void update(std::span<const char> bytes);
     void update(const void *data, size_t size);
     std::array<uint8_t, 32> digest(); // finishes the hash; the object is spent afterwards
 
 private:
-    void compressBlock(const uint8_t *block);
-
-    std::array<uint32_t, 8> m_state;
-    std::array<uint8_t, 64> m_buffer{};
-    size_t m_buffered = 0;
-    uint64_t m_totalBytes = 0;
+    struct FreeContext {
+        void operator()(evp_md_ctx_st *context) const;
+    };
+    std::unique_ptr<evp_md_ctx_st, FreeContext> m_context;
 };
 
 std::array<uint8_t, 32> sha256(std::span<const char> bytes);
