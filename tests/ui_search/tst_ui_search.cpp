@@ -12,6 +12,8 @@
 #include "tests/support/test_data.h"
 #include "ui/common/app_settings.h"
 #include "ui/search/feature_table_model.h"
+#include "ui/search/final_beam_model.h"
+#include "ui/search/final_beam_panel.h"
 #include "ui/search/search_tree_data.h"
 #include "ui/search/search_tree_view.h"
 #include "ui/search/search_workspace.h"
@@ -25,6 +27,7 @@
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -70,6 +73,9 @@ private Q_SLOTS:
     void compareTwoStates();
     void pathToWinnerFilter();
     void searchByFuncName();
+    void navigateByKeysAndGoTo();
+    void filterByDecisionTextHidesTheRest();
+    void finalBeamListsTheLastBeam();
     void badTraceChangesNothing();
     void exportScheduleSource();
     void measureWinnerOnOpenCl();
@@ -328,6 +334,159 @@ void TestUiSearch::searchByFuncName()
     m_ws->setFuncSearch(QString());
     for (bool b : m_ws->treeData().funcMatches())
         QVERIFY(!b);
+}
+
+namespace {
+// A state's siblings as the trace records them: the other states with its parent
+// at its pass and depth, in id order (the order they were added and are drawn).
+std::vector<int64_t> siblingsInTrace(const search::SearchTrace &trace, const search::TraceNode &n)
+{
+    std::vector<int64_t> out;
+    for (const auto &m : trace.nodes())
+        if (m.parent == n.parent && m.pass == n.pass && m.depth == n.depth)
+            out.push_back(m.id);
+    return out;
+}
+} // namespace
+
+void TestUiSearch::navigateByKeysAndGoTo()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    SearchTreeView *view = m_ws->treeView();
+    const int64_t winner = m_ws->treeData().winner();
+    QVERIFY(winner >= 0);
+    const search::TraceNode *w = trace.find(winner);
+    QVERIFY(w && w->parent >= 0);
+
+    // The field takes "#id" or "id"; Enter selects the state and hands the keys to the tree.
+    m_ws->goToField()->clear();
+    QTest::keyClicks(m_ws->goToField(), QStringLiteral("#%1").arg(w->parent));
+    QTest::keyClick(m_ws->goToField(), Qt::Key_Return);
+    QCOMPARE(view->selected(), w->parent);
+    QVERIFY(!m_ws->goToState(QStringLiteral("#%1").arg(trace.nodes().size() + 5)));
+    QCOMPARE(view->selected(), w->parent);
+
+    // Down goes along the winner's path, Up back to the parent.
+    QVERIFY(m_ws->goToState(QString::number(winner)));
+    QTest::keyClick(view, Qt::Key_Up);
+    QCOMPARE(view->selected(), w->parent);
+    QTest::keyClick(view, Qt::Key_Down);
+    QCOMPARE(view->selected(), winner);
+    QCOMPARE(m_ws->detailPanel()->stateA(), winner);
+
+    // Left and Right walk the siblings in the trace's order; Shift skips to pruned ones.
+    const search::TraceNode *many = nullptr;
+    for (const auto &n : trace.nodes())
+        if (n.parent >= 0 && siblingsInTrace(trace, n).size() >= 4) {
+            many = &n;
+            break;
+        }
+    QVERIFY(many);
+    const std::vector<int64_t> sibs = siblingsInTrace(trace, *many);
+    QVERIFY(m_ws->goToState(QString::number(sibs.front())));
+    QTest::keyClick(view, Qt::Key_Left); // nothing left of the first: stays
+    QCOMPARE(view->selected(), sibs.front());
+    QTest::keyClick(view, Qt::Key_Right);
+    QCOMPARE(view->selected(), sibs[1]);
+    QTest::keyClick(view, Qt::Key_Right);
+    QCOMPARE(view->selected(), sibs[2]);
+    QTest::keyClick(view, Qt::Key_Left);
+    QCOMPARE(view->selected(), sibs[1]);
+    QVERIFY(m_ws->goToState(QString::number(sibs.front())));
+    int64_t firstPruned = -1;
+    for (size_t i = 1; i < sibs.size() && firstPruned < 0; ++i)
+        if (!trace.find(sibs[i])->inBeam)
+            firstPruned = sibs[i];
+    QVERIFY(firstPruned >= 0);
+    QTest::keyClick(view, Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(view->selected(), firstPruned);
+    QVERIFY(!trace.find(view->selected())->inBeam);
+}
+
+void TestUiSearch::filterByDecisionTextHidesTheRest()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    // "inline" is in decisions' text, not in any Func's name.
+    int expected = 0;
+    for (const auto &n : trace.nodes())
+        if (QString::fromStdString(n.decision).contains(QStringLiteral("inline"), Qt::CaseInsensitive))
+            ++expected;
+    QVERIFY(expected > 0 && expected < int(trace.nodes().size()));
+    m_ws->setFuncSearch(QStringLiteral("INLINE"));
+    int marked = 0;
+    for (bool b : m_ws->treeData().funcMatches())
+        marked += b ? 1 : 0;
+    QCOMPARE(marked, expected);
+
+    const auto &onPath = m_ws->treeData().onWinnerPath();
+    int64_t hidden = -1, match = -1;
+    for (const auto &n : trace.nodes()) {
+        const bool isMatch = m_ws->treeData().funcMatches()[size_t(n.id)];
+        if (!isMatch && !onPath[size_t(n.id)] && hidden < 0)
+            hidden = n.id;
+        if (isMatch && match < 0)
+            match = n.id;
+    }
+    QVERIFY(hidden >= 0 && match >= 0);
+    QVERIFY(m_ws->treeView()->isShown(hidden));
+    m_ws->hideUnmatchedBox()->setChecked(true);
+    QVERIFY(!m_ws->treeView()->isShown(hidden));
+    QVERIFY(m_ws->treeView()->isShown(match));
+    QVERIFY(m_ws->treeView()->isShown(m_ws->treeData().winner())); // the path stays as context
+    m_ws->treeView()->fit();
+    (void)m_ws->treeView()->grab();
+    QVERIFY(m_ws->treeView()->lastMarkerCount() <= int64_t(expected + std::count(onPath.begin(), onPath.end(), true)));
+    m_ws->hideUnmatchedBox()->setChecked(false);
+    m_ws->setFuncSearch(QString());
+    QVERIFY(m_ws->treeView()->isShown(hidden));
+}
+
+void TestUiSearch::finalBeamListsTheLastBeam()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    QVERIFY(!m_ws->finalBeamPanel()->isVisible());
+    m_ws->finalBeamButton()->click();
+    QVERIFY(m_ws->finalBeamPanel()->isVisible());
+    FinalBeamModel *model = m_ws->finalBeamPanel()->model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+    // Independently: the kept states of the last pass's deepest depth.
+    int lastPass = 0, lastDepth = 0;
+    for (const auto &n : trace.nodes())
+        lastPass = std::max(lastPass, n.pass);
+    for (const auto &n : trace.nodes())
+        if (n.pass == lastPass)
+            lastDepth = std::max(lastDepth, n.depth);
+    std::vector<int64_t> kept;
+    for (const auto &n : trace.nodes())
+        if (n.pass == lastPass && n.depth == lastDepth && n.inBeam)
+            kept.push_back(n.id);
+    QVERIFY(!kept.empty() && kept.size() <= 4);
+    // The winner (the best of every pass; here an earlier pass found it) leads, then the kept states.
+    const int64_t winner = m_ws->treeData().winner();
+    const bool winnerKept = std::find(kept.begin(), kept.end(), winner) != kept.end();
+    QCOMPARE(model->rowCount(), std::min(4, int(kept.size()) + (winnerKept ? 0 : 1)));
+    QCOMPARE(model->stateAt(0), winner);
+    for (int r = 1; r < model->rowCount(); ++r)
+        QVERIFY(std::find(kept.begin(), kept.end(), model->stateAt(r)) != kept.end());
+    for (int r = 2; r < model->rowCount(); ++r)
+        QVERIFY(trace.find(model->stateAt(r - 1))->cost <= trace.find(model->stateAt(r))->cost);
+    QVERIFY(model->data(model->index(0, FinalBeamModel::Rank)).toString().contains(QStringLiteral("winner")));
+    QCOMPARE(model->data(model->index(0, FinalBeamModel::Cost)).toString(),
+             QString::number(trace.find(model->stateAt(0))->cost, 'g', 6));
+
+    // A click on a row selects its state in the tree and the detail panel.
+    if (model->rowCount() > 1) {
+        QTableView *table = m_ws->finalBeamPanel()->table();
+        const QRect cell = table->visualRect(model->index(1, FinalBeamModel::State));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(m_ws->treeView()->selected(), model->stateAt(1));
+    }
+    m_ws->finalBeamButton()->click();
+    QVERIFY(!m_ws->finalBeamPanel()->isVisible());
 }
 
 void TestUiSearch::badTraceChangesNothing()

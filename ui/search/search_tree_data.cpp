@@ -5,6 +5,7 @@
 #include <QObject>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -286,12 +287,19 @@ QString SearchTreeData::decisionFunc(const search::TraceNode &n)
 
 bool SearchTreeData::matches(const search::TraceNode &n) const
 {
-    return decisionFunc(n).contains(m_funcFilter, Qt::CaseInsensitive);
+    // The decision's Func, or its text ("root, threads 16x8", "inline"), compared
+    // without making a string per state: a filter runs over millions of them.
+    if (decisionFunc(n).contains(m_funcFilter, Qt::CaseInsensitive))
+        return true;
+    const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    return std::search(n.decision.begin(), n.decision.end(), m_filterUtf8.begin(), m_filterUtf8.end(),
+                       [&](char a, char b) { return lower(a) == lower(b); }) != n.decision.end();
 }
 
 int SearchTreeData::setFuncFilter(const QString &text)
 {
     m_funcFilter = text.trimmed();
+    m_filterUtf8 = m_funcFilter.toStdString();
     int count = 0;
     for (size_t i = 0; i < m_nodes.size(); ++i) {
         m_funcMatch[i] = !m_funcFilter.isEmpty() && matches(m_nodes[i]);

@@ -92,8 +92,9 @@ public:
     const std::vector<bool> &onWinnerPath() const { return m_onWinnerPath; }
     int64_t winner() const { return m_hasSummary ? m_summary.bestId : -1; }
 
-    // Nodes whose decision schedules a Func whose name contains `text`
-    // (case-insensitive); returns how many matched. Empty text clears.
+    // Nodes whose decision schedules a Func whose name contains `text`, or whose
+    // decision's text contains it (case-insensitive); returns how many matched.
+    // Empty text clears.
     int setFuncFilter(const QString &text);
     const std::vector<bool> &funcMatches() const { return m_funcMatch; }
     bool hasFuncFilter() const { return !m_funcFilter.isEmpty(); }
@@ -149,6 +150,7 @@ private:
     std::vector<int64_t> m_measured;
     std::map<int64_t, double> m_measuredMs; // median runtime of each measured state
     QString m_funcFilter;
+    std::string m_filterUtf8; // m_funcFilter, for matching decision text without conversions
 };
 
 } // namespace beamscope::ui

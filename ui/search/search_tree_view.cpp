@@ -1,6 +1,7 @@
 #include "ui/search/search_tree_view.h"
 
 #include "ui/search/search_tree_data.h"
+#include "ui/search/tree_navigation.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -91,6 +92,38 @@ void SearchTreeView::setPathOnly(bool on)
     update();
 }
 
+void SearchTreeView::setHideUnmatched(bool on)
+{
+    m_hideUnmatched = on;
+    update();
+}
+
+bool SearchTreeView::isShown(int64_t id) const
+{
+    const auto i = static_cast<size_t>(id);
+    if (m_pathOnly && !m_data->onWinnerPath()[i])
+        return false;
+    // The filter hides the rest, but never the path to the winner: it keeps the matches in context.
+    if (m_hideUnmatched && m_data->hasFuncFilter() && !m_data->funcMatches()[i] && !m_data->onWinnerPath()[i])
+        return false;
+    return true;
+}
+
+void SearchTreeView::ensureVisible(int64_t id)
+{
+    if (!m_data || !m_data->node(id))
+        return;
+    const QPointF at = worldToScreen(m_data->position(id));
+    const QRectF plot(kLeft, kTop, width() - kLeft - kRight, height() - kTop - kBottom);
+    if (plot.adjusted(8, 8, -8, -8).contains(at))
+        return;
+    // Keep the zoom; move the state to the middle of the plot.
+    const QPointF world = m_data->position(id);
+    m_origin = QPointF(world.x() - (plot.width() / 2) / m_sx, world.y() - (plot.height() / 2) / m_sy);
+    m_fitted = true;
+    update();
+}
+
 void SearchTreeView::setSelected(int64_t id)
 {
     m_selected = id;
@@ -136,7 +169,7 @@ int64_t SearchTreeView::nodeAt(QPointF screen) const
     if (id < 0)
         return -1;
     // Only states actually drawn can be picked.
-    if (m_pathOnly && !m_data->onWinnerPath()[static_cast<size_t>(id)])
+    if (!isShown(id))
         return -1;
     const QPointF p = worldToScreen(m_data->position(id));
     return std::abs(p.y() - screen.y()) <= std::max(6.0, SearchTreeData::kRowHeight * m_sy * 0.35) ? id : -1;
@@ -207,7 +240,6 @@ std::vector<SearchTreeView::Marker> SearchTreeView::paintRowsAndCollectMarkers(Q
 {
     const SearchTreeData &d = *m_data;
     const bool filtering = d.hasFuncFilter();
-    const auto &onPath = d.onWinnerPath();
     const auto &match = d.funcMatches();
     // Strip image for dense rows (one pixel column per screen column).
     if (m_strip.size() != size())
@@ -234,7 +266,7 @@ std::vector<SearchTreeView::Marker> SearchTreeView::paintRowsAndCollectMarkers(Q
         if (slotPx >= kMarkerMinSpacing) {
             for (int64_t i = i0; i < i1; ++i) {
                 const int64_t id = row.nodes[static_cast<size_t>(i)];
-                if (m_pathOnly && !onPath[static_cast<size_t>(id)])
+                if (!isShown(id))
                     continue;
                 const auto &node = d.nodes()[static_cast<size_t>(id)];
                 markers.push_back({QPointF(bandX + (double(i) + 0.5) * slotPx, yMid), d.relativeCost(id), node.inBeam,
@@ -255,11 +287,11 @@ std::vector<SearchTreeView::Marker> SearchTreeView::paintRowsAndCollectMarkers(Q
             if (c < 0 || c >= static_cast<int>(best.size()))
                 continue;
             const auto &node = d.nodes()[static_cast<size_t>(id)];
-            if (node.inBeam && (!m_pathOnly || onPath[static_cast<size_t>(id)]))
+            if (!isShown(id))
+                continue;
+            if (node.inBeam)
                 markers.push_back({QPointF(bandX + (double(i) + 0.5) * slotPx, yMid), d.relativeCost(id), true,
                                    filtering && match[static_cast<size_t>(id)], id});
-            if (m_pathOnly && !onPath[static_cast<size_t>(id)])
-                continue;
             const double rel = d.relativeCost(id);
             double &b = best[static_cast<size_t>(c)];
             if (b < 0 || rel < b)
@@ -498,6 +530,25 @@ void SearchTreeView::mouseReleaseEvent(QMouseEvent *event)
 void SearchTreeView::keyPressEvent(QKeyEvent *event)
 {
     const QPointF centre(width() / 2.0, height() / 2.0);
+    if (m_data && m_selected >= 0) {
+        // Arrows walk the tree from the selected state; Shift+Left/Right skip to the
+        // beam's pruned siblings (the states the search dropped beside this one).
+        const bool pruned = event->modifiers() & Qt::ShiftModifier;
+        int64_t to = -1;
+        switch (event->key()) {
+        case Qt::Key_Up: to = navigation::parent(*m_data, m_selected); break;
+        case Qt::Key_Down: to = navigation::preferredChild(*m_data, m_selected); break;
+        case Qt::Key_Left: to = navigation::sibling(*m_data, m_selected, -1, pruned); break;
+        case Qt::Key_Right: to = navigation::sibling(*m_data, m_selected, 1, pruned); break;
+        default: break;
+        }
+        if (to >= 0) {
+            ensureVisible(to);
+            Q_EMIT nodeSelected(to);
+            event->accept();
+            return;
+        }
+    }
     switch (event->key()) {
     case Qt::Key_F: fit(); break;
     case Qt::Key_Plus:

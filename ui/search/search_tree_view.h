@@ -10,7 +10,10 @@
 // absolute cost grows with the stages it has scheduled.
 //
 // Mouse: wheel zooms about the cursor, drag pans, click selects, ctrl-click
-// picks the state to compare with. Keys: F fits, +/- zoom.
+// picks the state to compare with. Keys: F fits, +/- zoom; from the selected
+// state Up goes to its parent, Down to a child (the winner's path first),
+// Left/Right to its siblings, Shift+Left/Right to its pruned siblings
+// (tree_navigation.h).
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -39,6 +42,13 @@ public:
     void zoomBy(double factor, QPointF screenAnchor);
     void setPathOnly(bool on);
     bool pathOnly() const { return m_pathOnly; }
+    // With a filter set (SearchTreeData::setFuncFilter), draw only its matches and the winner's path.
+    void setHideUnmatched(bool on);
+    bool hideUnmatched() const { return m_hideUnmatched; }
+    // Whether a state is drawn (and can be picked) under the path-only and filter settings.
+    bool isShown(int64_t id) const;
+    // Pans, keeping the zoom, so that the state is inside the plot.
+    void ensureVisible(int64_t id);
 
     void setSelected(int64_t id);
     void setCompared(int64_t id);
@@ -90,6 +100,7 @@ private:
     QPointF m_origin;          // world point at the screen's top-left (after the margin)
     bool m_fitted = false;     // follow the data's growth until the user zooms or pans
     bool m_pathOnly = false;
+    bool m_hideUnmatched = false;
     int64_t m_selected = -1, m_compared = -1;
     QPoint m_pressPos, m_lastDrag;
     bool m_dragging = false;

@@ -12,6 +12,7 @@
 #include "ui/common/number_format.h"
 #include "ui/common/relay_progress.h"
 #include "ui/common/weights_combo_box.h"
+#include "ui/search/final_beam_panel.h"
 #include "ui/search/search_tree_view.h"
 #include "ui/search/state_detail_panel.h"
 
@@ -29,8 +30,10 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QRegularExpressionValidator>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -95,19 +98,42 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     }
     m_pathOnly = new QCheckBox(tr("Only the path to the winner"), centre);
     m_funcSearch = new QLineEdit(centre);
-    m_funcSearch->setPlaceholderText(tr("Find decisions on Func…"));
+    m_funcSearch->setPlaceholderText(tr("Find a Func or decision…"));
+    m_funcSearch->setToolTip(tr("Marks the states whose decision names this Func or contains this text "
+                                "(\"inline\", \"threads 16x8\"), case-insensitive"));
     m_funcSearch->setClearButtonEnabled(true);
     m_matchLabel = new QLabel(centre);
+    m_hideUnmatched = new QCheckBox(tr("Hide the rest"), centre);
+    m_hideUnmatched->setToolTip(tr("Draw only the states the find matches, and the winner's path"));
+    m_goTo = new QLineEdit(centre);
+    m_goTo->setPlaceholderText(tr("Go to #"));
+    m_goTo->setToolTip(tr("Select a state by its id (Ctrl+G). In the tree: Up parent, Down child, Left/Right "
+                          "siblings, Shift+Left/Right pruned siblings"));
+    m_goTo->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("#?\\d{0,12}")), m_goTo));
+    m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QStringLiteral("Go to #0000000")) + 16);
+    m_showBeam = new QPushButton(tr("Final beam"), centre);
+    m_showBeam->setCheckable(true);
+    m_showBeam->setToolTip(tr("The states of the search's last beam with their costs, below the tree"));
     toolbar->addWidget(zoomOut);
     toolbar->addWidget(zoomIn);
     toolbar->addWidget(fit);
     toolbar->addWidget(m_pathOnly);
     toolbar->addWidget(m_funcSearch, 1);
     toolbar->addWidget(m_matchLabel);
+    toolbar->addWidget(m_hideUnmatched);
+    toolbar->addWidget(m_goTo);
+    toolbar->addWidget(m_showBeam);
     cl->addLayout(toolbar);
-    m_view = new SearchTreeView(centre);
+    auto *treeAndBeam = new QSplitter(Qt::Vertical, centre);
+    m_view = new SearchTreeView(treeAndBeam);
     m_view->setData(&m_data);
-    cl->addWidget(m_view, 1);
+    m_beamPanel = new FinalBeamPanel(treeAndBeam);
+    m_beamPanel->hide();
+    treeAndBeam->addWidget(m_view);
+    treeAndBeam->addWidget(m_beamPanel);
+    treeAndBeam->setStretchFactor(0, 3);
+    treeAndBeam->setStretchFactor(1, 1);
+    cl->addWidget(treeAndBeam, 1);
     m_counts = new QLabel(centre);
     m_counts->setWordWrap(true); // one long line would set the window's minimum width (over 1,500 px)
     cl->addWidget(m_counts);
@@ -132,6 +158,25 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     connect(zoomOut, &QPushButton::clicked, m_view, [this] { m_view->zoomBy(0.8, QPointF(m_view->rect().center())); });
     connect(m_pathOnly, &QCheckBox::toggled, this, &SearchWorkspace::setPathOnly);
     connect(m_funcSearch, &QLineEdit::textChanged, this, &SearchWorkspace::setFuncSearch);
+    connect(m_hideUnmatched, &QCheckBox::toggled, m_view, &SearchTreeView::setHideUnmatched);
+    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
+        if (!goToState(m_goTo->text()))
+            Q_EMIT statusMessage(tr("No state %1 in this tree.").arg(m_goTo->text()), 5000);
+    });
+    auto *goToShortcut = new QShortcut(QKeySequence(tr("Ctrl+G")), this);
+    connect(goToShortcut, &QShortcut::activated, this, [this] {
+        m_goTo->setFocus(Qt::ShortcutFocusReason);
+        m_goTo->selectAll();
+    });
+    connect(m_showBeam, &QPushButton::toggled, m_beamPanel, [this](bool on) {
+        m_beamPanel->setVisible(on);
+        if (on)
+            m_beamPanel->refresh(&m_data);
+    });
+    connect(m_beamPanel, &FinalBeamPanel::stateActivated, this, [this](qint64 id) {
+        m_view->ensureVisible(id);
+        selectState(id);
+    });
     connect(m_view, &SearchTreeView::nodeSelected, this, [this](qint64 id) {
         if (m_pickCompare) {
             m_pickCompare = false;
@@ -768,6 +813,8 @@ void SearchWorkspace::refreshCounts()
     if (!m_tracePath.isEmpty())
         text += tr(" · %1").arg(QFileInfo(m_tracePath).fileName());
     m_counts->setText(text);
+    if (m_beamPanel->isVisible())
+        m_beamPanel->refresh(&m_data);
 }
 
 namespace {
@@ -1028,9 +1075,26 @@ void SearchWorkspace::findTraceGeneratorLibrary()
         });
 }
 
+bool SearchWorkspace::goToState(const QString &text)
+{
+    QString digits = text.trimmed();
+    if (digits.startsWith(QLatin1Char('#')))
+        digits.remove(0, 1);
+    bool ok = false;
+    const qint64 id = digits.toLongLong(&ok);
+    if (!ok || !m_data.node(id))
+        return false;
+    m_view->ensureVisible(id);
+    selectState(id);
+    m_view->setFocus(Qt::OtherFocusReason); // the arrows walk on from here
+    return true;
+}
+
 void SearchWorkspace::selectState(qint64 id)
 {
     m_view->setSelected(id);
+    if (m_beamPanel->isVisible())
+        m_beamPanel->showSelected(id);
     showNode(id, m_view->compared());
 }
 

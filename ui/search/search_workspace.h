@@ -34,6 +34,7 @@ class QTableWidget;
 
 namespace beamscope::ui {
 
+class FinalBeamPanel;
 class RelayProgress;
 class SearchTreeView;
 class StateDetailPanel;
@@ -96,6 +97,8 @@ public:
     void cancelMeasurement();
     void setMeasureTarget(const QString &target);
 
+    // Selects a state by its id ("123" or "#123") and shows it; false when the tree has no such state.
+    bool goToState(const QString &text);
     void selectState(qint64 id);
     void compareState(qint64 id);
     void setFuncSearch(const QString &text);
@@ -106,6 +109,10 @@ public:
     StateDetailPanel *detailPanel() const { return m_panel; }
     QLabel *countsLabel() const { return m_counts; }
     QLabel *matchLabel() const { return m_matchLabel; }
+    QCheckBox *hideUnmatchedBox() const { return m_hideUnmatched; }
+    QLineEdit *goToField() const { return m_goTo; }
+    QPushButton *finalBeamButton() const { return m_showBeam; }
+    FinalBeamPanel *finalBeamPanel() const { return m_beamPanel; }
     // The session of the tree shown (its model gives the cost terms; it emits and
     // measures states): the search's own, or, for an opened trace, one opened on
     // the trace's pipeline and weights. Pending while it is being built.
@@ -191,6 +198,10 @@ private:
     QLineEdit *m_funcSearch = nullptr;
     QLabel *m_matchLabel = nullptr;
     QCheckBox *m_pathOnly = nullptr;
+    QCheckBox *m_hideUnmatched = nullptr;
+    QLineEdit *m_goTo = nullptr;
+    QPushButton *m_showBeam = nullptr;
+    FinalBeamPanel *m_beamPanel = nullptr;
     SearchTreeView *m_view = nullptr;
     StateDetailPanel *m_panel = nullptr;
     QAction *m_openAction = nullptr, *m_saveAction = nullptr, *m_openLibraryAction = nullptr;
