@@ -4,10 +4,12 @@
 #include "core/pipelines/host_target.h"
 #include "core/util/key_value.h"
 
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -39,6 +41,36 @@ std::map<std::string, LoadedLibrary> &loadedLibraries()
 {
     static std::map<std::string, LoadedLibrary> libs;
     return libs;
+}
+
+// dlopen names an undefined C++ symbol in its mangled form
+// ("undefined symbol: _Z31beamscope_review_missing_symbolv"); a user wrote
+// "beamscope_review_missing_symbol()", so that is what the message says.
+std::string demangledSymbols(const std::string &message)
+{
+    std::string out;
+    size_t i = 0;
+    while (i < message.size()) {
+        const size_t at = message.find("_Z", i);
+        const bool wordStart = at != std::string::npos && (at == 0 || message[at - 1] == ' ' || message[at - 1] == ':');
+        if (!wordStart) {
+            const size_t stop = at == std::string::npos ? message.size() : at + 2;
+            out += message.substr(i, stop - i);
+            i = stop;
+            continue;
+        }
+        out += message.substr(i, at - i);
+        size_t end = at;
+        while (end < message.size() && message[end] != ' ' && message[end] != ',' && message[end] != ')')
+            ++end;
+        const std::string mangled = message.substr(at, end - at);
+        int status = 0;
+        char *plain = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+        out += status == 0 && plain ? std::string(plain) + " (" + mangled + ")" : mangled;
+        std::free(plain);
+        i = end;
+    }
+    return out;
 }
 
 // A library is loaded from a fresh copy: dlopen of a path already loaded
@@ -115,7 +147,7 @@ std::vector<std::string> loadGeneratorLibrary(const std::string &path)
         std::string why = error ? error : "unknown dlopen error";
         for (size_t at = why.find(loadFrom); at != std::string::npos; at = why.find(loadFrom))
             why.replace(at, loadFrom.size(), absolute);
-        throw GeneratorError(absolute + ": cannot load generator library: " + why);
+        throw GeneratorError(absolute + ": cannot load generator library: " + demangledSymbols(why));
     }
     const std::vector<std::string> after = Internal::GeneratorRegistry::enumerate();
     std::vector<std::string> added;

@@ -108,6 +108,21 @@ private Q_SLOTS:
 
     // The generator form of box_blur featurizes exactly like the ImageParam form
     // (input reached through input_im in both).
+    // G13: an undefined C++ symbol is named as written, with the mangled name beside it.
+    void undefinedSymbolIsDemangled()
+    {
+        try {
+            pipelines::loadGeneratorLibrary(BEAMSCOPE_TEST_MISSING_SYMBOL);
+            QFAIL("expected a GeneratorError");
+        } catch (const pipelines::GeneratorError &e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("undefined symbol: beamscope_test_missing_symbol(int)") != std::string::npos,
+                     what.c_str());
+            QVERIFY2(what.find("(_Z29beamscope_test_missing_symboli)") != std::string::npos, what.c_str());
+            QVERIFY2(what.find(BEAMSCOPE_TEST_MISSING_SYMBOL) != std::string::npos, what.c_str());
+        }
+    }
+
     void generatorMatchesBuiltinBoxBlur()
     {
         const auto gen = pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {});
