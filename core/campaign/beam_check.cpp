@@ -12,6 +12,7 @@
 #include "core/util/progress.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -54,6 +55,13 @@ double peakResidentMiB()
         if (line.rfind("VmHWM:", 0) == 0)
             return std::stod(line.substr(6)) / 1024.0;
     return 0;
+}
+
+std::string shortNumber(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
 }
 
 // The complete states of the search's final beam, cheapest first, the winner
@@ -397,6 +405,13 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
             }
             c.outcome = outcomeOfRun(m);
             c.message = m.message.substr(0, 2000);
+            // The reference itself failing at a reduced size is the size's fault, not the schedule's: an
+            // output whose extent the data decides (a histogram's bins) cannot be scaled.
+            if (c.outcome == Outcome::Refused && once.scale != 1.0 &&
+                m.message.find("during reference") != std::string::npos)
+                c.message += " (the host reference fails at --scale " + shortNumber(once.scale) +
+                             ": an output whose extent the data decides, such as a histogram's bins, cannot be "
+                             "scaled; check this pipeline at --scale 1)";
             // A kernel whose shared (local) memory exceeds the device's is past a memory bound; the
             // device says so by an error code or, on PoCL, by an assertion that aborts the process.
             if ((c.outcome == Outcome::Crash || c.outcome == Outcome::Refused) &&

@@ -11,6 +11,7 @@
 #include "ui/autotune/autotune_run_data.h"
 #include "ui/autotune/autotune_workspace.h"
 #include "ui/common/app_settings.h"
+#include "ui/common/wheel_guard.h"
 #include "ui/device/comparison_scatter.h"
 #include "ui/device/device_workspace.h"
 #include "ui/device/weights_comparison_model.h"
@@ -21,6 +22,10 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QWheelEvent>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -80,6 +85,50 @@ private Q_SLOTS:
         QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
         QVERIFY(m_settingsDir.isValid() && m_dir.isValid());
+    }
+
+    // the wheel over an unfocused spin box scrolls the form; it changes the value only once focused.
+    void wheelOverTheFormScrollsIt()
+    {
+        WheelGuard::installOnApplication();
+        AppSettings settings;
+        AutotuneWorkspace w(settings);
+        w.resize(1280, 420); // short, so the form scrolls
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSpinBox *box = nullptr;
+        for (QSpinBox *b : w.findChildren<QSpinBox *>())
+            if (b->isVisible() && b->isEnabled() && b->value() < b->maximum() && b->value() > b->minimum()) {
+                box = b;
+                break;
+            }
+        QVERIFY(box);
+        QCOMPARE(box->focusPolicy(), Qt::StrongFocus);
+        QScrollArea *area = nullptr;
+        for (QWidget *up = box->parentWidget(); up && !area; up = up->parentWidget())
+            area = qobject_cast<QScrollArea *>(up);
+        QVERIFY(area);
+        QScrollBar *bar = area->verticalScrollBar();
+        QVERIFY2(bar->maximum() > 0, "the form must be taller than the window for this test");
+        bar->setValue(bar->maximum() / 2);
+        const int value = box->value(), scrolled = bar->value();
+        const auto wheel = [&](int steps) {
+            const QPointF at = QPointF(box->rect().center());
+            QWheelEvent e(at, box->mapToGlobal(at), QPoint(), QPoint(0, 120 * steps), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+            QApplication::sendEvent(box, &e);
+        };
+        box->clearFocus();
+        wheel(-1);
+        QCOMPARE(box->value(), value);
+        QVERIFY2(bar->value() > scrolled, qPrintable(QStringLiteral("%1 -> %2").arg(scrolled).arg(bar->value())));
+        // Focused (clicked or tabbed into), the box takes the wheel as a spin box does.
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        box->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(box->hasFocus());
+        wheel(1);
+        QVERIFY(box->value() != value);
     }
 
     void runDataFigures()

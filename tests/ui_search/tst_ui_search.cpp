@@ -24,6 +24,8 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
@@ -80,6 +82,7 @@ private Q_SLOTS:
     void exportScheduleSource();
     void measureWinnerOnOpenCl();
     void liveSearchGrowsAndFinishes();
+    void inputStepsAreOneLineOfThePath();
     void cancelStopsTheSearch();
     void staleSearchNeverPaints();
     void continueFromSelectedState();
@@ -222,6 +225,12 @@ void TestUiSearch::selectWinnerShowsDetails()
         QCOMPARE(c->index(s, StageCostModel::CostA).data(Qt::UserRole).toDouble(),
                  double(winner->stageCosts[size_t(s)]));
     QVERIFY(panel->summaryText().contains(QStringLiteral("winner")));
+    // Copy puts the loop nest as shown (Funcs named as everywhere) on the clipboard.
+    QGuiApplication::clipboard()->clear();
+    panel->copyLoopNestButton()->click();
+    const QString copied = QGuiApplication::clipboard()->text();
+    QCOMPARE(copied, QString::fromStdString(m_ws->treeData().funcNames().rewrite(winner->loopNest)));
+    QVERIFY(copied.contains(QStringLiteral("gpu_block")));
 }
 
 void TestUiSearch::breakdownSumsToStageCosts()
@@ -560,6 +569,35 @@ void TestUiSearch::measureWinnerOnOpenCl()
     QCOMPARE(m_ws->detailPanel()->measurementText(), line);
     QVERIFY2(m_ws->treeData().describe(trace.summary.bestId).contains(QStringLiteral("ms median")),
              qPrintable(m_ws->treeData().describe(trace.summary.bestId)));
+}
+
+// an input's steps (nothing to decide) are one grey line at the end of the
+// decision path, and a pass-through state is named by the last decision on its path.
+void TestUiSearch::inputStepsAreOneLineOfThePath()
+{
+    QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+    m_ws->startSearch(randomBoxBlur(2, 1));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
+    const SearchTreeData &d = m_ws->treeData();
+    // The deepest state of the winner's pass: box_blur's input is decided last, as a pass-through.
+    int64_t through = -1;
+    for (const auto &n : d.nodes())
+        if (n.passThrough && (through < 0 || n.depth > d.node(through)->depth))
+            through = n.id;
+    QVERIFY2(through >= 0, "box_blur's input steps are pass-throughs on Halide's steps");
+    m_ws->selectState(through);
+    StateDetailPanel *panel = m_ws->detailPanel();
+    int decided = 0, passed = 0;
+    for (int64_t id : d.pathTo(through))
+        (d.node(id)->passThrough ? passed : decided)++;
+    QVERIFY(passed >= 1);
+    QCOMPARE(panel->pathList()->count(), decided + 1);
+    const QString last = panel->pathList()->item(panel->pathList()->count() - 1)->text();
+    QVERIFY2(last.contains(QStringLiteral("nothing to decide")) && last.contains(QStringLiteral("input")),
+             qPrintable(last));
+    for (int i = 0; i + 1 < panel->pathList()->count(); ++i)
+        QVERIFY(!panel->pathList()->item(i)->text().contains(QStringLiteral("nothing to decide")));
+    QVERIFY2(panel->summaryText().contains(QStringLiteral("last decision:")), qPrintable(panel->summaryText()));
 }
 
 void TestUiSearch::liveSearchGrowsAndFinishes()

@@ -40,6 +40,8 @@
 #include <QTableView>
 #include <QThreadPool>
 #include <QTemporaryDir>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTest>
 #include <QTreeView>
 
@@ -692,6 +694,26 @@ private Q_SLOTS:
         QVERIFY(workspace.currentWeights());
         // Only the open baseline remains, listed as an opened file.
         QCOMPARE(workspace.libraryModel()->entryCount(), 1);
+    }
+
+    // Help › Keyboard shortcuts names the keys the explorer answers to.
+    void helpListsTheKeyboardShortcuts()
+    {
+        AppSettings settings;
+        MainWindow window(settings);
+        QMenu *help = nullptr;
+        for (QAction *a : window.menuBar()->actions())
+            if (a->menu() && a->text().remove(QLatin1Char('&')) == QStringLiteral("Help"))
+                help = a->menu();
+        QVERIFY(help);
+        bool listed = false;
+        for (QAction *a : help->actions())
+            listed = listed || a->text().remove(QLatin1Char('&')) == QStringLiteral("Keyboard shortcuts");
+        QVERIFY(listed);
+        const QString html = window.keyboardShortcutsHtml();
+        for (const char *key : {"Ctrl+O", "Ctrl+G", "Up / Down", "Shift+Left", "Ctrl+click"})
+            QVERIFY2(html.contains(QLatin1String(key)), key);
+        QVERIFY(html.contains(QStringLiteral("Ctrl+%1").arg(std::min<qsizetype>(9, window.workspaceIds().size()))));
     }
 
     void mainWindowRoutesFilesAndRemembersItsLayout()

@@ -19,6 +19,8 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace beamscope::ui {
 
 MainWindow::MainWindow(AppSettings &settings, QWidget *parent) : QMainWindow(parent), m_settings(settings)
@@ -154,6 +156,9 @@ void MainWindow::createMenus()
     fullScreen->setShortcut(QKeySequence::FullScreen);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), this,
+                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), keyboardShortcutsHtml()); });
+    help->addSeparator();
     QAction *about = help->addAction(tr("&About Beamscope"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -227,6 +232,28 @@ void MainWindow::openFolderDialog()
         this, tr("Open a folder (added to the library, or shown if it is a legacy weights directory)"));
     if (!folder.isEmpty())
         openPath(folder);
+}
+
+QString MainWindow::keyboardShortcutsHtml() const
+{
+    const int shown = std::min(9, static_cast<int>(m_workspaces.size()));
+    const QList<QPair<QString, QString>> keys = {
+        {tr("Ctrl+O"), tr("Open a weights file (File › Open weights…)")},
+        {tr("Ctrl+Shift+O"), tr("Open a folder: add it to the weights library, or a legacy weights directory")},
+        {tr("Ctrl+1 … Ctrl+%1").arg(shown), tr("Show a workspace (View menu)")},
+        {tr("Ctrl+G"), tr("Search: go to a state by its id")},
+        {tr("Up / Down"), tr("Search tree: the selected state's parent / a child (the winner's path first)")},
+        {tr("Left / Right"), tr("Search tree: the previous / next sibling")},
+        {tr("Shift+Left / Shift+Right"), tr("Search tree: the previous / next sibling the beam pruned")},
+        {tr("Click / Ctrl+click"), tr("Search tree: select a state / compare it with the selected one")},
+        {tr("F, + and −, wheel, drag"), tr("Search tree: fit, zoom, pan")},
+        {tr("Wheel over a form"), tr("Scrolls the form; a box takes the wheel only once clicked or tabbed into")},
+    };
+    QString rows;
+    for (const auto &[key, what] : keys)
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>&nbsp;&nbsp;%2</td></tr>")
+                    .arg(key.toHtmlEscaped(), what.toHtmlEscaped());
+    return QStringLiteral("<table>%1</table>").arg(rows);
 }
 
 void MainWindow::showAbout()

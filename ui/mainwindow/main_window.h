@@ -35,6 +35,9 @@ public:
     // Writes geometry, state and splitters when "Remember the window layout" is on.
     void saveSettings();
 
+    // What Help › Keyboard shortcuts lists.
+    QString keyboardShortcutsHtml() const;
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;

@@ -17,7 +17,9 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QCursor>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -132,7 +134,16 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     auto *nl = new QVBoxLayout(nest);
     nl->setContentsMargins(0, 4, 0, 0);
     m_nestTitle = new QLabel(tr("<b>Loop nest</b>"), nest);
-    nl->addWidget(m_nestTitle);
+    auto *nestHeader = new QHBoxLayout;
+    nestHeader->addWidget(m_nestTitle, 1);
+    m_copyNest = new QPushButton(tr("Copy"), nest);
+    m_copyNest->setToolTip(tr("Copies state A's loop nest as plain text, Funcs named as shown here"));
+    connect(m_copyNest, &QPushButton::clicked, this, [this] {
+        if (const QString text = plainLoopNest(); !text.isEmpty())
+            QGuiApplication::clipboard()->setText(text);
+    });
+    nestHeader->addWidget(m_copyNest);
+    nl->addLayout(nestHeader);
     m_loopNest = new QTextBrowser(nest);
     m_loopNest->setFont(monospaceFont());
     nl->addWidget(m_loopNest, 1);
@@ -237,6 +248,12 @@ void StateDetailPanel::setMeasurement(const QString &text, const QString &detail
 }
 
 QString StateDetailPanel::loopNestText() const { return m_loopNest->toPlainText(); }
+
+QString StateDetailPanel::plainLoopNest() const
+{
+    const search::TraceNode *n = m_data ? m_data->node(m_a) : nullptr;
+    return n ? QString::fromStdString(m_data->funcNames().rewrite(n->loopNest)) : QString();
+}
 QString StateDetailPanel::termLegendText() const { return m_termLegend->text(); }
 QString StateDetailPanel::summaryText() const { return m_summary->text(); }
 QString StateDetailPanel::measurementText() const { return m_measured->text(); }
@@ -286,15 +303,31 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
             .arg(winner ? tr(" · <b>winner</b>") : QString())
             .arg(m_data->isRecomputed(n.id) ? tr(" · details rebuilt from its decisions") : QString());
     };
-    QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), m_data->shown(na->decision).toHtmlEscaped());
+    // A pass-through state (an input's step: nothing to decide) is named by the last decision made on its path.
+    const auto decisionLine = [this](const search::TraceNode &n) {
+        const search::TraceNode *made = &n;
+        for (size_t hops = 0; made && made->passThrough && hops <= m_data->nodes().size(); ++hops)
+            made = m_data->node(made->parent);
+        if (!made || made == &n)
+            return m_data->shown(n.decision).toHtmlEscaped();
+        return tr("last decision: %1").arg(m_data->shown(made->decision).toHtmlEscaped());
+    };
+    QString text = tr("<b>A</b> %1<br>%2").arg(describe(*na), decisionLine(*na));
     if (const search::TraceNode *nb = m_data->node(m_b))
         text += tr("<br><b>B</b> %1<br>%2 · B − A = %3<br>%4")
-                    .arg(describe(*nb), m_data->shown(nb->decision).toHtmlEscaped(),
-                         formatNumber(nb->cost - na->cost, 5), m_divergence);
+                    .arg(describe(*nb), decisionLine(*nb), formatNumber(nb->cost - na->cost, 5), m_divergence);
     m_summary->setText(text);
 
+    // Steps with nothing to decide (inputs) are one grey line at the end, not a line each.
+    QStringList passedThrough;
     for (int64_t id : m_data->pathTo(a)) {
         const search::TraceNode *n = m_data->node(id);
+        if (n->passThrough) {
+            const QString func = m_data->shown(SearchTreeData::decisionFunc(*n).toStdString());
+            if (!passedThrough.contains(func))
+                passedThrough << func;
+            continue;
+        }
         auto *item = new QListWidgetItem(
             QStringLiteral("%1. %2   [%3]").arg(n->depth).arg(m_data->shown(n->decision)).arg(formatNumber(n->cost, 4)),
             m_path);
@@ -303,6 +336,12 @@ void StateDetailPanel::showState(int64_t a, int64_t b)
             item->setForeground(QColor(20, 20, 20));
         else
             item->setForeground(QColor(120, 120, 120));
+    }
+    if (!passedThrough.isEmpty()) {
+        auto *item =
+            new QListWidgetItem(tr("(%1: nothing to decide)").arg(passedThrough.join(QStringLiteral(", "))), m_path);
+        item->setData(Qt::UserRole, qint64(a));
+        item->setForeground(QColor(120, 120, 120));
     }
 
     const search::TraceNode *nb = m_data->node(m_b);

@@ -73,6 +73,9 @@ public:
     QBarSeries *featureSeries() const { return m_featureSeries; }
     QListWidget *pathList() const { return m_path; }
     QString loopNestText() const;
+    // State A's loop nest as text (what Copy puts on the clipboard); empty when A has none.
+    QString plainLoopNest() const;
+    QPushButton *copyLoopNestButton() const { return m_copyNest; }
     QString termLegendText() const;
     QString summaryText() const;
     // Compared: where A's and B's decision paths first part ("" without B).
@@ -119,6 +122,7 @@ private:
     QLabel *m_summary;
     QLabel *m_measured;
     QPushButton *m_compareButton, *m_clearCompare, *m_measure, *m_continue, *m_export, *m_benchmark;
+    QPushButton *m_copyNest = nullptr;
     bool m_continueAllowed = true;
     QTabWidget *m_tabs;
     QListWidget *m_path;
