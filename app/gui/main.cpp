@@ -17,6 +17,7 @@
 #include "app/gui/startup_scene.h"
 #include "core/weights/shipped_weights.h"
 #include "ui/common/app_settings.h"
+#include "ui/common/export_menus.h"
 #include "ui/common/wheel_guard.h"
 #include "ui/mainwindow/main_window.h"
 #include "ui/weights/weights_library.h"
@@ -147,7 +148,8 @@ int main(int argc, char **argv)
     QApplication::setApplicationDisplayName(QStringLiteral("Beamscope"));
     QApplication::setDesktopFileName(QStringLiteral("beamscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/beamscope.svg")));
-    beamscope::ui::WheelGuard::installOnApplication(); // a scrolled form never changes a setting
+    beamscope::ui::WheelGuard::installOnApplication();  // a scrolled form never changes a setting
+    beamscope::ui::ExportMenus::installOnApplication(); // every table to CSV/JSON, every chart to PNG/SVG
 
     std::unique_ptr<QTemporaryDir> freshSettings;
     if (options.screenshotMode())

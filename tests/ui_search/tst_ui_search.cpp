@@ -7,10 +7,15 @@
 #include "core/samples/training_loop.h"
 #include "core/session/search_session.h"
 #include "core/search/search_trace.h"
+#include "core/util/atomic_file.h"
+#include "core/util/json.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
 #include "tests/support/test_data.h"
 #include "ui/common/app_settings.h"
+#include "ui/common/chart_export.h"
+#include "ui/common/export_menus.h"
+#include "ui/common/table_export.h"
 #include "ui/search/feature_table_model.h"
 #include "ui/search/final_beam_model.h"
 #include "ui/search/final_beam_panel.h"
@@ -23,7 +28,12 @@
 #include <QSet>
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QChartView>
 #include <QCheckBox>
+#include <QContextMenuEvent>
+#include <QImage>
+#include <QMenu>
+#include <QTimer>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QElapsedTimer>
@@ -78,6 +88,7 @@ private Q_SLOTS:
     void navigateByKeysAndGoTo();
     void filterByDecisionTextHidesTheRest();
     void finalBeamListsTheLastBeam();
+    void tablesAndChartsExport();
     void badTraceChangesNothing();
     void exportScheduleSource();
     void measureWinnerOnOpenCl();
@@ -496,6 +507,75 @@ void TestUiSearch::finalBeamListsTheLastBeam()
     }
     m_ws->finalBeamButton()->click();
     QVERIFY(!m_ws->finalBeamPanel()->isVisible());
+}
+
+// Every table exports what it shows as CSV and JSON, numbers whole; every chart saves as PNG and SVG;
+// a right-click offers both (ExportMenus on the application).
+void TestUiSearch::tablesAndChartsExport()
+{
+    const search::SearchTrace trace = readFixture();
+    QVERIFY(openFixture());
+    const auto *winner = trace.find(trace.summary.bestId);
+    m_ws->selectState(winner->id);
+    QTableView *costs = m_ws->detailPanel()->costTable();
+    QAbstractItemModel *model = costs->model();
+    QVERIFY(model->rowCount() == int(winner->stageCosts.size()) && model->rowCount() > 0);
+    const QString costHeader = model->headerData(StageCostModel::CostA, Qt::Horizontal).toString();
+
+    // JSON, read back: one object per row, each cost the model's unrounded number.
+    const QString json = m_dir->filePath(QStringLiteral("costs.json"));
+    QCOMPARE(saveTable(*costs, json, TableFormat::Json), QString());
+    const auto text = readTextFile(json.toStdString());
+    QVERIFY(text);
+    const JsonParseResult parsed = parseJson(*text);
+    QVERIFY2(parsed.value, parsed.error.c_str());
+    QCOMPARE(parsed.value->items().size(), size_t(model->rowCount()));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const Json &row = parsed.value->items()[size_t(r)];
+        const Json *cost = row.find(costHeader.toStdString());
+        QVERIFY(cost && cost->isNumber());
+        QCOMPARE(cost->toNumber(), model->index(r, StageCostModel::CostA).data(Qt::UserRole).toDouble());
+        QCOMPARE(QString::fromStdString(row.find("Stage")->toString()),
+                 model->index(r, StageCostModel::Stage).data().toString());
+    }
+    // CSV: a header line of the visible columns, then a line per row.
+    const QString csv = tableText(*costs, TableFormat::Csv);
+    const QStringList lines = csv.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), model->rowCount() + 1);
+    QVERIFY(lines.front().startsWith(QStringLiteral("Stage,") + costHeader));
+    QVERIFY(!lines.front().contains(QStringLiteral("B cost"))); // hidden while nothing is compared
+
+    // A chart as PNG and SVG.
+    const auto charts = m_ws->findChildren<QChartView *>();
+    QVERIFY(!charts.isEmpty());
+    QChartView *chart = charts.front();
+    chart->resize(400, 300);
+    const QString png = m_dir->filePath(QStringLiteral("chart.png")),
+                  svg = m_dir->filePath(QStringLiteral("chart.svg"));
+    QCOMPARE(saveWidgetPicture(*chart, png), QString());
+    QCOMPARE(saveWidgetPicture(*chart, svg), QString());
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size() / image.devicePixelRatio(), chart->size());
+    const auto svgText = readTextFile(svg.toStdString());
+    QVERIFY(svgText && svgText->find("<svg") != std::string::npos);
+    QVERIFY(!QFileInfo::exists(m_dir->filePath(QStringLiteral("nowhere/chart.png"))));
+    QVERIFY(!saveWidgetPicture(*chart, m_dir->filePath(QStringLiteral("nowhere/chart.png"))).isEmpty());
+
+    // The right-click menu on a table, with the filter installed as the explorer installs it.
+    ExportMenus::installOnApplication();
+    QStringList offered;
+    QTimer::singleShot(0, this, [&offered] {
+        if (auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())) {
+            for (QAction *a : menu->actions())
+                offered << a->text();
+            menu->close();
+        }
+    });
+    QContextMenuEvent click(QContextMenuEvent::Mouse, QPoint(5, 5), costs->viewport()->mapToGlobal(QPoint(5, 5)));
+    QApplication::sendEvent(costs->viewport(), &click);
+    QVERIFY2(offered.contains(QStringLiteral("Export table as CSV…")), qPrintable(offered.join(QLatin1Char('|'))));
+    QVERIFY(offered.contains(QStringLiteral("Export table as JSON…")));
 }
 
 void TestUiSearch::badTraceChangesNothing()
