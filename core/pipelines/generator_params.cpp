@@ -15,6 +15,9 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <regex>
 
 namespace beamscope::pipelines {
@@ -93,6 +96,43 @@ std::vector<GeneratorParamSpec> paramsFromStub(const std::string &stubText)
         line = next;
     }
     return out;
+}
+
+std::string checkGeneratorParamValue(const GeneratorParamSpec &param, const std::string &value)
+{
+    const std::string v = trim(value);
+    if (!param.choices.empty()) {
+        if (std::find(param.choices.begin(), param.choices.end(), v) != param.choices.end())
+            return {};
+        std::string list;
+        for (const std::string &c : param.choices)
+            list += (list.empty() ? "" : ", ") + c;
+        return "not one of " + list;
+    }
+    static const std::regex integer(R"(^[+-]?[0-9]+$)"), unsignedInteger(R"(^\+?[0-9]+$)");
+    static const std::regex halideType(R"(^(int|uint)(8|16|32|64)$|^float(16|32|64)$|^bool$)");
+    const std::string &t = param.type;
+    if (t == "float" || t == "double") {
+        char *end = nullptr;
+        errno = 0;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || end != v.c_str() + v.size() || errno == ERANGE || !std::isfinite(d))
+            return "not a number";
+        return {};
+    }
+    const bool isUnsigned = t.rfind("uint", 0) == 0 || t.rfind("unsigned", 0) == 0;
+    if (t.find("int") != std::string::npos && t.find("Halide") == std::string::npos) {
+        if (!std::regex_match(v, isUnsigned ? unsignedInteger : integer))
+            return isUnsigned ? "not a whole number of 0 or more" : "not a whole number";
+        errno = 0;
+        if (isUnsigned ? (std::strtoull(v.c_str(), nullptr, 10), errno == ERANGE)
+                       : (std::strtoll(v.c_str(), nullptr, 10), errno == ERANGE))
+            return "out of range";
+        return {};
+    }
+    if (t == "Halide::Type" && !std::regex_match(v, halideType))
+        return "not a Halide type (int8 ... int64, uint8 ... uint64, float16, float32, float64, bool)";
+    return {};
 }
 
 std::vector<std::string> inputsFromStub(const std::string &stubText)

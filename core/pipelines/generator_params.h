@@ -22,6 +22,11 @@ struct GeneratorParamSpec {
 // parameters every generator has are not in it). Lines it cannot read are skipped.
 std::vector<GeneratorParamSpec> paramsFromStub(const std::string &stubText);
 
+// Whether a value suits a parameter's type as Halide will parse it: "" when it
+// does, else why not ("not an integer", "not one of false, true"). Types it does
+// not know are left to Halide. The explorer checks each value as it is typed.
+std::string checkGeneratorParamValue(const GeneratorParamSpec &param, const std::string &value);
+
 // The Inputs a Halide 14 C++ stub declares, in declaration order: the order of
 // the arguments of the generator's compiled function.
 std::vector<std::string> inputsFromStub(const std::string &stubText);

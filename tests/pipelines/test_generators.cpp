@@ -123,6 +123,27 @@ private Q_SLOTS:
         }
     }
 
+    // The check the explorer applies to a parameter value as it is typed (G11).
+    void parameterValuesCheckedByType()
+    {
+        const auto check = [](const char *type, const char *value, std::vector<std::string> choices = {}) {
+            pipelines::GeneratorParamSpec p{"p", type, "", std::move(choices)};
+            return pipelines::checkGeneratorParamValue(p, value);
+        };
+        QCOMPARE(check("float", "1.5"), std::string());
+        QCOMPARE(check("float", "three"), std::string("not a number"));
+        QCOMPARE(check("double", "1e400"), std::string("not a number"));
+        QCOMPARE(check("int32_t", "-3"), std::string());
+        QCOMPARE(check("int32_t", "2.5"), std::string("not a whole number"));
+        QCOMPARE(check("uint8_t", "-1"), std::string("not a whole number of 0 or more"));
+        QCOMPARE(check("int64_t", "99999999999999999999"), std::string("out of range"));
+        QCOMPARE(check("bool", "true", {"false", "true"}), std::string());
+        QCOMPARE(check("bool", "yes", {"false", "true"}), std::string("not one of false, true"));
+        QCOMPARE(check("Halide::Type", "uint16"), std::string());
+        QVERIFY(!check("Halide::Type", "uint12").empty());
+        QCOMPARE(check("std::string", "anything at all"), std::string());
+    }
+
     void generatorMatchesBuiltinBoxBlur()
     {
         const auto gen = pipelines::buildGenerator(kLibrary, "beamscope_test_box_blur", {});

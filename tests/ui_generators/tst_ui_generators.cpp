@@ -22,6 +22,7 @@
 
 #include <QComboBox>
 #include <QSettings>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -147,6 +148,24 @@ private Q_SLOTS:
                  std::filesystem::canonical(env("BEAMSCOPE_TEST_GENERATORS").toStdString()));
     }
 
+    // G12: a library that hangs while loading is looked at in a child process that Cancel ends.
+    void hangingLibraryCanBeCancelled()
+    {
+        SearchWorkspace ws(*m_settings, nullptr);
+        QSignalSpy opened(&ws, &SearchWorkspace::generatorLibraryOpened);
+        ws.openGeneratorLibrary(env("BEAMSCOPE_TEST_HANGING_LIBRARY"));
+        QVERIFY(ws.cancelButton()->isEnabled());
+        QTest::qWait(300); // the child is loading the library, and hangs there
+        ws.cancelButton()->click();
+        QVERIFY2(ws.statusText().contains(QStringLiteral("Cancelled")), qPrintable(ws.statusText()));
+        QVERIFY(!ws.cancelButton()->isEnabled());
+        QVERIFY(ws.startButton()->isEnabled());
+        // Nothing is delivered later, and the workspace opens a good library at once.
+        QTest::qWait(500);
+        QCOMPARE(opened.count(), 0);
+        QVERIFY(open(ws, env("BEAMSCOPE_TEST_GENERATORS")).first);
+    }
+
     // Every bad library is named with what is wrong, and the workspace goes on working.
     void badLibrariesAreReportedAndTheExplorerKeepsRunning()
     {
@@ -183,6 +202,16 @@ private Q_SLOTS:
 
         // The workspace still opens a good library and refuses a bad parameter value by name.
         QVERIFY(open(ws, env("BEAMSCOPE_TEST_GENERATORS"), kBoxBlur).first);
+        // G11: the table shows each parameter's type, and a value is checked as it is typed.
+        QTableWidget *table = ws.generatorParamTable();
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("divisor"));
+        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("float"));
+        QVERIFY(ws.setGeneratorParam(QStringLiteral("divisor"), QStringLiteral("three")));
+        QVERIFY2(ws.statusText().contains(QStringLiteral("divisor = three: not a number")),
+                 qPrintable(ws.statusText()));
+        QVERIFY(table->item(0, 1)->background() != QBrush());
+        QVERIFY(ws.setGeneratorParam(QStringLiteral("divisor"), QStringLiteral("2.5")));
+        QCOMPARE(table->item(0, 1)->background(), QBrush());
         QVERIFY(ws.setGeneratorParam(QStringLiteral("divisor"), QStringLiteral("three")));
         QSignalSpy finished(&ws, &SearchWorkspace::searchFinished);
         ws.startSearch();

@@ -656,7 +656,11 @@ void TestUiSearch::measureWinnerOnOpenCl()
 void TestUiSearch::inputStepsAreOneLineOfThePath()
 {
     QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+    QSignalSpy status(m_ws.get(), &SearchWorkspace::statusMessage);
     m_ws->startSearch(randomBoxBlur(2, 1));
+    // G10: a new search clears the window's status line (an earlier refusal is no longer the news).
+    QVERIFY(
+        std::any_of(status.begin(), status.end(), [](const QList<QVariant> &a) { return a[0].toString().isEmpty(); }));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 180000);
     const SearchTreeData &d = m_ws->treeData();
     // The deepest state of the winner's pass: box_blur's input is decided last, as a pass-through.

@@ -2,6 +2,7 @@
 
 #include "core/gpu/device_facts.h"
 #include "core/pipelines/generator_library.h"
+#include "core/pipelines/generator_params.h"
 #include "core/pipelines/pipeline.h"
 #include "core/util/sha256.h"
 #include "core/util/atomic_file.h"
@@ -246,8 +247,8 @@ void SearchWorkspace::buildControls(QWidget *box)
     // A user's generator's GeneratorParams, shown while one is selected.
     m_genParamsLabel = new QLabel(what);
     m_genParamsLabel->setWordWrap(true);
-    m_genParams = new QTableWidget(0, 2, what);
-    m_genParams->setHorizontalHeaderLabels({tr("Parameter"), tr("Value")});
+    m_genParams = new QTableWidget(0, 3, what);
+    m_genParams->setHorizontalHeaderLabels({tr("Parameter"), tr("Value"), tr("Type")});
     m_genParams->verticalHeader()->hide();
     m_genParams->horizontalHeader()->setStretchLastSection(true);
     m_genParams->setMaximumHeight(150);
@@ -255,6 +256,7 @@ void SearchWorkspace::buildControls(QWidget *box)
     form->addRow(m_genParams);
     m_genParamsLabel->hide();
     m_genParams->hide();
+    connect(m_genParams, &QTableWidget::itemChanged, this, &SearchWorkspace::checkGeneratorParamEdit);
     setApp(QStringLiteral("box_blur"));
     m_weights = new WeightsComboBox(settings(), what);
     m_weights->setToolTip(tr("Anderson2021 (GPU) weights from the library"));
@@ -467,12 +469,39 @@ void SearchWorkspace::onGeneratorSelected()
         name->setToolTip(tip);
         auto *value = new QTableWidgetItem(p.defaultValue);
         value->setToolTip(tip);
+        auto *type = new QTableWidgetItem(p.choices.isEmpty() ? p.type : tr("one of %1").arg(p.choices.join(", ")));
+        type->setFlags(Qt::ItemIsEnabled);
+        type->setToolTip(tip);
+        const QSignalBlocker quiet(m_genParams); // filling in defaults is not an edit to check
         m_genParams->setItem(r, 0, name);
         m_genParams->setItem(r, 1, value);
+        m_genParams->setItem(r, 2, type);
     }
     m_genParams->resizeColumnToContents(0);
+    m_genParams->resizeColumnToContents(1);
     if (!g->info.error.isEmpty())
         m_status->setText(tr("%1 cannot be searched with its defaults: %2").arg(g->info.name, g->info.error));
+}
+
+// A value is checked as it is typed (G11), with the check the build applies, so a wrong one is
+// marked at once instead of at Start.
+void SearchWorkspace::checkGeneratorParamEdit(QTableWidgetItem *item)
+{
+    const LoadedGenerator *g = currentGenerator();
+    if (!g || !item || item->column() != 1 || item->row() >= g->info.params.size())
+        return;
+    const GeneratorParamInfo &info = g->info.params[item->row()];
+    pipelines::GeneratorParamSpec spec;
+    spec.name = info.name.toStdString();
+    spec.type = info.type.toStdString();
+    for (const QString &c : info.choices)
+        spec.choices.push_back(c.toStdString());
+    const QString why = QString::fromStdString(pipelines::checkGeneratorParamValue(spec, item->text().toStdString()));
+    const QSignalBlocker quiet(m_genParams);
+    item->setBackground(why.isEmpty() ? QBrush() : QBrush(QColor(255, 220, 220)));
+    item->setToolTip(why.isEmpty() ? m_genParams->item(item->row(), 0)->toolTip() : tr("%1: %2").arg(info.name, why));
+    if (!why.isEmpty())
+        m_status->setText(tr("%1 = %2: %3").arg(info.name, item->text(), why));
 }
 
 bool SearchWorkspace::setGeneratorParam(const QString &name, const QString &value)
@@ -491,9 +520,11 @@ void SearchWorkspace::openGeneratorLibrary(const QString &library, const QString
     const QString path = QFileInfo(library).absoluteFilePath();
     m_status->setText(
         tr("Looking at %1 in a separate process (its generators run there first)…").arg(QFileInfo(path).fileName()));
+    const auto cancel = startProbe();
     m_generatorJob.start(
-        this, [path] { return probeGeneratorLibrary(path); },
+        this, [path, cancel] { return probeGeneratorLibrary(path, {}, {}, cancel.get()); },
         [this, path, generator, values](GeneratorProbe probe) {
+            probeEnded();
             if (!probe.ok) {
                 m_status->setText(probe.error);
                 Q_EMIT statusMessage(probe.error, 0);
@@ -652,9 +683,12 @@ void SearchWorkspace::startSearch(const session::SearchRequest &options)
             const QString name = QString::fromStdString(options.pipeline.generatorName);
             m_status->setText(tr("Building generator %1 in a separate process first…").arg(name));
             m_start->setEnabled(false);
+            const auto cancel = startProbe();
             m_generatorJob.start(
-                this, [library, name, values] { return probeGeneratorLibrary(library, name, values); },
+                this,
+                [library, name, values, cancel] { return probeGeneratorLibrary(library, name, values, cancel.get()); },
                 [this, options, key](GeneratorProbe probe) {
+                    probeEnded();
                     m_start->setEnabled(!m_searching);
                     if (!probe.ok) {
                         m_status->setText(tr("Not searched: %1").arg(probe.error));
@@ -685,6 +719,7 @@ void SearchWorkspace::startSearch(const session::SearchRequest &options)
     setSession(nullptr, tr("The cost terms come with the search's model…"));
     setSearching(true);
     m_traceLibrary.clear();
+    Q_EMIT statusMessage(QString(), 0); // an earlier refusal ("Not searched: …") is no longer the news (G10)
     m_status->setText(tr("Building %1…")
                           .arg(QString::fromStdString(options.pipeline.app.empty() ? options.pipeline.generatorName
                                                                                    : options.pipeline.app)));
@@ -778,9 +813,31 @@ void SearchWorkspace::onFinished(quint64 generation, const std::shared_ptr<sessi
 
 void SearchWorkspace::cancelSearch()
 {
+    if (m_probeCancel) {
+        // The child process is killed at once; what it would have said is dropped.
+        m_probeCancel->cancel();
+        m_generatorJob.cancel();
+        probeEnded();
+        m_start->setEnabled(!m_searching);
+        m_status->setText(tr("Cancelled: the generator library was not loaded."));
+        return;
+    }
     if (m_progress)
         m_progress->cancel();
     m_status->setText(tr("Cancelling…"));
+}
+
+std::shared_ptr<SilentProgress> SearchWorkspace::startProbe()
+{
+    m_probeCancel = std::make_shared<SilentProgress>();
+    m_cancel->setEnabled(true); // a library that hangs is waited on for up to 90 s: let the user stop it
+    return m_probeCancel;
+}
+
+void SearchWorkspace::probeEnded()
+{
+    m_probeCancel.reset();
+    m_cancel->setEnabled(m_searching);
 }
 
 void SearchWorkspace::setSearching(bool on)

@@ -10,6 +10,7 @@
 // a search that was replaced or cancelled never paints into the current tree.
 
 #include "core/session/search_session.h"
+#include "core/util/progress.h"
 #include "ui/common/generator_probe.h"
 #include "ui/common/latest_job.h"
 #include "ui/mainwindow/workspace.h"
@@ -31,6 +32,7 @@ class QPushButton;
 class QSpinBox;
 class QSplitter;
 class QTableWidget;
+class QTableWidgetItem;
 
 namespace beamscope::ui {
 
@@ -112,6 +114,9 @@ public:
     QCheckBox *hideUnmatchedBox() const { return m_hideUnmatched; }
     QLineEdit *goToField() const { return m_goTo; }
     QPushButton *finalBeamButton() const { return m_showBeam; }
+    QPushButton *startButton() const { return m_start; }
+    QTableWidget *generatorParamTable() const { return m_genParams; }
+    QPushButton *cancelButton() const { return m_cancel; }
     FinalBeamPanel *finalBeamPanel() const { return m_beamPanel; }
     // The session of the tree shown (its model gives the cost terms; it emits and
     // measures states): the search's own, or, for an opened trace, one opened on
@@ -136,6 +141,8 @@ Q_SIGNALS:
     void generatorLibraryOpened(bool ok, const QString &message);
 
 private:
+    std::shared_ptr<SilentProgress> startProbe();
+    void probeEnded();
     struct LoadedGenerator {
         QString library; // absolute
         GeneratorInfo info;
@@ -144,6 +151,7 @@ private:
     // The app's name, or the selected generator's.
     QString currentPipelineName() const;
     void onGeneratorSelected();
+    void checkGeneratorParamEdit(QTableWidgetItem *item);
     // The generator library a generator trace needs: the one it names, one opened, or one beside the
     // trace or its generator program that registers the generator; "" when none is here.
     void findTraceGeneratorLibrary();
@@ -209,6 +217,8 @@ private:
     QTableWidget *m_genParams = nullptr;
     QLabel *m_genParamsLabel = nullptr;
     LatestJob m_generatorJob;
+    // Set while a generator library is looked at in its child process: Cancel kills that process.
+    std::shared_ptr<SilentProgress> m_probeCancel;
     QSet<QString> m_verifiedBuilds; // library, generator and values a child process built without trouble
     QString m_traceLibrary;         // the generator library an opened generator trace is built from
     // Each state's last measurement line (and its details), shown again when it is selected again.
