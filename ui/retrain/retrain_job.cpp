@@ -38,9 +38,6 @@ private:
     double m_from, m_to;
 };
 
-// Loading is quick next to training; it gets the first 5% of the bar.
-constexpr double kLoadingShare = 0.05;
-
 } // namespace
 
 QString checkpointFor(const QString &output) { return fromStd(checkpointPathFor(toPath(output)).string()); }
@@ -102,7 +99,7 @@ RetrainOutcome runRetrain(const RetrainRequest &request, Progress *progress,
         outcome.error = QStringLiteral("no sample folder chosen");
         return outcome;
     }
-    PhaseProgress loading(progress, 0.0, kLoadingShare);
+    PhaseProgress loading(progress, 0.0, kRetrainLoadingShare);
     const auto loaded = loadSamples(roots, &loading);
     if (!loaded.ok()) {
         QStringList errors;
@@ -144,7 +141,7 @@ RetrainOutcome runRetrain(const RetrainRequest &request, Progress *progress,
     if (onLoaded)
         onLoaded(fromStd(plan.describe()));
 
-    PhaseProgress training(progress, kLoadingShare, 1.0);
+    PhaseProgress training(progress, kRetrainLoadingShare, 1.0);
     RetrainResult run = runRetrainPlan(plan, initial, &training);
     outcome.history = std::move(run.history);
     outcome.epochsCompleted = run.epochsCompleted;

@@ -61,6 +61,10 @@ struct SampleFolderSummary {
 };
 SampleFolderSummary summarizeSampleFolders(const QStringList &folders);
 
+// runRetrain reports loading the samples as the first kRetrainLoadingShare of its
+// progress and training as the rest (loading is quick next to training).
+inline constexpr double kRetrainLoadingShare = 0.05;
+
 // Runs on the calling thread. onEpoch is called (on this thread) with the
 // epoch-0 record and after each completed epoch; onLoaded once the samples
 // are split (message for the user, e.g. "3 training pipelines ...").

@@ -410,21 +410,26 @@ void RetrainWorkspace::onReport(double fraction, const QString &message)
 {
     if (!m_running)
         return;
-    m_progress->setValue(static_cast<int>(std::lround(fraction * 1000)));
-    // The ETA extrapolates the training phase only (loading goes at another pace).
-    constexpr double kTrainingPhase = 0.05;
-    QString eta;
-    if (fraction > kTrainingPhase) {
+    // The bar shows each phase on its own: loading the samples, then the epochs
+    // of training, so "7 %" at epoch 7,000 of 100,000 and not 11 %.
+    if (fraction <= kRetrainLoadingShare) {
+        m_progress->setValue(static_cast<int>(std::lround(fraction / kRetrainLoadingShare * 1000)));
+        m_progress->setFormat(tr("Loading samples — %p%"));
+    } else {
+        const double training = (fraction - kRetrainLoadingShare) / (1.0 - kRetrainLoadingShare);
+        m_progress->setValue(static_cast<int>(std::lround(training * 1000)));
+        // The ETA extrapolates the training phase from its own start.
+        QString eta;
         if (m_trainingStartFraction < 0) {
-            m_trainingStartFraction = fraction;
+            m_trainingStartFraction = training;
             m_trainingStartMs = m_clock.elapsed();
-        } else if (fraction > m_trainingStartFraction) {
-            const double rate = (fraction - m_trainingStartFraction) /
+        } else if (training > m_trainingStartFraction) {
+            const double rate = (training - m_trainingStartFraction) /
                                 static_cast<double>(std::max<qint64>(1, m_clock.elapsed() - m_trainingStartMs));
-            eta = tr(" — ETA %1").arg(formatDuration(static_cast<qint64>((1.0 - fraction) / rate)));
+            eta = tr(" — ETA %1").arg(formatDuration(static_cast<qint64>((1.0 - training) / rate)));
         }
+        m_progress->setFormat(tr("Training — %p%") + eta);
     }
-    m_progress->setFormat(QStringLiteral("%p%") + eta);
     m_progress->setToolTip(message);
     Q_EMIT statusMessage(message, 0);
 }
