@@ -199,11 +199,22 @@ private Q_SLOTS:
         QVERIFY2(finished.at(1).at(0).toBool(), qPrintable(w.statusLabel()->text()));
         QCOMPARE(w.lastResult()->schedulesResumed, static_cast<int>(before));
         QCOMPARE(w.runData().records().size(), size_t{4});
+        // the count says what this start attempted beside the run's whole.
+        QVERIFY2(
+            w.statusLabel()->text().contains(
+                QStringLiteral("%1 schedule(s) attempted by this start, 4 recorded in the run in all").arg(4 - before)),
+            qPrintable(w.statusLabel()->text()));
         QVERIFY(w.countsLabel()->text().contains(QStringLiteral("ok")));
         QCOMPARE(w.distributionChart()->series()->count(), 1);
         QCOMPARE(w.bestChart()->lines().size(), 1);
         QCOMPARE(w.bestChart()->lines().front()->count(), 1); // one batch
 
+        // A later start reopens the run worked on last.
+        {
+            AutotuneWorkspace later(settings);
+            QCOMPARE(later.outputFolder(), m_run);
+            QCOMPARE(later.runData().records().size(), size_t{4});
+        }
         // The folder opens as an autotune run, in a fresh workspace.
         AutotuneWorkspace other(settings);
         QVERIFY(other.canOpen(m_run));

@@ -68,7 +68,11 @@ AutotuneWorkspace::AutotuneWorkspace(AppSettings &settings, QWidget *parent) : W
     initResources();
     setObjectName(kWorkspaceId);
     m_splitter = placeFormBesideResults(this, buildForm(), buildResults(), 360);
-    setOutputFolder(defaultFolder());
+    // A later start reopens the run worked on last, as long as it is still there.
+    if (const QString last = Workspace::settings().lastFolder(kWorkspaceId); !last.isEmpty() && canOpen(last))
+        open(last);
+    else
+        setOutputFolder(defaultFolder());
     refreshViews();
     updateButtons();
 }
@@ -352,6 +356,7 @@ void AutotuneWorkspace::open(const QString &path)
     else if (!run->weightsNote.empty())
         status += QLatin1Char('\n') + tr("Note: %1.").arg(QString::fromStdString(run->weightsNote));
     m_status->setText(status);
+    settings().setLastFolder(kWorkspaceId, path);
     Q_EMIT fileOpened(path);
 }
 
@@ -695,6 +700,7 @@ void AutotuneWorkspace::start()
         submitToSlurm();
         return;
     }
+    settings().setLastFolder(kWorkspaceId, outputFolder());
     const quint64 generation = ++m_generation;
     m_running = true;
     m_result.reset();
@@ -783,11 +789,15 @@ void AutotuneWorkspace::onFinished(const autotune::AutotuneResult &result)
     } else {
         m_progress->setValue(m_progress->maximum());
         m_progress->setFormat(tr("Done"));
-        m_status->setText(tr("%n schedule(s) attempted by this run; %1 batch(es) complete.", nullptr,
-                             static_cast<int>(result.records.size()))
-                              .arg(result.batches.size() + static_cast<size_t>(result.batchesSkipped)));
     }
     refreshViews();
+    if (result.ok && !result.cancelled)
+        // A resumed run attempts only what was left: say so beside the run's whole count.
+        m_status->setText(tr("%n schedule(s) attempted by this start, %1 recorded in the run in all; %2 batch(es) "
+                             "complete.",
+                             nullptr, static_cast<int>(result.records.size()))
+                              .arg(m_data.records().size())
+                              .arg(result.batches.size() + static_cast<size_t>(result.batchesSkipped)));
     updateButtons();
     Q_EMIT runFinished(result.ok && !result.cancelled);
 }

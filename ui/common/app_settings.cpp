@@ -109,6 +109,16 @@ QString AppSettings::currentWorkspace() const { return m_settings.value(kWorkspa
 
 void AppSettings::setCurrentWorkspace(const QString &id) { m_settings.setValue(kWorkspace, id); }
 
+QString AppSettings::lastFolder(const QString &workspace) const
+{
+    return m_settings.value(QStringLiteral("lastFolder/%1").arg(workspace)).toString();
+}
+
+void AppSettings::setLastFolder(const QString &workspace, const QString &folder)
+{
+    m_settings.setValue(QStringLiteral("lastFolder/%1").arg(workspace), folder);
+}
+
 QByteArray AppSettings::layoutValue(const QString &workspace, const QString &key) const
 {
     return m_settings.value(QStringLiteral("layout/%1/%2").arg(workspace, key)).toByteArray();

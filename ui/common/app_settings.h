@@ -46,6 +46,10 @@ public:
     QString currentWorkspace() const;
     void setCurrentWorkspace(const QString &id);
 
+    // The folder a workspace worked in last (an autotune run), so a later start reopens it.
+    QString lastFolder(const QString &workspace) const;
+    void setLastFolder(const QString &workspace, const QString &folder);
+
     // Per-workspace layout (splitter states and such) under "layout/<id>/...".
     QByteArray layoutValue(const QString &workspace, const QString &key) const;
     void setLayoutValue(const QString &workspace, const QString &key, const QByteArray &value);
