@@ -89,6 +89,10 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
                                           "complete state of its pass.")),
         valueOption("func", "Search: highlight the decisions on Funcs whose name contains NAME.", "NAME"),
         QCommandLineOption(QStringLiteral("path-only"), QStringLiteral("Search: show only the path to the winner.")),
+        QCommandLineOption(QStringLiteral("hide-unmatched"),
+                           QStringLiteral("Search: with --func, draw only the matching states and the winner's path.")),
+        QCommandLineOption(QStringLiteral("final-beam"),
+                           QStringLiteral("Search: show the final beam's table below the tree.")),
         valueOption("tab",
                     "Search: the state's detail tab, by number or title (path, features, cost); the loop nest "
                     "is always shown below them.",
@@ -156,6 +160,8 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     o.func = parser.value(QStringLiteral("func"));
     o.pathOnly = parser.isSet(QStringLiteral("path-only"));
     o.compareRunnerUp = parser.isSet(QStringLiteral("compare-runner-up"));
+    o.hideUnmatched = parser.isSet(QStringLiteral("hide-unmatched"));
+    o.finalBeam = parser.isSet(QStringLiteral("final-beam"));
     o.tab = parser.value(QStringLiteral("tab"));
     o.continueSearch = parser.isSet(QStringLiteral("continue"));
     o.measure = parser.value(QStringLiteral("measure"));

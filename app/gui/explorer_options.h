@@ -37,6 +37,8 @@ struct ExplorerOptions {
     std::optional<int> beam, passes;
     std::optional<qint64> state, compareState;
     bool compareRunnerUp = false; // compare with the cheapest other complete state of the winner's pass
+    bool hideUnmatched = false;   // with func: draw only its matches (and the winner's path)
+    bool finalBeam = false;       // the final beam's table below the tree
     QString func;
     bool pathOnly = false;
     QString tab;                 // detail tab: a number or part of its title ("cost", "loop", ...)

@@ -8,10 +8,13 @@
 #include "ui/pipeline/benchmark_panel.h"
 #include "ui/pipeline/pipeline_workspace.h"
 #include "ui/search/search_tree_data.h"
+#include "ui/search/final_beam_panel.h"
 #include "ui/search/search_workspace.h"
 #include "ui/search/state_detail_panel.h"
 
 #include <QFileInfo>
+#include <QCheckBox>
+#include <QPushButton>
 #include <QTabWidget>
 
 #include <cstdio>
@@ -69,6 +72,12 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
         search->setFuncSearch(options.func);
     if (options.pathOnly)
         search->setPathOnly(true);
+    if (options.hideUnmatched)
+        search->hideUnmatchedBox()->setChecked(true);
+    if (options.finalBeam && !search->finalBeamButton()->isChecked()) {
+        search->finalBeamButton()->click();
+        search->finalBeamPanel()->showSelected(id);
+    }
     if (!options.tab.isEmpty()) {
         QTabWidget *tabs = search->detailPanel()->tabs();
         const int tab = findTab(tabs, options.tab);

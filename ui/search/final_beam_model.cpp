@@ -61,7 +61,10 @@ QVariant FinalBeamModel::data(const QModelIndex &index, int role) const
     case VersusFirst:
         if (index.row() == 0 || first <= 0)
             return QString();
-        return QStringLiteral("%1%2%").arg(cost >= first ? "+" : "").arg((cost / first - 1) * 100, 0, 'f', 1);
+        // Three significant digits: near ties (+0.00106%) stay told apart.
+        return QStringLiteral("%1%2%")
+            .arg(cost >= first ? "+" : "")
+            .arg(QString::number((cost / first - 1) * 100, 'g', 3));
     case Measured: return m_data->isMeasured(id) ? tr("%1 ms").arg(m_data->measuredMs(id), 0, 'f', 3) : QString();
     default: return {};
     }

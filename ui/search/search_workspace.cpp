@@ -97,7 +97,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
         b->setFixedWidth(b->sizeHint().height());
         b->setToolTip(tr("Zoom about the centre (also the mouse wheel, or the - and + keys); drag to pan"));
     }
-    m_pathOnly = new QCheckBox(tr("Only the path to the winner"), centre);
+    m_pathOnly = new QCheckBox(tr("Winner's path only"), centre);
     m_funcSearch = new QLineEdit(centre);
     m_funcSearch->setPlaceholderText(tr("Find a Func or decision…"));
     m_funcSearch->setToolTip(tr("Marks the states whose decision names this Func or contains this text "
@@ -111,20 +111,26 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     m_goTo->setToolTip(tr("Select a state by its id (Ctrl+G). In the tree: Up parent, Down child, Left/Right "
                           "siblings, Shift+Left/Right pruned siblings"));
     m_goTo->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("#?\\d{0,12}")), m_goTo));
+    m_goTo->setMinimumWidth(m_goTo->fontMetrics().horizontalAdvance(QStringLiteral("Go to #00")) + 16);
     m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QStringLiteral("Go to #0000000")) + 16);
     m_showBeam = new QPushButton(tr("Final beam"), centre);
     m_showBeam->setCheckable(true);
     m_showBeam->setToolTip(tr("The states of the search's last beam with their costs, below the tree"));
+    // Two rows, so the tree's column keeps to the width a 1280 px window leaves it: the view and
+    // where to go, then what to find.
     toolbar->addWidget(zoomOut);
     toolbar->addWidget(zoomIn);
     toolbar->addWidget(fit);
     toolbar->addWidget(m_pathOnly);
-    toolbar->addWidget(m_funcSearch, 1);
-    toolbar->addWidget(m_matchLabel);
-    toolbar->addWidget(m_hideUnmatched);
+    toolbar->addStretch(1);
     toolbar->addWidget(m_goTo);
     toolbar->addWidget(m_showBeam);
     cl->addLayout(toolbar);
+    auto *findRow = new QHBoxLayout;
+    findRow->addWidget(m_funcSearch, 1);
+    findRow->addWidget(m_matchLabel);
+    findRow->addWidget(m_hideUnmatched);
+    cl->addLayout(findRow);
     auto *treeAndBeam = new QSplitter(Qt::Vertical, centre);
     m_view = new SearchTreeView(treeAndBeam);
     m_view->setData(&m_data);
@@ -169,10 +175,14 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
         m_goTo->setFocus(Qt::ShortcutFocusReason);
         m_goTo->selectAll();
     });
-    connect(m_showBeam, &QPushButton::toggled, m_beamPanel, [this](bool on) {
+    connect(m_showBeam, &QPushButton::toggled, m_beamPanel, [this, treeAndBeam](bool on) {
         m_beamPanel->setVisible(on);
-        if (on)
-            m_beamPanel->refresh(&m_data);
+        if (!on)
+            return;
+        m_beamPanel->refresh(&m_data);
+        // A third of the column: about eight rows at 1280x800, the tree keeps the rest.
+        const int height = treeAndBeam->height();
+        treeAndBeam->setSizes({height * 2 / 3, height - height * 2 / 3});
     });
     connect(m_beamPanel, &FinalBeamPanel::stateActivated, this, [this](qint64 id) {
         m_view->ensureVisible(id);

@@ -105,21 +105,18 @@ std::vector<int64_t> finalBeam(const SearchTreeData &data)
             last = &row;
     if (!last)
         return {};
-    std::vector<int64_t> kept;
-    for (int64_t id : last->nodes)
-        if (data.node(id)->inBeam)
-            kept.push_back(id);
-    if (kept.empty()) // a search stopped before it chose its last beam: its candidates
-        kept = last->nodes;
-    std::stable_sort(kept.begin(), kept.end(),
+    // The complete states of the last pass, cheapest first: the search's last step
+    // keeps only its winner in the beam, so its row's states are the candidates.
+    std::vector<int64_t> complete = last->nodes;
+    std::stable_sort(complete.begin(), complete.end(),
                      [&](int64_t a, int64_t b) { return effectiveCost(data, a) < effectiveCost(data, b); });
     // The winner is the best of every pass, so it may come from an earlier one; it leads either way.
     const int64_t winner = data.winner();
     std::vector<int64_t> out;
-    out.reserve(kept.size() + 1);
+    out.reserve(complete.size() + 1);
     if (winner >= 0)
         out.push_back(winner);
-    for (int64_t id : kept)
+    for (int64_t id : complete)
         if (id != winner)
             out.push_back(id);
     if (const int beam = data.params().beamSize; beam > 0 && out.size() > static_cast<size_t>(beam))

@@ -23,10 +23,10 @@ int64_t preferredChild(const SearchTreeData &data, int64_t id);
 // The sibling `step` places to the right (negative: left), or with
 // prunedOnly the step-th sibling that the beam dropped; -1 past either end.
 int64_t sibling(const SearchTreeData &data, int64_t id, int step, bool prunedOnly = false);
-// The last beam of the search, cheapest first: the kept states of its last
-// pass's deepest row, after the winner (the best of every pass, which an
-// earlier pass may have found) once the search finished; at most the beam
-// size. The campaign checks the same states (core/campaign/beam_check.cpp).
+// The final beam: the winner (the best of every pass, which an earlier pass may
+// have found), then the complete states of the last pass's deepest row, cheapest
+// first; at most the beam size. The campaign checks the same states
+// (core/campaign/beam_check.cpp).
 std::vector<int64_t> finalBeam(const SearchTreeData &data);
 // A state's predicted cost; a pass-through state (nothing left to decide) costs
 // what its nearest costed ancestor does.
