@@ -178,6 +178,15 @@ private Q_SLOTS:
             QCOMPARE(caveats.contains(QStringLiteral("a rough guess")),
                      pipeline.runtimesMs.size() < samples::kFewSchedules);
         }
+        // E2: the bold mean and the chart's headline carry the caveats of the rows under them.
+        int few = 0;
+        for (const auto &pipeline : result.pipelines)
+            few += pipeline.runtimesMs.size() < samples::kFewSchedules ? 1 : 0;
+        QVERIFY(few > 0);
+        const QString expectedCaveat = QStringLiteral("%1 of 3 with fewer than 20 schedules").arg(few);
+        const QString meanCaveats = model.index(3, model.caveatsColumn()).data().toString();
+        QVERIFY2(meanCaveats.contains(expectedCaveat), qPrintable(meanCaveats));
+        QVERIFY2(scatter->chart()->title().contains(expectedCaveat), qPrintable(scatter->chart()->title()));
 
         // The two implausible files are listed with their reasons.
         QCOMPARE(workspace.skippedList()->topLevelItemCount(), 2);

@@ -126,4 +126,20 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
     return result;
 }
 
+QStringList meanCaveats(const WeightsPredictions &weights, const std::vector<MeasuredPipeline> &pipelines)
+{
+    int inSample = 0, few = 0;
+    for (size_t i = 0; i < pipelines.size() && i < weights.pipelines.size(); ++i) {
+        inSample += weights.pipelines[i].inSample ? 1 : 0;
+        few += pipelines[i].runtimesMs.size() < samples::kFewSchedules ? 1 : 0;
+    }
+    const int n = static_cast<int>(pipelines.size());
+    QStringList out;
+    if (inSample > 0)
+        out << QObject::tr("%1 of %n pipeline(s) in-sample for %2", nullptr, n).arg(inSample).arg(weights.name);
+    if (few > 0)
+        out << QObject::tr("%1 of %n with fewer than %2 schedules", nullptr, n).arg(few).arg(samples::kFewSchedules);
+    return out;
+}
+
 } // namespace beamscope::ui

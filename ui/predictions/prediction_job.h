@@ -59,6 +59,11 @@ struct PredictionResult {
     bool cancelled = false;
 };
 
+// What a mean over pipelines rests on, for a headline that says it beside the
+// figure (E2): how many of the pipelines these weights were trained on, and how
+// many have too few schedules to rank; empty when neither.
+QStringList meanCaveats(const WeightsPredictions &weights, const std::vector<MeasuredPipeline> &pipelines);
+
 PredictionResult predictSamples(const QStringList &sampleFolders, const QStringList &weightsFiles, int numCores,
                                 Progress *progress = nullptr);
 

@@ -145,6 +145,10 @@ void PredictionScatter::setResult(const PredictionResult &result, int weightsInd
         tr("<p align=\"center\">predicted by <b>%1</b><br>mean over pipelines: Spearman %2, Kendall τ %3, pairwise "
            "%4")
             .arg(w.name, figure(w.summary.spearman), figure(w.summary.kendall), figure(w.summary.pairwiseAccuracy));
+    // The caveats stand beside the headline, not only in the table (E2).
+    if (const QStringList caveats = meanCaveats(w, result.pipelines); !caveats.isEmpty())
+        title += QStringLiteral("<br><span style=\"color:#965a00\">%1</span>")
+                     .arg(caveats.join(QStringLiteral("; ")).toHtmlEscaped());
     if (m_hidden > 0)
         title += tr("<br>%n point(s) with a non-positive value are not drawn (log axes)", nullptr, m_hidden);
     chart()->setTitle(title + QStringLiteral("</p>"));

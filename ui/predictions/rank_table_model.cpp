@@ -98,6 +98,11 @@ QString RankTableModel::caveats(int row) const
                 out << tr("in-sample: %1 was trained on %2").arg(w.name, m_pipelines[static_cast<size_t>(row)].app);
         if (schedules < samples::kFewSchedules)
             out << tr("%n schedule(s): a rough guess", nullptr, static_cast<int>(schedules));
+    } else {
+        // The mean carries its rows' caveats (E2): a bold mean over in-sample rows is no fair figure.
+        for (const auto &w : m_weights)
+            out << meanCaveats(w, m_pipelines);
+        out.removeDuplicates();
     }
     if (weightsCount() == 2 && metricInterval(row, 0, Spearman).overlaps(metricInterval(row, 1, Spearman)))
         out << tr("%1 and %2 not told apart (Spearman intervals overlap)").arg(m_weights[0].name, m_weights[1].name);
