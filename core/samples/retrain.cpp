@@ -118,6 +118,12 @@ void writeTrainingRecord(const RetrainPlan &plan, const fs::path &output)
         list.push(app);
     record["trained_on_apps"] = list;
     record["training_pipelines"] = static_cast<uint64_t>(plan.split.training.size());
+    // By content too: samples of these pipelines are in-sample whatever folder they sit in
+    // (weights::trainedOnPipeline), a flat folder with no app names included.
+    Json hashes = Json::array();
+    for (const PipelineSet &p : plan.split.training)
+        hashes.push(p.pipelineHash);
+    record["training_pipeline_hashes"] = hashes;
     if (plan.settings.holdOut)
         record["held_out_app"] = *plan.settings.holdOut;
     const std::string text = record.dump(2) + "\n";

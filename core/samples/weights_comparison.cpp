@@ -148,7 +148,9 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
                                     std::span<const double>(a.measuredMs).subspan(from, count)});
             }
             a.intervals = bootstrapRankIntervals(rankings);
-            a.inSample = !group.app.empty() && weights::trainedOnApp(*path, group.app);
+            a.inSample = std::any_of(group.pipelines.begin(), group.pipelines.end(), [&](const PipelineSet *p) {
+                return weights::trainedOnPipeline(*path, group.app, p->pipelineHash);
+            });
             a.rank.spearman = finiteMean(spearmans);
             a.rank.kendall = finiteMean(kendalls);
             a.rank.pairwiseAccuracy = finiteMean(pairwise);

@@ -241,6 +241,23 @@ bool trainedOnApp(const fs::path &weights, const std::string &app)
     return shipped && shipped->holdOneOut && shipped->name != app;
 }
 
+bool trainedOnPipeline(const fs::path &weights, const std::string &app, uint64_t pipelineHash)
+{
+    if (!app.empty() && trainedOnApp(weights, app))
+        return true;
+    const std::optional<std::string> text = readTextFile(trainingRecordPath(weights));
+    if (!text)
+        return false;
+    const JsonParseResult record = parseJson(*text);
+    const Json *hashes = record.value ? record.value->find("training_pipeline_hashes") : nullptr;
+    if (!hashes)
+        return false;
+    for (const Json &hash : hashes->items())
+        if (hash.isInteger() && hash.toUint64() == pipelineHash)
+            return true;
+    return false;
+}
+
 std::optional<DefaultWeights> defaultWeightsFor(const std::vector<std::string> &pipelines)
 {
     std::set<std::string> apps, others;

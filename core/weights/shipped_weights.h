@@ -63,6 +63,11 @@ std::optional<std::filesystem::path> shippedWeightsWithDigest(const std::string 
 // per-app file judging another of Halide's apps (each was trained on every app but its own), or a
 // file retrained here whose training record (trainingRecordPath) lists the app.
 bool trainedOnApp(const std::filesystem::path &weights, const std::string &app);
+// The same for one pipeline's samples, whatever the folder layout named it (E1): trained on its app,
+// or a file retrained here whose training record lists the pipeline's content (its pipeline
+// features' hash, samples::pipelineHash), so a flat folder of the very files it was trained on is
+// flagged too.
+bool trainedOnPipeline(const std::filesystem::path &weights, const std::string &app, uint64_t pipelineHash);
 
 // Where a retraining run records what a weights file was trained on: "<file>.training.json",
 // {"trained_on_apps": [...], "held_out_app": "..."} (core/samples/retrain.h writes it).

@@ -7,6 +7,7 @@
 #include "core/samples/retrain.h"
 #include "core/samples/training_loop.h"
 #include "core/util/progress.h"
+#include "core/weights/shipped_weights.h"
 #include "tests/retrain/hidden_world.h"
 
 #include <QTemporaryDir>
@@ -106,6 +107,12 @@ private Q_SLOTS:
         auto written = weights::loadWeights(out);
         QVERIFY(written.ok());
         QCOMPARE(written.weights->scheduleFeaturesVersion, weights::kAnderson2021ScheduleVersion);
+        // The training record names its pipelines by content: each training pipeline is in-sample even
+        // with no app name (a flat folder of the same files, E1); a held-out one is not.
+        for (const PipelineSet &p : r.plan->split.training)
+            QVERIFY(weights::trainedOnPipeline(out, "", p.pipelineHash));
+        for (const PipelineSet &p : r.plan->split.validation)
+            QVERIFY(!weights::trainedOnPipeline(out, "", p.pipelineHash));
 
         // The output exists now: refused unless replacing.
         r = planRetrain(w.dataset, settings);

@@ -103,6 +103,19 @@ private Q_SLOTS:
         QVERIFY(weights::trainedOnApp(mine, "box_blur"));
         QVERIFY(!weights::trainedOnApp(mine, "conv_relu"));
         QVERIFY(!weights::trainedOnApp(mine, "harris")); // the record, not the content, speaks for it
+
+        // E1: by content, whatever the folder layout named the pipeline (no app in a flat folder).
+        const fs::path flat = fs::path(dir.path().toStdString()) / "flat.weights";
+        fs::copy_file(shipped("bgu"), flat);
+        const std::string byContent =
+            R"({"trained_on_apps": ["box_blur"], "training_pipeline_hashes": [123, 18446744073709551615]})";
+        QVERIFY(writeFileAtomically(weights::trainingRecordPath(flat), byContent, Overwrite::Refuse).ok);
+        QVERIFY(weights::trainedOnPipeline(flat, "", 123));
+        QVERIFY(weights::trainedOnPipeline(flat, "", 18446744073709551615ULL)); // exact above 2^63
+        QVERIFY(!weights::trainedOnPipeline(flat, "", 124));
+        QVERIFY(weights::trainedOnPipeline(flat, "box_blur", 7)); // by app, as before
+        QVERIFY(!weights::trainedOnPipeline(mine, "", 123));      // a record without hashes
+        QVERIFY(weights::trainedOnPipeline(shipped("bgu"), "harris", 0));
     }
 };
 

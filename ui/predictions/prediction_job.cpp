@@ -99,7 +99,7 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
             PredictedPipeline p;
             p.predictions = predicted.predictions;
             p.metrics = pipelineRankMetrics(pipeline, predicted.predictions);
-            p.inSample = !pipeline.app.empty() && weights::trainedOnApp(file.toStdString(), pipeline.app);
+            p.inSample = weights::trainedOnPipeline(file.toStdString(), pipeline.app, pipeline.pipelineHash);
             predictedD.emplace_back(predicted.predictions.begin(), predicted.predictions.end());
             measuredD.emplace_back();
             for (const auto &schedule : pipeline.schedules)
