@@ -4,6 +4,7 @@
 // live searches use Halide-style random weights made here (seeded), so they
 // are quick; the cost terms of the fixture use the shipped baseline.weights.
 
+#include "core/samples/rank_metrics.h"
 #include "core/samples/training_loop.h"
 #include "core/session/search_session.h"
 #include "core/search/search_trace.h"
@@ -30,6 +31,7 @@
 #include <QApplication>
 #include <QChartView>
 #include <QCheckBox>
+#include <QScatterSeries>
 #include <QContextMenuEvent>
 #include <QImage>
 #include <QMenu>
@@ -92,6 +94,7 @@ private Q_SLOTS:
     void badTraceChangesNothing();
     void exportScheduleSource();
     void measureWinnerOnOpenCl();
+    void measureTheFinalBeam();
     void liveSearchGrowsAndFinishes();
     void inputStepsAreOneLineOfThePath();
     void cancelStopsTheSearch();
@@ -649,6 +652,41 @@ void TestUiSearch::measureWinnerOnOpenCl()
     QCOMPARE(m_ws->detailPanel()->measurementText(), line);
     QVERIFY2(m_ws->treeData().describe(trace.summary.bestId).contains(QStringLiteral("ms median")),
              qPrintable(m_ws->treeData().describe(trace.summary.bestId)));
+}
+
+// "Measure the beam": each state of the final beam timed in turn on OpenCL, then predicted against
+// measured with the rank correlations, as core computes them, with n and intervals.
+void TestUiSearch::measureTheFinalBeam()
+{
+    QVERIFY(openFixture());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000); // the trace's session measures
+    m_ws->setMeasureTarget(QStringLiteral("opencl"));
+    if (!m_ws->finalBeamButton()->isChecked())
+        m_ws->finalBeamButton()->click();
+    FinalBeamPanel *panel = m_ws->finalBeamPanel();
+    const int rows = panel->model()->rowCount();
+    QVERIFY(rows >= 3);
+    QSignalSpy measured(m_ws.get(), &SearchWorkspace::measured);
+    panel->measureButton()->click();
+    QCOMPARE(panel->measureButton()->text(), QStringLiteral("Cancel measuring"));
+    QTRY_COMPARE_WITH_TIMEOUT(measured.count(), rows, 600000);
+    QCOMPARE(panel->measureButton()->text(), QStringLiteral("Measure the beam"));
+    std::vector<double> predicted, times;
+    for (int r = 0; r < rows; ++r) {
+        const int64_t id = panel->model()->stateAt(r);
+        QVERIFY2(m_ws->treeData().isMeasured(id),
+                 qPrintable(QStringLiteral("#%1: %2").arg(id).arg(m_ws->detailPanel()->measurementText())));
+        predicted.push_back(m_ws->treeData().node(id)->cost);
+        times.push_back(m_ws->treeData().measuredMs(id));
+        QVERIFY(panel->model()->data(panel->model()->index(r, FinalBeamModel::Measured)).toString().endsWith("ms"));
+    }
+    QCOMPARE(panel->scatter()->count(), rows);
+    const samples::RankMetrics expected = samples::rankMetrics(predicted, times);
+    const QString text = panel->rankText();
+    QVERIFY2(text.contains(QStringLiteral("Spearman %1").arg(expected.spearman, 0, 'f', 2)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("n = %1").arg(rows)), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("rough guess"))); // fewer than 20
+    m_ws->finalBeamButton()->click();
 }
 
 // an input's steps (nothing to decide) are one grey line at the end of the

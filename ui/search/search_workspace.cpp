@@ -188,6 +188,21 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
         m_view->ensureVisible(id);
         selectState(id);
     });
+    connect(m_beamPanel, &FinalBeamPanel::measureRequested, this, &SearchWorkspace::measureStates);
+    connect(m_beamPanel, &FinalBeamPanel::cancelRequested, this, [this] {
+        m_measureQueue.clear();
+        cancelMeasurement();
+    });
+    // One state after another: the next starts when the last one's time (or failure) is in.
+    connect(this, &SearchWorkspace::measured, this, [this] {
+        if (m_beamPanel->isVisible())
+            m_beamPanel->refresh(&m_data);
+        if (m_measureQueue.isEmpty()) {
+            m_beamPanel->setMeasuring(false);
+            return;
+        }
+        measureState(m_measureQueue.takeFirst());
+    });
     connect(m_view, &SearchTreeView::nodeSelected, this, [this](qint64 id) {
         if (m_pickCompare) {
             m_pickCompare = false;
@@ -1331,6 +1346,15 @@ void SearchWorkspace::measureState(qint64 id)
             });
         });
     Q_UNUSED(future);
+}
+
+void SearchWorkspace::measureStates(const QList<qint64> &ids)
+{
+    if (ids.isEmpty() || m_measureProgress)
+        return;
+    m_measureQueue = ids;
+    m_beamPanel->setMeasuring(true);
+    measureState(m_measureQueue.takeFirst());
 }
 
 void SearchWorkspace::cancelMeasurement()

@@ -96,6 +96,8 @@ public:
 
     // Compiles and times a complete state off the GUI thread; measured follows.
     void measureState(qint64 id);
+    // Measures these states one after another (the final beam's "Measure the beam").
+    void measureStates(const QList<qint64> &ids);
     void cancelMeasurement();
     void setMeasureTarget(const QString &target);
 
@@ -219,6 +221,7 @@ private:
     LatestJob m_generatorJob;
     // Set while a generator library is looked at in its child process: Cancel kills that process.
     std::shared_ptr<SilentProgress> m_probeCancel;
+    QList<qint64> m_measureQueue;   // states still to measure after the current one
     QSet<QString> m_verifiedBuilds; // library, generator and values a child process built without trouble
     QString m_traceLibrary;         // the generator library an opened generator trace is built from
     // Each state's last measurement line (and its details), shown again when it is selected again.
