@@ -5,7 +5,7 @@
 #
 #   packaging/take-screenshots.sh [--build DIR] [--out DIR] [NAME...]
 #
-# NAME is any of: first-start weights-workspace weights-compare search search-compare search-navigate pipeline
+# NAME is any of: first-start weights-workspace weights-compare search search-compare search-navigate search-beam-measured pipeline
 # device retrain predictions autotune device-weights own-generator (default: all). Each is taken at
 # 1600x1000 (NAME.png, the README's) and at a laptop's 1280x800 (NAME-1280x800.png),
 # or only at --sizes LIST (comma-separated WxH). --build is a configured build
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
         *) names+=("$1"); shift ;;
     esac
 done
-[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search search-compare search-navigate pipeline device retrain predictions autotune device-weights own-generator)
+[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search search-compare search-navigate search-beam-measured pipeline device retrain predictions autotune device-weights own-generator)
 
 weights=weights/anderson2021
 samples_src=tests/fixtures/halide/samples/retrain_set
@@ -85,6 +85,9 @@ for name in "${names[@]}"; do
         search-navigate) # camera_pipe's final beam below the tree, the finds on "inline" alone
             shoot "$name" --workspace search --app camera_pipe --weights "$weights/camera_pipe.weights" \
                 --beam 8 --passes 1 --func inline --hide-unmatched --final-beam --tab path ;;
+        search-beam-measured) # camera_pipe's final beam timed on OpenCL: predicted against measured
+            shoot "$name" --workspace search --app camera_pipe --weights "$weights/camera_pipe.weights" \
+                --beam 8 --passes 1 --measure opencl --measure-beam --tab cost ;;
         own-generator) # a user's generator library: examples/own-generator's edge detector, built here
             if [ ! -f "$tmp/libedge_generators.so" ]; then
                 c++ -std=c++17 -O1 -fPIC -shared -I/usr/include/halide14 examples/own-generator/edge_generator.cpp \

@@ -93,6 +93,9 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
                            QStringLiteral("Search: with --func, draw only the matching states and the winner's path.")),
         QCommandLineOption(QStringLiteral("final-beam"),
                            QStringLiteral("Search: show the final beam's table below the tree.")),
+        QCommandLineOption(QStringLiteral("measure-beam"),
+                           QStringLiteral("Search: with --measure TARGET, time every state of the final beam and "
+                                          "show predicted against measured.")),
         valueOption("tab",
                     "Search: the state's detail tab, by number or title (path, features, cost); the loop nest "
                     "is always shown below them.",
@@ -162,6 +165,9 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
     o.compareRunnerUp = parser.isSet(QStringLiteral("compare-runner-up"));
     o.hideUnmatched = parser.isSet(QStringLiteral("hide-unmatched"));
     o.finalBeam = parser.isSet(QStringLiteral("final-beam"));
+    o.measureBeam = parser.isSet(QStringLiteral("measure-beam"));
+    if (o.measureBeam)
+        o.finalBeam = true;
     o.tab = parser.value(QStringLiteral("tab"));
     o.continueSearch = parser.isSet(QStringLiteral("continue"));
     o.measure = parser.value(QStringLiteral("measure"));

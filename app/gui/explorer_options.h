@@ -39,6 +39,7 @@ struct ExplorerOptions {
     bool compareRunnerUp = false; // compare with the cheapest other complete state of the winner's pass
     bool hideUnmatched = false;   // with func: draw only its matches (and the winner's path)
     bool finalBeam = false;       // the final beam's table below the tree
+    bool measureBeam = false;     // with measure: time every state of the final beam
     QString func;
     bool pathOnly = false;
     QString tab;                 // detail tab: a number or part of its title ("cost", "loop", ...)

@@ -8,6 +8,7 @@
 #include "ui/pipeline/benchmark_panel.h"
 #include "ui/pipeline/pipeline_workspace.h"
 #include "ui/search/search_tree_data.h"
+#include "ui/search/final_beam_model.h"
 #include "ui/search/final_beam_panel.h"
 #include "ui/search/search_workspace.h"
 #include "ui/search/state_detail_panel.h"
@@ -103,6 +104,19 @@ void showRequestedState(SearchWorkspace *search, const ExplorerOptions &options,
             search->weightsNote().isEmpty() ? "" : ": ", qPrintable(search->weightsNote()),
             static_cast<long long>(search->treeData().summary().statesEvaluated), static_cast<long long>(id),
             search->treeData().node(id)->cost);
+    if (!options.measure.isEmpty() && options.measureBeam) {
+        FinalBeamPanel *panel = search->finalBeamPanel();
+        auto remaining = std::make_shared<int>(panel->model()->rowCount());
+        QObject::connect(search, &SearchWorkspace::measured, search, [done, panel, remaining](bool, double) {
+            if (--*remaining > 0)
+                return;
+            panel->tabs()->setCurrentIndex(1); // predicted against measured
+            done.ready();
+        });
+        search->setMeasureTarget(options.measure);
+        panel->measureButton()->click();
+        return;
+    }
     if (!options.measure.isEmpty() && options.run) {
         QObject::connect(
             search, &SearchWorkspace::measured, search, [done](bool, double) { done.ready(); },

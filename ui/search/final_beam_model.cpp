@@ -3,6 +3,8 @@
 #include "ui/search/search_tree_data.h"
 #include "ui/search/tree_navigation.h"
 
+#include <QColor>
+
 #include <algorithm>
 
 namespace beamscope::ui {
@@ -49,7 +51,10 @@ QVariant FinalBeamModel::data(const QModelIndex &index, int role) const
     const double cost = navigation::effectiveCost(*m_data, id);
     const double first = navigation::effectiveCost(*m_data, m_ids.front());
     if (role == Qt::ToolTipRole)
-        return m_data->describe(id);
+        return index.column() == Measured && !m_data->measurementFailure(id).isEmpty() ? m_data->measurementFailure(id)
+                                                                                       : m_data->describe(id);
+    if (role == Qt::ForegroundRole && index.column() == Measured && !m_data->measurementFailure(id).isEmpty())
+        return QColor(176, 0, 32);
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -65,7 +70,11 @@ QVariant FinalBeamModel::data(const QModelIndex &index, int role) const
         return QStringLiteral("%1%2%")
             .arg(cost >= first ? "+" : "")
             .arg(QString::number((cost / first - 1) * 100, 'g', 3));
-    case Measured: return m_data->isMeasured(id) ? tr("%1 ms").arg(m_data->measuredMs(id), 0, 'f', 3) : QString();
+    case Measured:
+        if (m_data->isMeasured(id))
+            return tr("%1 ms").arg(m_data->measuredMs(id), 0, 'f', 3);
+        return m_data->measurementFailure(id).isEmpty() ? QString()
+                                                        : tr("not measured: %1").arg(m_data->measurementFailure(id));
     default: return {};
     }
 }

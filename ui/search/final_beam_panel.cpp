@@ -11,7 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLogValueAxis>
+#include <QValueAxis>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalBlocker>
@@ -64,17 +64,26 @@ FinalBeamPanel::FinalBeamPanel(QWidget *parent) : QWidget(parent)
     m_points = new QScatterSeries(chart);
     m_points->setMarkerSize(8);
     chart->addSeries(m_points);
-    auto *x = new QLogValueAxis(chart), *y = new QLogValueAxis(chart);
+    // Linear axes: a beam's predictions are often within a fraction of a percent of each other, and
+    // the point is their order against the times'.
+    auto *x = new QValueAxis(chart), *y = new QValueAxis(chart);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    for (QValueAxis *axis : {x, y}) {
+        axis->setLabelFormat(QStringLiteral("%.6g"));
+        axis->setLabelsFont(small);
+        axis->setTitleFont(small);
+        axis->setTickCount(4);
+    }
     x->setTitleText(tr("predicted cost"));
-    y->setTitleText(tr("measured ms (median)"));
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    y->setLabelFormat(QStringLiteral("%.3g"));
+    y->setTitleText(tr("measured ms"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     m_points->attachAxis(x);
     m_points->attachAxis(y);
     m_chart = new QChartView(chart, plot);
     m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(140);
     pl->addWidget(m_chart, 1);
     m_tabs->addTab(plot, tr("Predicted against measured"));
     layout->addWidget(m_tabs, 1);
@@ -126,19 +135,15 @@ void FinalBeamPanel::refreshScatter(const SearchTreeData *data)
         const double cost = navigation::effectiveCost(*data, id), ms = data->measuredMs(id);
         predicted.push_back(cost);
         measured.push_back(ms);
-        if (cost > 0 && ms > 0) // log axes
-            points << QPointF(cost, ms);
+        points << QPointF(cost, ms);
     }
     m_points->replace(points);
     auto fit = [](QAbstractAxis *axis, const std::vector<double> &v) {
-        double low = 0, high = 0;
-        for (double x : v)
-            if (x > 0) {
-                low = low > 0 ? std::min(low, x) : x;
-                high = std::max(high, x);
-            }
-        if (low > 0)
-            axis->setRange(low / 1.3, high * 1.3);
+        if (v.empty())
+            return;
+        const auto [low, high] = std::minmax_element(v.begin(), v.end());
+        const double pad = *high > *low ? 0.08 * (*high - *low) : std::max(1e-9, std::abs(*high) * 0.05);
+        axis->setRange(*low - pad, *high + pad);
     };
     const auto axes = m_chart->chart()->axes();
     for (QAbstractAxis *axis : axes)

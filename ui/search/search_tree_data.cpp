@@ -112,6 +112,19 @@ void SearchTreeData::markMeasured(int64_t id, double medianMs)
     if (!isMeasured(id))
         m_measured.push_back(id);
     m_measuredMs[id] = medianMs;
+    m_measureFailures.erase(id);
+}
+
+void SearchTreeData::markMeasurementFailed(int64_t id, const QString &why)
+{
+    if (node(id))
+        m_measureFailures[id] = why;
+}
+
+QString SearchTreeData::measurementFailure(int64_t id) const
+{
+    const auto it = m_measureFailures.find(id);
+    return it == m_measureFailures.end() ? QString() : it->second;
 }
 
 double SearchTreeData::measuredMs(int64_t id) const

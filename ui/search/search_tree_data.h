@@ -107,6 +107,9 @@ public:
     bool isRecomputed(int64_t id) const;
     // States measured on a device this session (the tree rings them).
     void markMeasured(int64_t id, double medianMs);
+    // A measurement that failed (a crash, a wrong output, a compile error), said beside the state.
+    void markMeasurementFailed(int64_t id, const QString &why);
+    QString measurementFailure(int64_t id) const; // "" unless its last measurement failed
     // Its median runtime in ms, 0 when not measured.
     double measuredMs(int64_t id) const;
     bool isMeasured(int64_t id) const;
@@ -149,6 +152,7 @@ private:
     std::vector<bool> m_recomputed; // per node
     std::vector<int64_t> m_measured;
     std::map<int64_t, double> m_measuredMs; // median runtime of each measured state
+    std::map<int64_t, QString> m_measureFailures;
     QString m_funcFilter;
     std::string m_filterUtf8; // m_funcFilter, for matching decision text without conversions
 };

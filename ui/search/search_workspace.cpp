@@ -1322,6 +1322,7 @@ void SearchWorkspace::measureState(qint64 id)
                     // One line in view; a worker's stderr (a driver's "CUDA API not found" lines) goes behind "details".
                     const QString error = QString::fromStdString(m->error).trimmed();
                     const QString first = error.section(QLatin1Char('\n'), 0, 0);
+                    m_data.markMeasurementFailed(id, first);
                     text = tr("Not measured: %1").arg(first.toHtmlEscaped());
                     if (first != error)
                         details = error;
