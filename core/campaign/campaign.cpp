@@ -225,9 +225,11 @@ std::string summaryMarkdown(const std::vector<PipelineCheck> &records)
         md += "None.\n";
     for (size_t i = 0; i < defects.size(); i++) {
         const Json &d = defects.items()[i];
+        // The outcome once: a worker's message may already begin with it ("crash: the worker was killed ...").
+        const std::string outcome = d.find("outcome")->toString(), message = d.find("message")->toString();
         md += "- " + d.find("pipeline")->toString() + " (" + d.find("source")->toString() + ")" +
               (d.find("rank") ? ", beam state " + d.find("rank")->dump() : std::string()) + ": " +
-              d.find("outcome")->toString() + ": " + d.find("message")->toString() + "\n";
+              (message.rfind(outcome + ": ", 0) == 0 ? message : outcome + ": " + message) + "\n";
     }
     // The honest answers, named: what Halide refused and where no schedule was found.
     md += "\n## Refusals and searches without a schedule\n\n";
