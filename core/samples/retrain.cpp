@@ -105,7 +105,7 @@ WriteResult saveTrainedWeights(weights::Weights trained, const fs::path &path, O
 
 namespace {
 // Beside the output, which apps trained it: scoring it later on one of them is flagged in-sample
-// (weights::trainedOnApp). A record that cannot be written costs only that flag, never the run.
+// (weights::TrainingSet). A record that cannot be written costs only that flag, never the run.
 void writeTrainingRecord(const RetrainPlan &plan, const fs::path &output)
 {
     std::set<std::string> apps;
@@ -119,7 +119,7 @@ void writeTrainingRecord(const RetrainPlan &plan, const fs::path &output)
     record["trained_on_apps"] = list;
     record["training_pipelines"] = static_cast<uint64_t>(plan.split.training.size());
     // By content too: samples of these pipelines are in-sample whatever folder they sit in
-    // (weights::trainedOnPipeline), a flat folder with no app names included.
+    // (weights::TrainingSet::containsPipeline), a flat folder with no app names included.
     Json hashes = Json::array();
     for (const PipelineSet &p : plan.split.training)
         hashes.push(p.pipelineHash);

@@ -87,6 +87,7 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
         ChoiceScore score;
         score.label = choice.label;
         std::map<std::filesystem::path, std::shared_ptr<model::CostModel>> models;
+        std::map<std::filesystem::path, weights::TrainingSet> trainingSets; // read once per file, as the models
         std::vector<double> sp, kt, pa, t1, t5;
         for (const Group &group : groups) {
             AppScore a;
@@ -148,8 +149,11 @@ std::vector<ChoiceScore> compareWeights(const Dataset &dataset, const std::vecto
                                     std::span<const double>(a.measuredMs).subspan(from, count)});
             }
             a.intervals = bootstrapRankIntervals(rankings);
+            auto trained = trainingSets.find(*path);
+            if (trained == trainingSets.end())
+                trained = trainingSets.emplace(*path, weights::trainingSetOf(*path)).first;
             a.inSample = std::any_of(group.pipelines.begin(), group.pipelines.end(), [&](const PipelineSet *p) {
-                return weights::trainedOnPipeline(*path, group.app, p->pipelineHash);
+                return trained->second.containsPipeline(group.app, p->pipelineHash);
             });
             a.rank.spearman = finiteMean(spearmans);
             a.rank.kendall = finiteMean(kendalls);

@@ -225,37 +225,45 @@ std::string describeShippedWeightsFor(const fs::path &weights, const std::string
 
 fs::path trainingRecordPath(const fs::path &weights) { return fs::path(weights.string() + ".training.json"); }
 
-bool trainedOnApp(const fs::path &weights, const std::string &app)
+TrainingSet trainingSetOf(const fs::path &weights)
 {
+    TrainingSet set;
     if (const std::optional<std::string> text = readTextFile(trainingRecordPath(weights))) {
+        // A record that does not parse speaks for no app and no pipeline, as it always has.
+        set.hasRecord = true;
         const JsonParseResult record = parseJson(*text);
-        if (record.value && record.value->find("trained_on_apps") && record.value->find("trained_on_apps")->isArray())
-            for (const Json &trained : record.value->find("trained_on_apps")->items())
-                if (trained.toString() == app)
-                    return true;
-        return false;
+        const Json *apps = record.value ? record.value->find("trained_on_apps") : nullptr;
+        if (apps && apps->isArray())
+            for (const Json &app : apps->items())
+                set.apps.insert(app.toString());
+        if (const Json *hashes = record.value ? record.value->find("training_pipeline_hashes") : nullptr)
+            for (const Json &hash : hashes->items())
+                if (hash.isInteger())
+                    set.pipelineHashes.insert(hash.toUint64());
+        return set;
     }
-    if (!holdOneOutApps().count(app))
-        return false;
-    const std::optional<ShippedWeights> shipped = identifyShippedWeights(weights);
-    return shipped && shipped->holdOneOut && shipped->name != app;
+    if (const std::optional<ShippedWeights> shipped = identifyShippedWeights(weights); shipped && shipped->holdOneOut)
+        set.allHalideAppsBut = shipped->name;
+    return set;
 }
+
+bool TrainingSet::containsApp(const std::string &app) const
+{
+    if (hasRecord)
+        return apps.count(app) > 0;
+    return allHalideAppsBut && holdOneOutApps().count(app) && *allHalideAppsBut != app;
+}
+
+bool TrainingSet::containsPipeline(const std::string &app, uint64_t pipelineHash) const
+{
+    return (!app.empty() && containsApp(app)) || pipelineHashes.count(pipelineHash) > 0;
+}
+
+bool trainedOnApp(const fs::path &weights, const std::string &app) { return trainingSetOf(weights).containsApp(app); }
 
 bool trainedOnPipeline(const fs::path &weights, const std::string &app, uint64_t pipelineHash)
 {
-    if (!app.empty() && trainedOnApp(weights, app))
-        return true;
-    const std::optional<std::string> text = readTextFile(trainingRecordPath(weights));
-    if (!text)
-        return false;
-    const JsonParseResult record = parseJson(*text);
-    const Json *hashes = record.value ? record.value->find("training_pipeline_hashes") : nullptr;
-    if (!hashes)
-        return false;
-    for (const Json &hash : hashes->items())
-        if (hash.isInteger() && hash.toUint64() == pipelineHash)
-            return true;
-    return false;
+    return trainingSetOf(weights).containsPipeline(app, pipelineHash);
 }
 
 std::optional<DefaultWeights> defaultWeightsFor(const std::vector<std::string> &pipelines)

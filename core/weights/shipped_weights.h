@@ -59,14 +59,26 @@ std::optional<ShippedWeights> identifyShippedWeights(const std::filesystem::path
 // from the table, without reading any file; nothing when no shipped file has it.
 std::optional<std::filesystem::path> shippedWeightsWithDigest(const std::string &sha256);
 
-// True when `weights` was trained on `app`'s samples, so scoring it on them is in-sample: a shipped
-// per-app file judging another of Halide's apps (each was trained on every app but its own), or a
-// file retrained here whose training record (trainingRecordPath) lists the app.
+// What a weights file was trained on, read once for the many pipelines a view scores it on: a file
+// retrained here by its training record (trainingRecordPath: its apps and its training pipelines'
+// feature hashes), else a shipped per-app file by its content (every Halide app but its own).
+struct TrainingSet {
+    bool hasRecord = false;
+    std::set<std::string> apps;                  // the record's
+    std::set<uint64_t> pipelineHashes;           // the record's (samples::pipelineHash of each training pipeline)
+    std::optional<std::string> allHalideAppsBut; // a shipped hold-one-out file: its own app
+
+    // Scoring the file on `app`'s samples is in-sample.
+    bool containsApp(const std::string &app) const;
+    // The same for one pipeline's samples, whatever the folder layout named it (E1): its app, or
+    // its content listed in the record, so a flat folder of the very files it was trained on is
+    // flagged too.
+    bool containsPipeline(const std::string &app, uint64_t pipelineHash) const;
+};
+TrainingSet trainingSetOf(const std::filesystem::path &weights);
+
+// trainingSetOf(weights).containsApp(app) / containsPipeline(app, hash), for a single question.
 bool trainedOnApp(const std::filesystem::path &weights, const std::string &app);
-// The same for one pipeline's samples, whatever the folder layout named it (E1): trained on its app,
-// or a file retrained here whose training record lists the pipeline's content (its pipeline
-// features' hash, samples::pipelineHash), so a flat folder of the very files it was trained on is
-// flagged too.
 bool trainedOnPipeline(const std::filesystem::path &weights, const std::string &app, uint64_t pipelineHash);
 
 // Where a retraining run records what a weights file was trained on: "<file>.training.json",

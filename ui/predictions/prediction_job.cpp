@@ -87,6 +87,7 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
             continue;
         }
         const model::CostModel costModel(*w.weights);
+        const weights::TrainingSet trained = weights::trainingSetOf(file.toStdString()); // once per file
         std::vector<RankMetrics> metrics;
         // Each pipeline's predicted and measured figures in double, for the bootstrap intervals.
         std::vector<std::vector<double>> predictedD, measuredD;
@@ -99,7 +100,7 @@ PredictionResult predictSamples(const QStringList &sampleFolders, const QStringL
             PredictedPipeline p;
             p.predictions = predicted.predictions;
             p.metrics = pipelineRankMetrics(pipeline, predicted.predictions);
-            p.inSample = weights::trainedOnPipeline(file.toStdString(), pipeline.app, pipeline.pipelineHash);
+            p.inSample = trained.containsPipeline(pipeline.app, pipeline.pipelineHash);
             predictedD.emplace_back(predicted.predictions.begin(), predicted.predictions.end());
             measuredD.emplace_back();
             for (const auto &schedule : pipeline.schedules)
