@@ -1,5 +1,7 @@
 #include "ui/common/export_menus.h"
 
+#include "ui/common/application_filter.h"
+
 #include "ui/common/chart_export.h"
 #include "ui/common/table_export.h"
 
@@ -16,12 +18,7 @@ namespace beamscope::ui {
 
 ExportMenus::ExportMenus(QObject *parent) : QObject(parent) {}
 
-void ExportMenus::installOnApplication()
-{
-    if (!qApp || qApp->findChild<ExportMenus *>(QString(), Qt::FindDirectChildrenOnly))
-        return;
-    qApp->installEventFilter(new ExportMenus(qApp));
-}
+void ExportMenus::installOnApplication() { installOnceOnApplication<ExportMenus>(); }
 
 namespace {
 

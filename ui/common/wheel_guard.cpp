@@ -1,5 +1,7 @@
 #include "ui/common/wheel_guard.h"
 
+#include "ui/common/application_filter.h"
+
 #include <QAbstractScrollArea>
 #include <QAbstractSpinBox>
 #include <QApplication>
@@ -10,12 +12,7 @@ namespace beamscope::ui {
 
 WheelGuard::WheelGuard(QObject *parent) : QObject(parent) {}
 
-void WheelGuard::installOnApplication()
-{
-    if (!qApp || qApp->findChild<WheelGuard *>(QString(), Qt::FindDirectChildrenOnly))
-        return;
-    qApp->installEventFilter(new WheelGuard(qApp));
-}
+void WheelGuard::installOnApplication() { installOnceOnApplication<WheelGuard>(); }
 
 bool WheelGuard::eventFilter(QObject *watched, QEvent *event)
 {
