@@ -221,6 +221,7 @@ Json CompiledLibrary::toJson() const
     j["ok"] = ok;
     j["error"] = error;
     j["library"] = library.string();
+    j["lowered_stmt"] = loweredStmt.string();
     j["function"] = function;
     j["pipeline"] = pipeline;
     j["schedule"] = schedule;
@@ -246,6 +247,7 @@ CompiledLibrary CompiledLibrary::fromJson(const Json &json)
     c.ok = flag("ok");
     c.error = text("error");
     c.library = text("library");
+    c.loweredStmt = text("lowered_stmt");
     c.function = text("function");
     c.pipeline = text("pipeline");
     c.schedule = text("schedule");
@@ -320,6 +322,11 @@ CompiledLibrary compilePipeline(const CompileRequest &request, const CompileOpti
         key.add(normalisedStmt(readAll(stmtPath)));
         result.key = key.hex();
         result.library = dir / (result.key + ".so");
+        // The statement stays beside its library: what to read when a
+        // schedule crashes or computes something else (a campaign names it).
+        result.loweredStmt = dir / (result.key + ".stmt");
+        if (!fs::exists(result.loweredStmt))
+            fs::rename(stmtPath, result.loweredStmt, ec);
 
         if (options.useCache && fs::exists(result.library)) {
             result.ok = true;

@@ -61,13 +61,14 @@ struct CompileOptions {
 
 struct CompiledLibrary {
     bool ok = false;
-    std::string error;             // what failed (Halide's message, the linker's output)
-    std::filesystem::path library; // the .so
-    std::string function;          // <function>_argv / _metadata
-    std::string pipeline;          // the instance's name
-    std::string schedule;          // the schedule's label
-    std::string target;            // Halide target string
-    double compileSeconds = 0;     // this call's time (near zero on a cache hit)
+    std::string error;                 // what failed (Halide's message, the linker's output)
+    std::filesystem::path library;     // the .so
+    std::filesystem::path loweredStmt; // Halide's lowered statement of it, beside it (KEY.stmt)
+    std::string function;              // <function>_argv / _metadata
+    std::string pipeline;              // the instance's name
+    std::string schedule;              // the schedule's label
+    std::string target;                // Halide target string
+    double compileSeconds = 0;         // this call's time (near zero on a cache hit)
     bool cacheHit = false;
     bool timedOut = false; // compileIsolated killed it at its time limit
     std::string key;       // cache key (hex)

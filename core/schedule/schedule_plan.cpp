@@ -341,6 +341,15 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                     p.note = "it is read through accesses that move apart from block to block (a transpose beside a "
                              "plain read), so its region in shared memory differs per block: computed at root";
                     loc = ComputeLocation::Root;
+                } else if (loc == ComputeLocation::ThreadLevel && state.storedWithVaryingSizeInThread(node)) {
+                    // Halide 14 hoists such an allocation out of the kernel into one buffer of the
+                    // largest size times every thread of the launch, and sizes it wrongly: a transpose's
+                    // (|x - y| + 1)^2 per thread overflowed a buffer's 32-bit extent (random_215_10 of
+                    // the campaign), a demosaic's rounded half-resolution region wrote past it
+                    // (camera_pipe's f9 at beam 8, heap corruption).
+                    p.note = "each thread would need a region of a different size (its extents are not compile-time "
+                             "constants), which Halide 14 allocates wrongly: computed at root";
+                    loc = ComputeLocation::Root;
                 } else if (readByRootedFunc(names, state, rooted, node, f->consumer)) {
                     p.note = "a Func that reads it is computed at root by this plan, so it is computed at root too";
                     loc = ComputeLocation::Root;

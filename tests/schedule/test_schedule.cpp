@@ -5,9 +5,12 @@
 
 #include "core/schedule/apply_schedule.h"
 #include "core/schedule/emit_source.h"
+#include "core/search/autoschedule.h"
 #include "core/search/nest_lines.h"
+#include "core/search/state_from_decisions.h"
 #include "core/search/search_space.h"
 #include "tests/search/search_test_support.h"
+#include "tests/support/test_data.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -264,6 +267,53 @@ private Q_SLOTS:
         QCOMPARE(computeLevel(nested).func(), nameOf(consumer));
         QCOMPARE(QString::fromStdString(computeLevel(nested).var().name()), loop);
         compileForCuda(p.outputs);
+    }
+
+    // A Func stored per thread with a region whose size depends on the thread (no 'c' mark in its
+    // dump) is computed at root: Halide 14 allocates it wrongly (tests/fixtures/schedule/README.md).
+    void threadRegionOfVaryingSizeIsComputedAtRoot_data()
+    {
+        QTest::addColumn<QString>("pipeline");
+        QTest::addColumn<QString>("func");
+        QTest::newRow("transpose's input per thread") << "random_215_10"
+                                                      << "s3";
+        QTest::newRow("demosaic's half-resolution row per thread") << "camera_pipe"
+                                                                   << "f9";
+    }
+
+    void threadRegionOfVaryingSizeIsComputedAtRoot()
+    {
+        QFETCH(QString, pipeline);
+        QFETCH(QString, func);
+        const test::BuiltPipeline p = test::buildRegistered(pipeline.toStdString());
+        const auto dump = test::projectData("tests/fixtures/schedule/" + pipeline.toStdString() + "_" +
+                                            (pipeline == "camera_pipe" ? "beam8_" : "") + "state0.loop_nest.txt");
+        QVERIFY(dump);
+        const search::State s = search::stateFromDecisions(
+            *p.searchDag, search::partialScheduleDecisions(*p.searchDag, test::readFile(*dump)), p.name);
+        QVERIFY(s.complete());
+        const int node = nodeOf(p, func.toStdString());
+        QCOMPARE(s.scheduleOf(node)->location, ComputeLocation::ThreadLevel);
+        QVERIFY(s.storedWithVaryingSizeInThread(node));
+        int departures = 0;
+        for (const schedule::StagePlan &stage : schedule::planSchedule(s).stages) {
+            if (stage.node != node)
+                continue;
+            QVERIFY2(stage.note.find("not compile-time constants") != std::string::npos, stage.note.c_str());
+            if (stage.stage == 0)
+                QCOMPARE(stage.directives.front().kind, schedule::Directive::Kind::ComputeRoot);
+            departures++;
+        }
+        QCOMPARE(departures, static_cast<int>(p.searchDag->node(node).stages.size()));
+        // Every other thread-level Func of these states has a constant region per thread, or
+        // departs for the same reason; none is computed at root without a note.
+        for (const FuncSchedule &g : s.funcs())
+            if (g.location == ComputeLocation::ThreadLevel && g.node != node &&
+                !s.storedWithVaryingSizeInThread(g.node))
+                for (const schedule::StagePlan &stage : schedule::planSchedule(s).stages)
+                    if (stage.node == g.node)
+                        QVERIFY2(stage.note.find("not compile-time constants") == std::string::npos,
+                                 stage.func.c_str());
     }
 
     void anotherBuildIsMatchedByPosition()
