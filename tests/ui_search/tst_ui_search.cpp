@@ -100,6 +100,7 @@ private Q_SLOTS:
     void cancelStopsTheSearch();
     void staleSearchNeverPaints();
     void continueFromSelectedState();
+    void loopNestSavedAndOpened();
     void openedTraceRestoresItsWeights();
     void replayedStatesEqualTheSearchsOwn();
     void prunedAndCompleteStatesCompared();
@@ -810,6 +811,58 @@ void TestUiSearch::staleSearchNeverPaints()
 // "Continue" on a selected state of the fixture's trace starts a new search
 // off the GUI thread: the tree shows the new run, whose first decision is the
 // selected state's, flagged as fixed in every pass.
+// A state saved as Halide's loop nest is read back by `beamscope-cli state` and, opened, is the
+// same state (the same dump, the same cost under the same weights); a dump of another pipeline is
+// refused with the Func that does not fit.
+void TestUiSearch::loopNestSavedAndOpened()
+{
+    QSignalSpy finished(m_ws.get(), &SearchWorkspace::searchFinished);
+    m_ws->startSearch(randomBoxBlur(2, 1));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QVERIFY(finished.first().at(0).toBool());
+    const qint64 winner = m_ws->treeData().winner();
+    QVERIFY(winner >= 0);
+    const float cost = m_ws->treeData().node(winner)->cost;
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
+
+    const QString saved = m_dir->filePath(QStringLiteral("box_blur_winner.nest"));
+    QVERIFY(m_ws->saveStateAsLoopNest(winner, saved));
+    const std::optional<std::string> dump = readTextFile(saved.toStdString());
+    QVERIFY(dump && dump->find("realize: ") != std::string::npos);
+    QVERIFY(m_ws->canOpen(saved));
+    QVERIFY(!m_ws->canOpen(m_dir->filePath(QStringLiteral("missing.nest"))));
+
+    const test::ProcessResult state =
+        test::runProcess(test::cliPath(), {"state", "--app", "box_blur", "--loop-nest", saved.toStdString(),
+                                           "--weights", m_randomWeights.toStdString(), "--json"});
+    QVERIFY2(state.exitCode == 0, state.err.c_str());
+
+    m_ws->setApp(QStringLiteral("box_blur"));
+    m_ws->setWeightsPath(m_randomWeights);
+    m_ws->setBeamSize(2);
+    m_ws->setPasses(1);
+    finished.clear();
+    QVERIFY(m_ws->openLoopNest(saved));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(m_ws->statusText()));
+    const qint64 reopened = m_ws->treeData().winner();
+    QVERIFY(reopened >= 0);
+    QCOMPARE(m_ws->treeData().node(reopened)->cost, cost);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_ws->breakdownPending(), 60000);
+    const QString again = m_dir->filePath(QStringLiteral("box_blur_reopened.nest"));
+    QVERIFY(m_ws->saveStateAsLoopNest(reopened, again));
+    QCOMPARE(readTextFile(again.toStdString()), dump);
+
+    // A Func box_blur does not have.
+    const QString other = m_dir->filePath(QStringLiteral("other.nest"));
+    QVERIFY(replaceTextFile(other.toStdString(), " gpu_none\nrealize: not_in_box_blur [16, 16] with 1 stages\n").ok);
+    finished.clear();
+    QVERIFY(m_ws->openLoopNest(other));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QVERIFY(!finished.first().at(0).toBool());
+    QVERIFY2(m_ws->statusText().contains(QStringLiteral("not_in_box_blur")), qPrintable(m_ws->statusText()));
+}
+
 void TestUiSearch::continueFromSelectedState()
 {
     QVERIFY(openFixture());

@@ -247,6 +247,7 @@ SearchWorkspace::SearchWorkspace(AppSettings &settings, QWidget *parent) : Works
     m_saveAction = new QAction(tr("Save Search Trace…"), this);
     m_saveAction->setEnabled(false);
     connect(m_saveAction, &QAction::triggered, this, &SearchWorkspace::saveTrace);
+    createLoopNestActions();
     refreshCounts();
 }
 
@@ -910,14 +911,16 @@ bool isSharedLibrary(const QString &path)
 bool SearchWorkspace::canOpen(const QString &path) const
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    return QFileInfo(path).isFile() &&
-           (suffix == QLatin1String("jsonl") || suffix == QLatin1String("trace") || isSharedLibrary(path));
+    return QFileInfo(path).isFile() && (suffix == QLatin1String("jsonl") || suffix == QLatin1String("trace") ||
+                                        isSharedLibrary(path) || isLoopNestDump(path));
 }
 
 void SearchWorkspace::open(const QString &path)
 {
     if (isSharedLibrary(path))
         openGeneratorLibrary(path);
+    else if (isLoopNestDump(path))
+        openLoopNest(path);
     else
         openTrace(path);
 }
@@ -1452,7 +1455,10 @@ void SearchWorkspace::saveTrace()
     }
 }
 
-QList<QAction *> SearchWorkspace::fileActions() const { return {m_openAction, m_openLibraryAction, m_saveAction}; }
+QList<QAction *> SearchWorkspace::fileActions() const
+{
+    return {m_openAction, m_openLibraryAction, m_openNestAction, m_saveAction, m_saveNestAction};
+}
 
 void SearchWorkspace::saveLayout()
 {

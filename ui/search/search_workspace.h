@@ -86,6 +86,15 @@ public:
     // Parses a trace file off the GUI thread; traceLoaded or loadFailed follows.
     void openTrace(const QString &path);
 
+    // Halide's loop-nest dumps (search_workspace_loop_nest.cpp). A dump, or a whole
+    // HL_DEBUG_AUTOSCHEDULE log, starts a search on the controls' pipeline with its Funcs' decisions
+    // fixed: a complete dump is then the tree's one complete state, with its loop nest, features and
+    // cost terms under the chosen weights. A state is saved in the form `beamscope-cli state` and
+    // Halide's partial-schedule input read back. statusMessage says what failed.
+    static bool isLoopNestDump(const QString &path);
+    bool openLoopNest(const QString &path);
+    bool saveStateAsLoopNest(qint64 id, const QString &path);
+
     // Writes the state's Halide schedule source (or, for a partial state, its
     // loop nest as comments) off the GUI thread; scheduleExported follows.
     void exportScheduleTo(qint64 id, const QString &path);
@@ -168,6 +177,7 @@ private:
     void openSessionForTrace();
     void exportSchedule(qint64 id);
     void saveTrace();
+    void createLoopNestActions();
     void showTraceParamsInControls();
     // True (and says why) while an opened trace's own weights file is missing
     // and the user has chosen no other: nothing is searched with a stand-in.
@@ -215,6 +225,7 @@ private:
     SearchTreeView *m_view = nullptr;
     StateDetailPanel *m_panel = nullptr;
     QAction *m_openAction = nullptr, *m_saveAction = nullptr, *m_openLibraryAction = nullptr;
+    QAction *m_openNestAction = nullptr, *m_saveNestAction = nullptr;
     QList<LoadedGenerator> m_generators;
     QTableWidget *m_genParams = nullptr;
     QLabel *m_genParamsLabel = nullptr;
