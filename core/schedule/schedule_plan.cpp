@@ -261,6 +261,37 @@ bool regionVariesByBlock(const dag::FunctionDAG &dag, const search::State &state
     });
 }
 
+// The threads a kernel launches: the most any stage in it runs, its root stage's or a block-level
+// Func's (the plan fuses a kernel's thread loops into one dimension where it hosts any).
+int64_t threadsOfKernel(const search::State &state, int rootNode, int rootStage)
+{
+    int64_t threads = state.numThreads(rootNode, rootStage);
+    for (const FuncSchedule &g : state.funcs())
+        if (g.location == ComputeLocation::BlockLevel && g.consumer == rootNode && g.consumerStage == rootStage)
+            for (size_t s = 0; s < g.stages.size(); s++)
+                threads = std::max(threads, state.numThreads(g.node, static_cast<int>(s)));
+    return threads;
+}
+
+// Whether a thread-level Func computed at a thread loop sits in one that runs fewer threads than its kernel
+// launches (a block-level Func beside it runs more). Halide 14 gives such a Func one slot per
+// thread in a buffer hoisted out of the kernel when its size is not a constant (a GuardWithIf tail
+// makes it min(extent, k)), sizes the buffer for the loop's threads and indexes it by the
+// launch's: each block overwrites the next one's (corpus_window_extremes through the plugin:
+// 128 threads sized, 144 launched, a wrong value now and then where blocks ran at once;
+// camera_pipe's f9 at beam 8: 136 sized, 256 launched, heap corruption).
+bool inNarrowerThreadLoop(const search::State &state, int node)
+{
+    // One computed per point of a serial loop has a constant region (else storedWithVaryingSizeInThread
+    // says so): a stack array, not the hoisted buffer.
+    if (state.scheduleOf(node)->insideSerialLoop)
+        return false;
+    const auto [loopNode, loopStage] = state.threadLoopOf(node);
+    const auto [kernelNode, kernelStage] = state.kernelOf(node);
+    return loopNode >= 0 && kernelNode >= 0 &&
+           state.numThreads(loopNode, loopStage) != threadsOfKernel(state, kernelNode, kernelStage);
+}
+
 } // namespace
 
 std::string innermostLoopOfKind(const StagePlan &stage, Directive::Kind kind)
@@ -341,12 +372,14 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                     p.note = "it is read through accesses that move apart from block to block (a transpose beside a "
                              "plain read), so its region in shared memory differs per block: computed at root";
                     loc = ComputeLocation::Root;
+                } else if (loc == ComputeLocation::ThreadLevel && inNarrowerThreadLoop(state, node)) {
+                    p.note = "its thread loop runs fewer threads than its kernel launches, and Halide 14 then "
+                             "indexes its per-thread buffer past its end: computed at root";
+                    loc = ComputeLocation::Root;
                 } else if (loc == ComputeLocation::ThreadLevel && state.storedWithVaryingSizeInThread(node)) {
                     // Halide 14 hoists such an allocation out of the kernel into one buffer of the
-                    // largest size times every thread of the launch, and sizes it wrongly: a transpose's
-                    // (|x - y| + 1)^2 per thread overflowed a buffer's 32-bit extent (random_215_10 of
-                    // the campaign), a demosaic's rounded half-resolution region wrote past it
-                    // (camera_pipe's f9 at beam 8, heap corruption).
+                    // largest size times every thread of the launch: a transpose's (|x - y| + 1)^2 per
+                    // thread overflowed a buffer's 32-bit extent (random_215_10 of the campaign).
                     p.note = "each thread would need a region of a different size (its extents are not compile-time "
                              "constants), which Halide 14 allocates wrongly: computed at root";
                     loc = ComputeLocation::Root;

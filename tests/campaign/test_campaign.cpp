@@ -60,14 +60,6 @@ campaign::PipelineToCheck generator(const std::string &name, std::map<std::strin
     return {name, "generator " + name, {}, [name, params] { return pipelines::buildGenerator(kCorpus, name, params); }};
 }
 
-// An open defect, named where the tests meet it: now and then, under load, one value of a corpus
-// schedule's output on PoCL differs from the host's (corpus_window_extremes, at the image's last row)
-// and a run of the same library again is exact; camera_pipe's beam-8 states crash the same way
-// with heap corruption. A race between work-groups is the likeliest cause; docs/campaign.md has
-// the replay.
-constexpr const char *kNondeterministicNote =
-    "a wrong output the same schedule did not repeat (the open nondeterministic defect on PoCL)";
-
 QString describe(const campaign::PipelineCheck &c)
 {
     QString text = QString::fromStdString(c.pipeline + ": " + campaign::outcomeName(c.outcome) + " " + c.message);
@@ -110,16 +102,8 @@ private Q_SLOTS:
     void corpusIsCorrectEndToEnd()
     {
         QFETCH(QString, name);
-        campaign::PipelineCheck c =
+        const campaign::PipelineCheck c =
             campaign::checkPipeline(generator(name.toStdString()), *m_model, checkOptions(4, 4));
-        // A wrong output that the same schedules do not repeat is the open race on PoCL (see
-        // kNondeterministicNote); it is warned about, while one that repeats fails.
-        if (c.outcome == campaign::Outcome::WrongOutput) {
-            const QString first = describe(c);
-            c = campaign::checkPipeline(generator(name.toStdString()), *m_model, checkOptions(4, 4));
-            if (c.outcome == campaign::Outcome::Correct)
-                qWarning("%s: %s\n%s", kNondeterministicNote, qPrintable(name), qPrintable(first));
-        }
         QVERIFY2(c.outcome == campaign::Outcome::Correct, qPrintable(describe(c)));
         QVERIFY(!c.schedules.empty());
         QVERIFY(c.stages > 0);
@@ -203,15 +187,6 @@ private Q_SLOTS:
                 compile);
             QVERIFY2(onDevice.ok, onDevice.error.c_str());
             m = bench::measure(candidate, &onDevice, run);
-        }
-        // The same library run again: a wrong output it does not repeat is the open race (warned about);
-        // one that repeats fails.
-        if (m.failure == bench::Failure::WrongOutput && !callsMathLibrary) {
-            const std::string first = m.message;
-            for (int again = 0; again < 2 && !m.ok; ++again)
-                m = bench::measure(candidate, &reference, run);
-            if (m.ok)
-                qWarning("%s: %s (plugin path): %s", kNondeterministicNote, generator.c_str(), first.c_str());
         }
         QVERIFY2(m.ok, (m.message + "\n" + m.workerLog).c_str());
     }

@@ -90,7 +90,7 @@ search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> se
 }
 
 search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stage2InItsSerialLoop,
-                                               bool stage3InItsSerialLoop)
+                                               bool stage3InItsSerialLoop, int outputThreadRows)
 {
     using search::ComputeLocation;
     search::State s(*p.searchDag);
@@ -109,7 +109,8 @@ search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &p, bool stag
         f.storedAtRoot = true;
         return f;
     };
-    s.add(funcAt("output", ComputeLocation::Root, nullptr, tiling({16, 8}, {1, 2}, false)));
+    s.add(funcAt("output", ComputeLocation::Root, nullptr,
+                 tiling({16, outputThreadRows}, {1, 16 / outputThreadRows}, false)));
     s.add(funcAt("stage_4", ComputeLocation::BlockLevel, "output", tiling({18, 6}, {1, 3}, false)));
     if (stage3InItsSerialLoop)
         s.add(inSerialLoopOf("stage_3", "stage_4"));

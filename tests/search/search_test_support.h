@@ -47,9 +47,10 @@ search::StageTiling tiling(std::vector<int64_t> threads, std::vector<int64_t> se
 // one thread's 1 x 3 points need); stage_2 and stage_1 inlined, or with stage2InItsSerialLoop
 // stage_2 computed in stage_3's serial loop (3 x 3 per point, as Halide places camera_pipe's f9
 // in f18's). With stage3InItsSerialLoop, stage_3 goes one level in, inside stage_4's serial loop
-// (the 3 x 3 one point of stage_4 needs).
+// (the 3 x 3 one point of stage_4 needs). outputThreadRows: output's thread rows (its serial rows
+// make up the 16-row tile); 4 makes the kernel launch stage_4's 108 threads, not output's 128.
 search::State funcInABlockLevelFuncsThreadLoop(const BuiltPipeline &stencilChainU16, bool stage2InItsSerialLoop = false,
-                                               bool stage3InItsSerialLoop = false);
+                                               bool stage3InItsSerialLoop = false, int outputThreadRows = 8);
 
 // One of Halide's recorded search trees, by run ("box_blur/beam1"): from the fixtures, else
 // (the beam-32 runs too large to be fixtures) from the folder BEAMSCOPE_SEARCH_TREES names, e.g.
