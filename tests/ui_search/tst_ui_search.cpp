@@ -275,7 +275,16 @@ void TestUiSearch::breakdownSumsToStageCosts()
         const double expected = winner->stageCosts[s];
         QVERIFY2(std::abs(sum - expected) <= 1e-4 * std::abs(expected) + 1e-12,
                  qPrintable(QStringLiteral("stage %1: bars %2, recorded %3").arg(s).arg(sum).arg(expected)));
+        // The largest term, named with its number beside the bars.
+        const std::vector<double> &terms = costs->segments(costs->rowOfStage(int(s)), 0);
+        const auto largest =
+            std::max_element(terms.begin(), terms.end(), [](double x, double y) { return std::abs(x) < std::abs(y); });
+        const QModelIndex main = costs->index(costs->rowOfStage(int(s)), StageCostModel::MainTerm);
+        QCOMPARE(main.data(Qt::UserRole).toDouble(), *largest);
+        QVERIFY(main.data().toString().endsWith(" " + costs->segmentNames()[largest - terms.begin()]));
     }
+    QVERIFY2(m_ws->detailPanel()->costNoteText().contains(QStringLiteral("Costs most: ")),
+             qPrintable(m_ws->detailPanel()->costNoteText()));
 }
 
 void TestUiSearch::compareTwoStates()
@@ -1115,12 +1124,23 @@ void TestUiSearch::compareExplainsOnRealApps()
                 QVERIFY(before.isValid() && std::abs(before.toDouble()) >= std::abs(here.toDouble()));
         }
     }
-    // B − A and the term bars are in view beside the names; A's and B's costs are in the row's tooltip.
+    // B − A, the term that differs most and the term bars are in view beside the names; A's and B's
+    // costs are in the row's tooltip.
     for (int column : {int(StageCostModel::Delta), int(StageCostModel::Terms)})
         QVERIFY2(table->columnViewportPosition(column) + qMin(table->columnWidth(column), 40) <=
                      table->viewport()->width(),
-                 qPrintable(QStringLiteral("column %1 off-screen at %2").arg(column).arg(size.width())));
+                 qPrintable(QStringLiteral("column %1 off-screen at %2 (at %3 of %4 px)")
+                                .arg(column)
+                                .arg(size.width())
+                                .arg(table->columnViewportPosition(column))
+                                .arg(table->viewport()->width())));
     QVERIFY(costs->index(0, StageCostModel::Stage).data(Qt::ToolTipRole).toString().contains(QStringLiteral("B cost")));
+    // Why, in words: the stage that differs most (the table's first row) and the term behind it.
+    const QString note = panel->costNoteText();
+    QVERIFY2(note.contains(QStringLiteral("Differs most in %1: B − A ")
+                               .arg(costs->index(0, StageCostModel::Stage).data().toString())) &&
+                 note.contains(QStringLiteral(", of which ")),
+             qPrintable(note));
 
     // Features: on the stage whose cost differs most, only what differs, the numbers before the name.
     const int top = costs->stageOfRow(0);

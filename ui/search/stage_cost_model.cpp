@@ -44,7 +44,7 @@ void StageCostModel::setTermSegments(const QStringList &names, const QList<QColo
             m_scale = std::max(m_scale, positive);
         }
     if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, Terms), index(rowCount() - 1, Terms));
+        Q_EMIT dataChanged(index(0, MainTerm), index(rowCount() - 1, Terms));
 }
 
 const std::vector<double> &StageCostModel::segments(int row, int state) const
@@ -114,6 +114,22 @@ QVariant StageCostModel::value(size_t stage, int column) const
     }
 }
 
+std::optional<std::pair<int, double>> StageCostModel::mainTerm(size_t stage) const
+{
+    const std::vector<double> none;
+    const std::vector<double> &a = stage < m_segA.size() ? m_segA[stage] : none;
+    const std::vector<double> &b = stage < m_segB.size() ? m_segB[stage] : none;
+    const bool compared = m_b.has_value() && !b.empty();
+    std::optional<std::pair<int, double>> best;
+    for (size_t t = 0; t < std::max(a.size(), b.size()); ++t) {
+        const double at = t < a.size() ? a[t] : 0.0, bt = t < b.size() ? b[t] : 0.0;
+        const double v = compared ? bt - at : at;
+        if (!best || std::abs(v) > std::abs(best->second))
+            best = std::pair<int, double>(static_cast<int>(t), v);
+    }
+    return best;
+}
+
 QVariant StageCostModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
@@ -121,6 +137,27 @@ QVariant StageCostModel::data(const QModelIndex &index, int role) const
     const int stage = stageOfRow(index.row());
     if (role == StageIndexRole)
         return stage;
+    if (index.column() == MainTerm) {
+        const auto term = mainTerm(static_cast<size_t>(stage));
+        if (!term || term->first >= m_segmentNames.size())
+            return {};
+        const QString &name = m_segmentNames[term->first];
+        if (role == Qt::EditRole || role == Qt::UserRole)
+            return term->second;
+        if (role == Qt::DisplayRole) {
+            const bool compared = m_b.has_value() && !segments(index.row(), 1).empty();
+            const QString number = formatNumber(term->second, 3);
+            // The number first: in a narrow panel the name is what gets elided.
+            return QStringLiteral("%1 %2").arg(compared && term->second > 0 ? QStringLiteral("+") + number : number,
+                                               name);
+        }
+        if (role == Qt::ToolTipRole)
+            return m_b ? tr("the term whose B − A is largest in this stage: %1").arg(name)
+                       : tr("the term that costs this stage most: %1").arg(name);
+        if (role == Qt::ForegroundRole && m_b && term->second != 0)
+            return QBrush(term->second > 0 ? QColor(180, 40, 30) : QColor(20, 120, 60));
+        return {};
+    }
     const QVariant v = value(static_cast<size_t>(stage), index.column());
     if (role == Qt::EditRole || role == Qt::UserRole)
         return v;
@@ -164,6 +201,7 @@ QVariant StageCostModel::headerData(int section, Qt::Orientation orientation, in
     case CostA: return m_b ? tr("A cost") : tr("Predicted cost");
     case CostB: return tr("B cost");
     case Delta: return tr("B − A");
+    case MainTerm: return m_b ? tr("Term that differs most") : tr("Largest term");
     case Terms: return m_b ? tr("Terms: A above B") : tr("Cost terms");
     default: return {};
     }

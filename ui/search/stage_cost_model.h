@@ -21,7 +21,9 @@ class StageCostModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // CostB and Delta hold data only while a second state is compared (the view hides them otherwise).
-    enum Column { Stage, CostA, CostB, Delta, Terms, ColumnCount };
+    // MainTerm says in words what the bars show in colour: alone, the term that costs the stage
+    // most and its value; compared, the term whose B − A is largest and that difference.
+    enum Column { Stage, CostA, CostB, Delta, MainTerm, Terms, ColumnCount };
     enum Role { StageIndexRole = Qt::UserRole + 1 }; // the row's stage in the cost model's order
 
     explicit StageCostModel(QObject *parent = nullptr);
@@ -50,6 +52,8 @@ public:
 
 private:
     QVariant value(size_t stage, int column) const;
+    // The index of the MainTerm of a stage, and its value (a term or B − A of one); nullopt without terms.
+    std::optional<std::pair<int, double>> mainTerm(size_t stage) const;
     void sortRows();
 
     QStringList m_stages;

@@ -208,6 +208,9 @@ StateDetailPanel::StateDetailPanel(QWidget *parent) : QWidget(parent)
     m_costTable->setItemDelegateForColumn(StageCostModel::Terms, new StageBarsDelegate(m_costTable));
     m_costTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_costTable->horizontalHeader()->setSectionResizeMode(StageCostModel::Terms, QHeaderView::Stretch);
+    // The main term of each row is in the exports; on screen the note above names the one that
+    // matters, whole, where a column at 1280 px showed only its number.
+    m_costTable->setColumnHidden(StageCostModel::MainTerm, true);
     m_costTable->horizontalHeader()->setMinimumSectionSize(40);
     m_costTable->setMouseTracking(true); // a row's tooltip lists its terms
     connect(m_costTable, &QTableView::activated, this, [this](const QModelIndex &index) {
@@ -246,6 +249,8 @@ void StateDetailPanel::setMeasurement(const QString &text, const QString &detail
                                           : text + QStringLiteral(" <a href=\"#details\">%1</a>").arg(tr("details")));
     m_measured->setVisible(!text.isEmpty());
 }
+
+QString StateDetailPanel::costNoteText() const { return m_costNote->text(); }
 
 QString StateDetailPanel::loopNestText() const { return m_loopNest->toPlainText(); }
 
@@ -631,11 +636,48 @@ void StateDetailPanel::refreshCosts()
     double termSum = 0;
     for (const session::StageTerms &s : terms)
         termSum += s.stageCost;
+    note += mainTermSentence(terms, termsB, termNames);
     note +=
         tr(" Terms recomputed with %1 for %2 sum to %3.")
             .arg(QString::fromStdString(std::filesystem::path(m_session->request().weightsPath).filename().string()),
                  QString::fromStdString(m_session->pipelineName()), formatNumber(termSum, 6));
     m_costNote->setText(note);
+}
+
+// Says in numbers what the bars show in colour, at any width: the stage that costs most (compared:
+// whose B − A is largest) and the term most of it comes from.
+QString StateDetailPanel::mainTermSentence(const std::vector<session::StageTerms> &a,
+                                           const std::vector<session::StageTerms> &b,
+                                           const std::vector<std::string> &termNames) const
+{
+    const bool compared = !b.empty();
+    const auto term = [](const std::vector<session::StageTerms> &side, size_t stage, size_t t) {
+        return stage < side.size() && t < side[stage].terms.size() ? double(side[stage].terms[t]) : 0.0;
+    };
+    const auto stageValue = [&](size_t s) {
+        const double ca = s < a.size() ? a[s].stageCost : 0.0;
+        return compared ? (s < b.size() ? double(b[s].stageCost) : 0.0) - ca : ca;
+    };
+    const size_t stages = std::max(a.size(), b.size());
+    size_t top = 0;
+    for (size_t s = 1; s < stages; ++s)
+        if (std::abs(stageValue(s)) > std::abs(stageValue(top)))
+            top = s;
+    if (stages == 0 || stageValue(top) == 0)
+        return {};
+    size_t main = 0;
+    const auto termValue = [&](size_t t) { return compared ? term(b, top, t) - term(a, top, t) : term(a, top, t); };
+    for (size_t t = 1; t < termNames.size(); ++t)
+        if (std::abs(termValue(t)) > std::abs(termValue(main)))
+            main = t;
+    const QString stage = QString::fromStdString((top < a.size() ? a : b)[top].stage);
+    const auto signedNumber = [&](double v) {
+        return (compared && v > 0 ? QStringLiteral("+") : QString()) + formatNumber(v, 3);
+    };
+    return (compared ? tr(" Differs most in %1: B − A %2, of which %3 %4.")
+                     : tr(" Costs most: %1, %2, of which %3 %4."))
+        .arg(stage, signedNumber(stageValue(top)), QString::fromStdString(termNames[main]),
+             signedNumber(termValue(main)));
 }
 
 void StateDetailPanel::setRecomputing(bool on)

@@ -77,6 +77,7 @@ public:
     QString plainLoopNest() const;
     QPushButton *copyLoopNestButton() const { return m_copyNest; }
     QString termLegendText() const;
+    QString costNoteText() const; // the Cost breakdown's note: the totals and the term that matters most
     QString summaryText() const;
     // Compared: where A's and B's decision paths first part ("" without B).
     QString divergenceText() const { return m_divergence; }
@@ -105,6 +106,8 @@ Q_SIGNALS:
     void pathStateActivated(qint64 id);
 
 private:
+    QString mainTermSentence(const std::vector<session::StageTerms> &a, const std::vector<session::StageTerms> &b,
+                             const std::vector<std::string> &termNames) const;
     void refreshFeatures();
     void refreshCosts();
     QString describeDivergence() const;
