@@ -9,5 +9,7 @@ namespace beamscope::model {
 
 const char *scheduleFeatureName(int index);        // e.g. "num_realizations"; "?" outside 0..72
 int scheduleFeatureIndex(const std::string &name); // -1 when unknown
+// What a feature measures, in a line (schedule_feature_meanings.cpp): the explorer's tooltips.
+const char *scheduleFeatureMeaning(int index); // "" outside 0..72
 
 } // namespace beamscope::model

@@ -313,6 +313,15 @@ void TestUiSearch::compareTwoStates()
         anyDifference = anyDifference || a != b;
     }
     QVERIFY(anyDifference);
+    // Each feature's name says what it measures when pointed at, each in its own words.
+    QSet<QString> meanings;
+    for (int i = 0; i < 73; ++i) {
+        const QString tip = m->index(i, FeatureTableModel::Name).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.startsWith(m->index(i, FeatureTableModel::Name).data(Qt::EditRole).toString() + ": "),
+                 qPrintable(tip));
+        meanings.insert(tip.section(QStringLiteral(": "), 1));
+    }
+    QCOMPARE(meanings.size(), 73);
     StageCostModel *c = panel->stageCostModel();
     QCOMPARE(c->columnCount(), int(StageCostModel::ColumnCount));
     QCOMPARE(c->index(c->rowOfStage(0), StageCostModel::Delta).data(Qt::UserRole).toDouble(),

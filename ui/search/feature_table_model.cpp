@@ -1,5 +1,7 @@
 #include "ui/search/feature_table_model.h"
 
+#include "core/model/schedule_feature_names.h"
+
 #include "core/search/schedule_features.h"
 #include "ui/common/number_format.h"
 
@@ -67,7 +69,10 @@ QVariant FeatureTableModel::data(const QModelIndex &index, int role) const
             return QBrush(d > 0 ? QColor(180, 40, 30) : QColor(20, 120, 60));
     }
     if (role == Qt::ToolTipRole && index.column() == Name)
-        return tr("Schedule feature %1 of 73 (Featurization.h order)").arg(index.row());
+        return tr("%1: %2 (schedule feature %3 of 73)")
+            .arg(QString::fromLatin1(search::featureName(index.row())),
+                 QString::fromLatin1(model::scheduleFeatureMeaning(index.row())))
+            .arg(index.row());
     // Compared, the raw columns give way to the logs the network sees: the raw values are here.
     if (role == Qt::ToolTipRole && (index.column() == LogA || index.column() == LogB || index.column() == DeltaLog))
         return m_b ? tr("raw: A %1, B %2").arg(a, 0, 'g', 9).arg(b, 0, 'g', 9) : tr("raw: %1").arg(a, 0, 'g', 9);
