@@ -430,6 +430,9 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
                     std::string::npos)
                 c.message += "; the worker's last words: " +
                              m.workerLog.substr(m.workerLog.size() > 400 ? m.workerLog.size() - 400 : 0);
+            // Where to read what Halide made of a schedule that failed (compile.h keeps it in the cache).
+            if (c.outcome != Outcome::Correct && !lib.loweredStmt.empty())
+                c.message += "; Halide's lowered statement: " + lib.loweredStmt.string();
             c.mismatches = m.mismatches;
             c.values = m.values;
         }

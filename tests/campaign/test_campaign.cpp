@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <filesystem>
 #include <memory>
 
 using namespace beamscope;
@@ -205,6 +206,25 @@ private Q_SLOTS:
             QCOMPARE(c.schedules.size(), size_t(4));
         }
         QVERIFY2(kinds.size() >= 6, qPrintable(QString::number(kinds.size())));
+    }
+
+    // A schedule that computes something else (a fault the worker injects) is recorded with where
+    // Halide's lowered statement of it is, to read what Halide made of it.
+    void failureNamesHalidesStatement()
+    {
+        campaign::BeamCheckOptions o = checkOptions(2, 1);
+        o.cudaSchedules = 0;
+        o.run.injectFault = "wrong-output";
+        const pipelines::PipelineInstance probe = pipelines::randomPipeline(4, 3);
+        const campaign::PipelineCheck c = campaign::checkPipeline(
+            {probe.name, "random", probe.stageKinds, [] { return pipelines::randomPipeline(4, 3); }}, *m_model, o);
+        QCOMPARE(c.outcome, campaign::Outcome::WrongOutput);
+        QCOMPARE(c.schedules.size(), size_t(1));
+        const std::string &message = c.schedules[0].message;
+        const size_t at = message.find("Halide's lowered statement: ");
+        QVERIFY2(at != std::string::npos, message.c_str());
+        const std::string path = message.substr(at + std::string("Halide's lowered statement: ").size());
+        QVERIFY2(path.ends_with(".stmt") && std::filesystem::is_regular_file(path), path.c_str());
     }
 
     // An RDom of negative extent leaves nothing to compute: no schedule, and the cause named.
