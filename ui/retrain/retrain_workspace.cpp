@@ -8,6 +8,8 @@
 #include "ui/common/resources.h"
 #include "ui/common/weights_combo_box.h"
 #include "ui/retrain/epoch_chart.h"
+
+#include <QChart>
 #include "ui/retrain/epoch_table_model.h"
 #include "ui/weights/weights_workspace.h"
 
@@ -366,6 +368,7 @@ void RetrainWorkspace::launch(RetrainRequest r)
         m_epochModel->clear();
         m_lossChart->clear();
         m_rankChart->clear();
+        m_rankChart->chart()->setTitle(tr("Validation ranking per epoch"));
     }
     m_progress->setValue(0);
     m_progress->setFormat(tr("Loading samples… %p%"));
@@ -450,6 +453,11 @@ void RetrainWorkspace::drainEpochs()
     m_epochModel->addEpochs(records);
     m_lossChart->addEpochs(losses);
     m_rankChart->addEpochs(ranks);
+    // Empty charts and dashes would say nothing: say why there is nothing to validate on.
+    m_rankChart->chart()->setTitle(records.back().validationBatches > 0
+                                       ? tr("Validation ranking per epoch")
+                                       : tr("No validation set: every pipeline fell on the training side of the "
+                                            "split. Hold out an app, or split by schedule."));
     Q_EMIT epochFinished(records.back().epoch);
 }
 

@@ -46,6 +46,9 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QChartView(parent)
     m_y->setLabelsFont(monospaceFont());
     m_x->setTitleText(tr("value"));
     m_y->setTitleText(tr("elements"));
+    // Numbers line up in a fixed-width font; the axis titles are words and take the interface's.
+    m_x->setTitleFont(font());
+    m_y->setTitleFont(font());
     m_y->setLabelFormat(QStringLiteral("%d"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
