@@ -66,11 +66,17 @@ void setUpWeightsScene(MainWindow &window, const ExplorerOptions &options, const
         weights->compare(canonicalPath(options.paths[0]), canonicalPath(options.paths[1]));
         return;
     }
+    const bool tensorAsked = !options.tensor.isEmpty();
     QObject::connect(
         weights, &WeightsWorkspace::weightsDisplayed, weights,
-        [weights, tensor, hover, done] {
+        [weights, tensor, tensorAsked, hover, done] {
             if (!weights->selectTensor(tensor)) {
-                done.failed(QStringLiteral("no tensor named %1").arg(tensor));
+                // A file without the default tensor (an invalid one) is pictured as shown, its errors and
+                // all; only a tensor asked for by name must be there.
+                if (tensorAsked)
+                    done.failed(QStringLiteral("no tensor named %1").arg(tensor));
+                else
+                    done.ready();
                 return;
             }
             if (hover)

@@ -6,6 +6,8 @@
 #include "tests/support/test_data.h"
 
 #include <QImage>
+
+#include <fstream>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -219,6 +221,19 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.find("nonesuch") != std::string::npos, r.err.c_str());
         QVERIFY(!std::filesystem::exists(noStage));
+
+        // An unreadable weights file is a view (its errors), pictured like any other; a tensor asked
+        // for by name that it does not have is not.
+        const std::string bad = out("bad.weights");
+        std::ofstream(bad) << "not a weights file";
+        const std::string errors = out("bad-weights.png");
+        r = runExplorer({bad, "--size", "1280x800", "--screenshot", errors});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QCOMPARE(QImage(QString::fromStdString(errors)).size(), QSize(1280, 800));
+        const std::string noTensor = out("no-tensor.png");
+        r = runExplorer({bad, "--tensor", "head2_filter", "--screenshot", noTensor});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(!std::filesystem::exists(noTensor));
     }
 
 private:

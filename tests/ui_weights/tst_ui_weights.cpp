@@ -472,11 +472,15 @@ private Q_SLOTS:
         QCOMPARE(workspace.tensorView()->currentIndex().row(),
                  workspace.tensorModel()->rowOfTensor(QStringLiteral("head2_filter")));
 
+        QVERIFY(workspace.tensorView()->isVisible() && workspace.histogram()->isVisible());
         // An invalid file shows its error inline and no tensors.
         workspace.open(path(m_library, QStringLiteral("broken.weights")));
         QTRY_COMPARE(shown.count(), 4); // after custom, the legacy directory and custom again
         QCOMPARE(workspace.tensorModel()->rowCount(), 0);
         QVERIFY(workspace.summary()->field(QStringLiteral("problems")).contains(QStringLiteral("broken.weights")));
+        // Its view is the errors: no empty tensor table or histogram axes (W4).
+        QVERIFY(!workspace.tensorView()->isVisible());
+        QVERIFY(!workspace.histogram()->isVisible());
     }
 
     void diffViewShowsKnownChanges()

@@ -377,6 +377,9 @@ void WeightsWorkspace::displayWeights(const LoadedWeightsPtr &weights)
     m_summary->setWeights(weights);
     m_tensorModel->setWeights(weights);
     m_tensorView->resizeColumnsToContents();
+    // An unreadable file has no tensors: its view is the errors, not empty tables and axes.
+    m_tensorView->setVisible(weights->ok());
+    m_histogram->setVisible(weights->ok());
     if (weights->ok()) {
         int row = m_tensorModel->rowOfTensor(m_wantedTensor);
         if (row < 0)
