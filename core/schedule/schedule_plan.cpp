@@ -243,13 +243,15 @@ bool readByRootedFunc(const dag::FunctionDAG &dag, const search::State &state, c
     });
 }
 
-// Whether the region of `producer` one block of `consumer` needs moves with the block
+// Whether the region of `producer` one block (or one thread) of `consumer` needs moves with it
 // differently in different dimensions: some access on the way from the producer to the consumer,
 // through the Funcs inlined between them, reads it through two different Jacobians (a transpose
 // beside a plain read, s(y, x) + s(x, y)), so two blocks need regions of different sizes. The
-// search sizes a Func in shared memory on one representative block, as Halide's does; a block
-// elsewhere can need far more (random_23_7: more local memory than the device has).
-bool regionVariesByBlock(const dag::FunctionDAG &dag, const search::State &state, int producer, int consumer)
+// search sizes a Func on one representative block or thread, as Halide's does. In shared memory a
+// block elsewhere can need far more than the device has (random_23_7). In a thread's memory Halide
+// 14 hoists the allocation out of the kernel at its largest size times every thread of the launch:
+// a transpose's (|x - y| + 1)^2 overflowed a buffer's 32-bit extent (random_215_10).
+bool regionVariesByLoop(const dag::FunctionDAG &dag, const search::State &state, int producer, int consumer)
 {
     return anyEdgeThroughInlined(dag, state, producer, [&](const dag::Edge &edge, bool readerInlined) {
         if (edge.consumerNode != consumer && !readerInlined)
@@ -282,8 +284,8 @@ int64_t threadsOfKernel(const search::State &state, int rootNode, int rootStage)
 // camera_pipe's f9 at beam 8: 136 sized, 256 launched, heap corruption).
 bool inNarrowerThreadLoop(const search::State &state, int node)
 {
-    // One computed per point of a serial loop has a constant region (else storedWithVaryingSizeInThread
-    // says so): a stack array, not the hoisted buffer.
+    // One computed per point of a serial loop needs what one point reads, the same at every thread
+    // (else regionVariesByLoop says so): a stack array, not the hoisted buffer.
     if (state.scheduleOf(node)->insideSerialLoop)
         return false;
     const auto [loopNode, loopStage] = state.threadLoopOf(node);
@@ -368,7 +370,7 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                     p.note = "its consumer's later update would be where Halide 14 computes it, not the stage that "
                              "reads it, so it is computed at root";
                     loc = ComputeLocation::Root;
-                } else if (loc == ComputeLocation::BlockLevel && regionVariesByBlock(names, state, node, f->consumer)) {
+                } else if (loc == ComputeLocation::BlockLevel && regionVariesByLoop(names, state, node, f->consumer)) {
                     p.note = "it is read through accesses that move apart from block to block (a transpose beside a "
                              "plain read), so its region in shared memory differs per block: computed at root";
                     loc = ComputeLocation::Root;
@@ -376,12 +378,10 @@ SchedulePlan planSchedule(const search::State &state, const dag::FunctionDAG *na
                     p.note = "its thread loop runs fewer threads than its kernel launches, and Halide 14 then "
                              "indexes its per-thread buffer past its end: computed at root";
                     loc = ComputeLocation::Root;
-                } else if (loc == ComputeLocation::ThreadLevel && state.storedWithVaryingSizeInThread(node)) {
-                    // Halide 14 hoists such an allocation out of the kernel into one buffer of the
-                    // largest size times every thread of the launch: a transpose's (|x - y| + 1)^2 per
-                    // thread overflowed a buffer's 32-bit extent (random_215_10 of the campaign).
-                    p.note = "each thread would need a region of a different size (its extents are not compile-time "
-                             "constants), which Halide 14 allocates wrongly: computed at root";
+                } else if (loc == ComputeLocation::ThreadLevel && regionVariesByLoop(names, state, node, f->consumer)) {
+                    p.note = "it is read through accesses that move apart from thread to thread (a transpose beside a "
+                             "plain read), so each thread needs a region of a different size, which Halide 14 "
+                             "allocates at the largest for every thread: computed at root";
                     loc = ComputeLocation::Root;
                 } else if (readByRootedFunc(names, state, rooted, node, f->consumer)) {
                     p.note = "a Func that reads it is computed at root by this plan, so it is computed at root too";

@@ -380,26 +380,6 @@ int64_t State::threadsPerBlockOfKernel(int rootNode) const
     return threads;
 }
 
-bool State::storedWithVaryingSizeInThread(int node) const
-{
-    const FuncSchedule *g = scheduleOf(node);
-    if (!g || g->location != ComputeLocation::ThreadLevel)
-        return false;
-    // The realizations a dump prints inside a thread loop (halideLoopNestTree): at the thread loop
-    // of the stage that owns it, for a thread-level Func computed there or also stored at root, and
-    // in its consumer's serial loop for one computed there. An extent without the dump's 'c' mark
-    // depends on where the thread is.
-    DumpConstancy constancy(*this);
-    auto varies = [](const dag::ExtentFlags &flags) {
-        return std::any_of(flags.begin(), flags.end(), [](bool constant) { return !constant; });
-    };
-    const auto [threadNode, threadStage] = threadLoopOf(node);
-    const bool atThreadLoop = (g->consumer == threadNode && g->consumerStage == threadStage) || g->storedAtRoot;
-    if (threadNode >= 0 && atThreadLoop && varies(constancy.realizedAt(node, LoopLevel{threadNode, threadStage, 2})))
-        return true;
-    return g->insideSerialLoop && varies(constancy.realizedAt(node, LoopLevel{g->consumer, g->consumerStage, 3}));
-}
-
 std::string State::legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryLimitBytes, int activeWarpLimit) const
 {
     for (const FuncSchedule &f : m_funcs) {

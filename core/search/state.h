@@ -165,10 +165,6 @@ public:
     // Loop bounds of a stage restricted to one iteration at `level` (as above).
     Region stageLoopsAt(int node, int stage, int level) const;
 
-    // Whether a thread-level Func is stored inside a thread loop with a region whose size depends
-    // on the thread (an extent Halide's bounds do not make a compile-time constant). Halide's
-    // search allows it; Halide 14 then allocates the largest size for every thread of the launch.
-    bool storedWithVaryingSizeInThread(int node) const;
     // Legality against device limits; empty when legal, else the first violation.
     std::string legalityProblem(int maxThreadsPerBlock, int64_t sharedMemoryLimitBytes, int activeWarpLimit) const;
     // Shared memory allocated per block of a Root stage's kernel, and its threads

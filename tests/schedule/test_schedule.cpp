@@ -291,8 +291,8 @@ private Q_SLOTS:
     }
 
     // Thread-level Funcs that Halide 14 allocates wrongly are computed at root
-    // (tests/fixtures/schedule/README.md): one whose region per thread has a size that depends on
-    // the thread (no 'c' mark in its dump), and one in a thread loop that runs fewer threads than
+    // (tests/fixtures/schedule/README.md): one read through a transpose, whose region per thread
+    // has a size that depends on the thread, and one in a thread loop that runs fewer threads than
     // its kernel launches.
     void threadLevelFuncsHalideMisallocatesAreComputedAtRoot_data()
     {
@@ -303,7 +303,7 @@ private Q_SLOTS:
         QTest::newRow("transpose's input per thread") << "random_215_10"
                                                       << "random_215_10_state0"
                                                       << "s3"
-                                                      << "not compile-time constants";
+                                                      << "move apart from thread to thread";
         QTest::newRow("demosaic row in a 136-thread loop of a 256-thread kernel")
             << "camera_pipe"
             << "camera_pipe_beam8_state0"
