@@ -263,18 +263,6 @@ bool regionVariesByLoop(const dag::FunctionDAG &dag, const search::State &state,
     });
 }
 
-// The threads a kernel launches: the most any stage in it runs, its root stage's or a block-level
-// Func's (the plan fuses a kernel's thread loops into one dimension where it hosts any).
-int64_t threadsOfKernel(const search::State &state, int rootNode, int rootStage)
-{
-    int64_t threads = state.numThreads(rootNode, rootStage);
-    for (const FuncSchedule &g : state.funcs())
-        if (g.location == ComputeLocation::BlockLevel && g.consumer == rootNode && g.consumerStage == rootStage)
-            for (size_t s = 0; s < g.stages.size(); s++)
-                threads = std::max(threads, state.numThreads(g.node, static_cast<int>(s)));
-    return threads;
-}
-
 // Whether a thread-level Func computed at a thread loop sits in one that runs fewer threads than its kernel
 // launches (a block-level Func beside it runs more). Halide 14 gives such a Func one slot per
 // thread in a buffer hoisted out of the kernel when its size is not a constant (a GuardWithIf tail
@@ -291,7 +279,7 @@ bool inNarrowerThreadLoop(const search::State &state, int node)
     const auto [loopNode, loopStage] = state.threadLoopOf(node);
     const auto [kernelNode, kernelStage] = state.kernelOf(node);
     return loopNode >= 0 && kernelNode >= 0 &&
-           state.numThreads(loopNode, loopStage) != threadsOfKernel(state, kernelNode, kernelStage);
+           state.numThreads(loopNode, loopStage) != state.threadsPerBlockOfKernel(kernelNode, kernelStage);
 }
 
 } // namespace

@@ -365,16 +365,18 @@ Region State::regionPerBlock(int node) const
     return perBlock.empty() ? computedRegion(node) : m_dag->requiredToComputed(node, perBlock);
 }
 
-int64_t State::threadsPerBlockOfKernel(int rootNode) const
+int64_t State::threadsPerBlockOfKernel(int rootNode, int rootStage) const
 {
     int64_t threads = 0;
     const FuncSchedule *r = scheduleOf(rootNode);
     if (!r)
         return 0;
     for (size_t s = 0; s < r->stages.size(); s++)
-        threads = std::max(threads, numThreads(rootNode, static_cast<int>(s)));
+        if (rootStage < 0 || static_cast<int>(s) == rootStage)
+            threads = std::max(threads, numThreads(rootNode, static_cast<int>(s)));
     for (const FuncSchedule &f : m_funcs)
-        if (f.location == ComputeLocation::BlockLevel && f.consumer == rootNode)
+        if (f.location == ComputeLocation::BlockLevel && f.consumer == rootNode &&
+            (rootStage < 0 || f.consumerStage == rootStage))
             for (size_t s = 0; s < f.stages.size(); s++)
                 threads = std::max(threads, numThreads(f.node, static_cast<int>(s)));
     return threads;

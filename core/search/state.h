@@ -178,7 +178,8 @@ public:
     // The same at its consumer's thread loop: what one thread needs of a Func computed inside the
     // thread's serial loop (FuncSchedule::insideSerialLoop); any other Func's computed region.
     Region regionPerThread(int node) const;
-    int64_t threadsPerBlockOfKernel(int rootNode) const;
+    // rootStage >= 0: only that stage's kernel (each stage of a root Func launches its own).
+    int64_t threadsPerBlockOfKernel(int rootNode, int rootStage = -1) const;
     // The compute_root stage whose kernel computes a Func placed inside one (block- or
     // thread-level): its consumer, or its consumer's kernel for a thread-level Func in a
     // block-level Func's thread loop. {-1, 0} for a Func at root, inlined or not scheduled.

@@ -279,12 +279,14 @@ private Q_SLOTS:
         const search::State s = test::funcInABlockLevelFuncsThreadLoop(p, true, false, 8);
         const int stage3 = p.node("stage_3");
         int seen = 0;
-        for (const schedule::StagePlan &stage : schedule::planSchedule(s).stages)
-            if (stage.node == stage3 && ++seen) {
-                QVERIFY2(QString::fromStdString(stage.note).contains("fewer threads than its kernel launches"),
-                         stage.note.c_str());
-                QCOMPARE(stage.directives.front().kind, schedule::Directive::Kind::ComputeRoot);
-            }
+        for (const schedule::StagePlan &stage : schedule::planSchedule(s).stages) {
+            if (stage.node != stage3)
+                continue;
+            ++seen;
+            QVERIFY2(QString::fromStdString(stage.note).contains("fewer threads than its kernel launches"),
+                     stage.note.c_str());
+            QCOMPARE(stage.directives.front().kind, schedule::Directive::Kind::ComputeRoot);
+        }
         QCOMPARE(seen, 1);
         schedule::applySchedule(s, p.outputs);
         compileForCuda(p.outputs);
