@@ -10,10 +10,10 @@
 
 namespace beamscope::autotune {
 
-PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::path &weightsPath,
-                            const PickOptions &options)
+CompiledPick compilePick(const std::string &pipeline, const std::filesystem::path &weightsPath,
+                         const PickOptions &options)
 {
-    PickMeasurement out;
+    CompiledPick out;
     std::function<pipelines::PipelineInstance()> build;
     if (auto info = pipelines::findPipeline(pipeline)) {
         build = info->build;
@@ -57,16 +57,32 @@ PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::
             out.error = built.front().error;
             return out;
         }
-        const bench::Measurement m = bench::measure(built.front(), nullptr, options.run);
-        if (!m.ok) {
-            out.error = m.message;
-            return out;
-        }
+        out.library = built.front();
         out.ok = true;
-        out.runtimeMs = m.minMs;
     } catch (const std::exception &e) {
         out.error = e.what();
     }
+    return out;
+}
+
+PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::path &weightsPath,
+                            const PickOptions &options)
+{
+    PickMeasurement out;
+    const CompiledPick pick = compilePick(pipeline, weightsPath, options);
+    out.predictedCost = pick.predictedCost;
+    out.searchSeconds = pick.searchSeconds;
+    if (!pick.ok) {
+        out.error = pick.error;
+        return out;
+    }
+    const bench::Measurement m = bench::measure(pick.library, nullptr, options.run);
+    if (!m.ok) {
+        out.error = m.message;
+        return out;
+    }
+    out.ok = true;
+    out.runtimeMs = m.minMs;
     return out;
 }
 

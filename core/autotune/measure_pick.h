@@ -33,8 +33,20 @@ struct PickMeasurement {
     double searchSeconds = 0;
 };
 
+// A pick searched and compiled, not yet timed: the device study times two of
+// them in interleaved rounds.
+struct CompiledPick {
+    bool ok = false;
+    std::string error;
+    double predictedCost = 0;
+    double searchSeconds = 0;
+    bench::CompiledLibrary library;
+};
+
 // `pipeline` is a registry name or random_<seed>_<stages> (what autotune
 // folders name their pipelines; generators cannot be rebuilt from a name).
+CompiledPick compilePick(const std::string &pipeline, const std::filesystem::path &weights, const PickOptions &options);
+
 PickMeasurement measurePick(const std::string &pipeline, const std::filesystem::path &weights,
                             const PickOptions &options);
 
