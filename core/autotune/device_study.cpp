@@ -5,9 +5,9 @@
 #include "core/model/cost_model_file.h"
 #include "core/pipelines/pipeline.h"
 #include "core/samples/prediction.h"
-#include "core/samples/rank_metrics.h"
 #include "core/samples/retrain.h"
 #include "core/samples/run_folder.h"
+#include "core/study/loop_figures.h"
 #include "core/study/study_plots.h"
 #include "core/util/atomic_file.h"
 #include "core/util/progress.h"
@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -49,6 +50,31 @@ private:
     Progress *m_parent;
     double m_from, m_to;
     std::string m_prefix;
+};
+
+// The study's own bar: its fraction with a time estimate from the time so far.
+class EstimatingProgress : public Progress {
+public:
+    explicit EstimatingProgress(Progress *parent) : m_parent(parent) {}
+    void report(double fraction, std::string_view message) override
+    {
+        if (!m_parent)
+            return;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+        std::string text(message);
+        if (fraction > 0.01 && elapsed > 30) {
+            const double left = elapsed * (1 - fraction) / fraction;
+            char buf[64];
+            std::snprintf(buf, sizeof buf, " (about %.0f min left)", std::ceil(left / 60));
+            text += buf;
+        }
+        m_parent->report(fraction, text);
+    }
+    bool cancelled() const override { return m_parent && m_parent->cancelled(); }
+
+private:
+    Progress *m_parent;
+    std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
 
 fs::path loopFolder(const DeviceStudyOptions &o, const std::string &app) { return o.outDir / "loop" / app; }
@@ -108,20 +134,6 @@ fs::path shippedFile(const std::string &name, std::string &error)
     return weights::resolveWeightsArgument(name, std::nullopt, error);
 }
 
-RankFigures rankFigures(std::span<const double> predicted, std::span<const double> measuredMs)
-{
-    RankFigures r;
-    r.schedules = std::min(predicted.size(), measuredMs.size());
-    const samples::RankMetrics m = samples::rankMetrics(predicted, measuredMs);
-    r.spearman = m.spearman;
-    r.kendall = m.kendall;
-    if (r.schedules >= 2) {
-        r.top1 = samples::topKScoreOf(predicted, measuredMs, 1) <= 1.0 ? 1.0 : 0.0;
-        r.top5 = samples::topKScoreOf(predicted, measuredMs, 5) <= 1.0 ? 1.0 : 0.0;
-    }
-    return r;
-}
-
 // A weights file's figures on every schedule measured for the app.
 RankFigures fileOnSamples(const fs::path &weightsFile, const samples::Dataset &dataset, int numCores,
                           std::string &error)
@@ -137,7 +149,7 @@ RankFigures fileOnSamples(const fs::path &weightsFile, const samples::Dataset &d
             measured.push_back(p.schedules[i].bestRuntimeMs());
         }
     }
-    return rankFigures(predicted, measured);
+    return study::rankFigures(predicted, measured);
 }
 
 class Study {
@@ -152,7 +164,7 @@ private:
     bool runLoops(double from, double to, std::string &error);
     void fineTune(const std::string &app, AppResult &result, Progress *progress);
     void measurePicks(const std::string &app, AppResult &result, Progress *progress);
-    void readLoop(const std::string &app, AppResult &result, StudyReport &report);
+    void readLoop(const std::string &app, AppResult &result);
     void writeReport(StudyReport &report);
     void say(const std::string &line) const
     {
@@ -355,31 +367,11 @@ void Study::measurePicks(const std::string &app, AppResult &result, Progress *pr
         say("cannot write " + file.string() + ": " + w.error);
 }
 
-void Study::readLoop(const std::string &app, AppResult &result, StudyReport &report)
+void Study::readLoop(const std::string &app, AppResult &result)
 {
-    const samples::RunFolder folder(loopFolder(m_o, app));
-    std::map<int, std::vector<samples::ScheduleRecord>> byBatch;
-    for (samples::ScheduleRecord &r : folder.readRecords())
-        byBatch[r.batch].push_back(std::move(r));
-    double best = INFINITY;
-    for (auto &[batch, records] : byBatch) {
-        LoopBatch b;
-        b.batch = batch;
-        std::sort(records.begin(), records.end(), [](const auto &x, const auto &y) { return x.index < y.index; });
-        for (const samples::ScheduleRecord &r : records) {
-            if (r.status != samples::Status::Ok)
-                continue;
-            if (r.index == 0)
-                b.pickMs = r.runtimeMs;
-            best = std::min(best, r.runtimeMs);
-            b.predicted.push_back(r.predictedCost);
-            b.measuredMs.push_back(r.runtimeMs);
-        }
-        b.bestSoFarMs = std::isfinite(best) ? best : NAN;
-        b.outOfSample = rankFigures(b.predicted, b.measuredMs);
-        result.loop.push_back(std::move(b));
-    }
-    result.loopBestMs = std::isfinite(best) ? best : NAN;
+    result.loop = study::loopBatches(samples::RunFolder(loopFolder(m_o, app)).readRecords());
+    if (!result.loop.empty())
+        result.loopBestMs = result.loop.back().bestSoFarMs;
 
     // Neither Halide's file nor the fine-tuned one was trained on these schedules.
     samples::LoadedSamples loaded = samples::loadSamples({loopFolder(m_o, app)});
@@ -391,7 +383,6 @@ void Study::readLoop(const std::string &app, AppResult &result, StudyReport &rep
         if (fs::exists(tunedWeights(m_o, app)))
             result.tunedRanks = fileOnSamples(tunedWeights(m_o, app), loaded.dataset, m_numCores, error);
     }
-    (void)report;
 }
 
 void Study::writeReport(StudyReport &report)
@@ -498,7 +489,7 @@ DeviceStudyResult Study::run()
         measurePicks(app, result, &picks);
         if (cancelled())
             break;
-        readLoop(app, result, report);
+        readLoop(app, result);
         say(app + ": V100 pick " + std::to_string(result.v100.runtime.medianMs) + " ms, fine-tuned pick " +
             std::to_string(result.tuned.runtime.medianMs) + " ms" +
             (result.v100.error.empty() ? "" : "; V100: " + result.v100.error) +
@@ -555,7 +546,8 @@ DeviceStudyResult runDeviceStudy(const DeviceStudyOptions &options, Progress *pr
                                  const std::function<void(const std::string &)> &log)
 {
     SilentProgress silent;
-    Study study(options, progress ? progress : &silent, log);
+    EstimatingProgress estimating(progress ? progress : &silent);
+    Study study(options, &estimating, log);
     return study.run();
 }
 

@@ -146,7 +146,8 @@ std::string picksSvg(const StudyReport &report)
             continue;
         }
         const double top = std::min(y(a.speedup.ratio), y(1.0)), bottom = std::max(y(a.speedup.ratio), y(1.0));
-        svg << "<rect x=\"" << num(cx - step * 0.3) << "\" y=\"" << num(top) << "\" width=\"" << num(step * 0.6)
+        const double barWidth = std::min(step * 0.6, 56.0);
+        svg << "<rect x=\"" << num(cx - barWidth / 2) << "\" y=\"" << num(top) << "\" width=\"" << num(barWidth)
             << "\" height=\"" << num(std::max(bottom - top, 1.0)) << "\" fill=\""
             << (a.speedup.ratio >= 1 ? kBlue : kOrange) << "\"/>\n";
         if (a.speedup.interval.defined()) {

@@ -2,6 +2,7 @@
 // intervals on timings made up with known answers, the report's JSON read back
 // as written, its errors, its Markdown and its plots.
 
+#include "core/study/loop_figures.h"
 #include "core/study/runtime_interval.h"
 #include "core/study/study_plots.h"
 #include "core/study/study_report.h"
@@ -72,6 +73,43 @@ StudyReport sampleReport()
 class StudyReportTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void loopBatchesReadARunBatchByBatch()
+    {
+        // Batch 0: the pick (index 0) runs 5 ms, the model orders the three measured schedules right;
+        // a hang is left out. Batch 1: the pick runs 3 ms, and the model orders them backwards.
+        std::vector<samples::ScheduleRecord> records;
+        const auto add = [&](int batch, int index, double predicted, double ms, samples::Status status) {
+            samples::ScheduleRecord r;
+            r.pipeline = "unsharp";
+            r.batch = batch;
+            r.index = index;
+            r.predictedCost = predicted;
+            r.runtimeMs = ms;
+            r.status = status;
+            records.push_back(r);
+        };
+        add(1, 2, 1, 9, samples::Status::Ok);
+        add(0, 0, 1, 5, samples::Status::Ok);
+        add(0, 1, 2, 6, samples::Status::Ok);
+        add(0, 2, 3, 7, samples::Status::Ok);
+        add(0, 3, 0.5, 0, samples::Status::Hang);
+        add(1, 0, 3, 3, samples::Status::Ok);
+        add(1, 1, 2, 4, samples::Status::Ok);
+        const std::vector<LoopBatch> loop = loopBatches(records);
+        QCOMPARE(loop.size(), size_t(2));
+        QCOMPARE(loop[0].pickMs, 5.0);
+        QCOMPARE(loop[0].bestSoFarMs, 5.0);
+        QCOMPARE(loop[0].outOfSample.schedules, size_t(3));
+        QCOMPARE(loop[0].outOfSample.spearman, 1.0);
+        QCOMPARE(loop[0].outOfSample.top1, 1.0);
+        QCOMPARE(loop[1].pickMs, 3.0);
+        QCOMPARE(loop[1].bestSoFarMs, 3.0);
+        QCOMPARE(loop[1].outOfSample.spearman, -1.0);
+        QCOMPARE(loop[1].outOfSample.top1, 0.0);
+        QCOMPARE(loop[1].outOfSample.top5, 1.0);
+        QCOMPARE(loop[1].predicted, (std::vector<double>{3, 2, 1}));
+    }
+
     void medianOfOddAndEvenCounts()
     {
         QCOMPARE(median({3, 1, 2}), 2.0);

@@ -4,6 +4,7 @@
 // Wiring only.
 
 #include "app/cli/arguments.h"
+#include "app/cli/halide/svg_png.h"
 #include "app/cli/command.h"
 #include "app/cli/option_values.h"
 #include "app/cli/stderr_progress.h"
@@ -71,6 +72,7 @@ int runStudy(StudyCommand &c, const std::vector<std::string> &args)
         o.shardIndex = static_cast<int>(*k);
         o.shardCount = static_cast<int>(*t);
     }
+    o.renderPng = svgToPngRenderer();
     o.command = "beamscope-cli device-study";
     for (const std::string &a : args)
         o.command += " " + a;
