@@ -376,6 +376,13 @@ std::string reportMarkdown(const StudyReport &r)
     return md.str();
 }
 
+bool isStudyFolder(const std::filesystem::path &folder)
+{
+    std::error_code ec;
+    return std::filesystem::is_regular_file(folder / "study.json", ec) &&
+           std::filesystem::is_regular_file(folder / "report.json", ec);
+}
+
 std::optional<StudyReport> readStudyReport(const std::filesystem::path &folder, std::string &error)
 {
     const std::filesystem::path file = folder / "report.json";

@@ -87,6 +87,10 @@ void summarize(StudyReport &report);
 // the rank figures, the failures, the command; plots referenced from plots/.
 std::string reportMarkdown(const StudyReport &report);
 
+// A folder a device study wrote (its study.json and report.json are there): the
+// explorer opens it as a study, not as a folder of samples.
+bool isStudyFolder(const std::filesystem::path &folder);
+
 // report.json under a study folder, read back; error names the file and field.
 std::optional<StudyReport> readStudyReport(const std::filesystem::path &folder, std::string &error);
 

@@ -7,6 +7,7 @@
 #include "core/samples/weights_comparison.h"
 #include "tests/support/test_data.h"
 #include "ui/autotune/autotune_charts.h"
+#include "ui/autotune/batch_charts.h"
 #include "ui/autotune/autotune_failures_model.h"
 #include "ui/autotune/autotune_run_data.h"
 #include "ui/autotune/autotune_workspace.h"
@@ -19,6 +20,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QBoxPlotSeries>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -159,6 +161,57 @@ private Q_SLOTS:
                  QStringLiteral("crash"));
         QCOMPARE(model.data(model.index(0, AutotuneFailuresModel::Message), Qt::ToolTipRole).toString(),
                  QStringLiteral("it went wrong"));
+    }
+
+    // Each batch's schedules, predicted against measured, and the learning curve across batches.
+    void batchScatterAndLearningCurve()
+    {
+        AutotuneRunData d;
+        const auto add = [&](const std::string &p, int batch, int index, double predicted, double ms) {
+            samples::ScheduleRecord r = record(p, batch, index, samples::Status::Ok, ms);
+            r.predictedCost = predicted;
+            d.add(r);
+        };
+        // a: batch 0 ordered right (ρ 1), pick 8 ms; batch 1 backwards (ρ -1), pick 4 ms.
+        add("a", 0, 0, 1, 8);
+        add("a", 0, 1, 2, 9);
+        add("a", 0, 2, 3, 10);
+        add("a", 1, 0, 3, 4);
+        add("a", 1, 1, 2, 5);
+        add("a", 1, 2, 1, 6);
+        // b: batch 0 only, ρ 1.
+        add("b", 0, 0, 10, 20);
+        add("b", 0, 1, 20, 30);
+        d.add(record("b", 0, 2, samples::Status::Hang, 0));
+        QCOMPARE(d.batches(), (std::vector<int>{0, 1}));
+
+        BatchLearningPanel panel;
+        panel.resize(1200, 400);
+        panel.setData(d, QStringLiteral("ms"));
+        // The latest batch is shown first: a's three schedules of batch 1.
+        QCOMPARE(panel.batchBox()->count(), 2);
+        QCOMPARE(panel.batchBox()->currentText(), QStringLiteral("1"));
+        QCOMPARE(panel.scatter()->series().size(), 1);
+        QCOMPARE(panel.scatter()->series().front()->count(), 3);
+        QVERIFY2(panel.scatter()->chart()->title().contains(QStringLiteral("-1.00")),
+                 qPrintable(panel.scatter()->chart()->title()));
+        panel.setBatch(0);
+        QCOMPARE(panel.scatter()->series().size(), 2); // a and b; b's hang is not a point
+        QCOMPARE(panel.scatter()->series().at(1)->count(), 2);
+        // The learning curve: a's pick halves from batch 0 to 1; Spearman 1 then -1.
+        QCOMPARE(panel.curve()->pickLines().size(), 2);
+        const QLineSeries *a = panel.curve()->pickLines().front();
+        QCOMPARE(a->count(), 2);
+        QCOMPARE(a->at(0), QPointF(0, 1.0));
+        QCOMPARE(a->at(1), QPointF(1, 0.5));
+        QCOMPARE(panel.curve()->spearmanLine()->count(), 2);
+        QCOMPARE(panel.curve()->spearmanLine()->at(0).y(), 1.0);
+        QCOMPARE(panel.curve()->spearmanLine()->at(1).y(), -1.0);
+        // A batch chosen by hand stays chosen when the run reports more.
+        add("a", 2, 0, 1, 3);
+        panel.setBatch(0);
+        panel.setData(d, QStringLiteral("ms"));
+        QCOMPARE(panel.batchBox()->currentText(), QStringLiteral("0"));
     }
 
     // Start, cancel after the first schedule, start again: the run resumes

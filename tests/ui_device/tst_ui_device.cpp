@@ -9,8 +9,18 @@
 #include "ui/common/app_settings.h"
 #include "ui/device/device_comparison_model.h"
 #include "ui/device/device_workspace.h"
+#include "ui/device/study_charts.h"
+#include "ui/device/study_panel.h"
+#include "ui/device/study_table_model.h"
+#include "ui/retrain/retrain_workspace.h"
+#include "core/study/study_report.h"
+#include "core/util/atomic_file.h"
 
 #include <QAbstractItemModelTester>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QBoxPlotSeries>
+#include <QTabWidget>
 #include <QComboBox>
 #include <QLabel>
 #include <QSettings>
@@ -150,6 +160,68 @@ private Q_SLOTS:
         QCOMPARE(workspace.profile(), QStringLiteral("A100"));
         QVERIFY(cell(workspace.factsModel(), QStringLiteral("SMs"), DeviceComparisonModel::ReferenceColumn) !=
                 QString::number(gpu::findProfile("V100")->smCount));
+    }
+
+    // A device study's folder opens on the Device workspace's study page: the headline, both charts and the
+    // per-app table from report.json; the Retrain workspace leaves it alone though it holds samples.
+    void opensADeviceStudy()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        study::StudyReport report;
+        report.device = "OpenCL: test device";
+        report.command = "beamscope-cli device-study --out x";
+        const std::vector<double> slow = {2.0, 2.1, 1.9, 2.0, 2.05}, fast = {1.0, 1.05, 0.95, 1.0, 1.02},
+                                  same = {3.0, 3.1, 2.9, 3.0, 3.05};
+        for (const auto &[name, v100, tuned] : {std::tuple{"unsharp", slow, fast}, std::tuple{"harris", same, same}}) {
+            study::AppResult a;
+            a.app = name;
+            a.v100.roundsMs = v100;
+            a.v100.runtime = study::medianWithInterval(v100);
+            a.tuned.roundsMs = tuned;
+            a.tuned.runtime = study::medianWithInterval(tuned);
+            a.v100Ranks = {20, 0.1, 0.05, 0.0, 1.0};
+            a.tunedRanks = {20, 0.7, 0.5, 1.0, 1.0};
+            report.apps.push_back(a);
+        }
+        report.failures.push_back({"random_2_6", 1, 3, "crash", "signal 11"});
+        report.scheduleCounts = {{"ok", 40}, {"crash", 1}};
+        study::summarize(report);
+        QVERIFY(replaceTextFile(folder / "report.json", report.toJson().dump(2)).ok);
+        QVERIFY(replaceTextFile(folder / "study.json", "{}").ok);
+        QVERIFY(replaceTextFile(folder / "loop" / "unsharp" / "unsharp" / "batch_0000" / "00000000.sample", "x").ok);
+
+        AppSettings settings;
+        DeviceWorkspace workspace(settings);
+        RetrainWorkspace retrain(settings);
+        QVERIFY(workspace.canOpen(dir.path()));
+        QVERIFY(!retrain.canOpen(dir.path()));
+        QSignalSpy opened(&workspace, &Workspace::fileOpened);
+        workspace.open(dir.path());
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(workspace.pages()->currentWidget(), workspace.studyPanel());
+        StudyPanel *panel = workspace.studyPanel();
+        QAbstractItemModelTester tester(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(panel->model()->rowCount(), 2);
+        const QModelIndex speedup = panel->model()->index(0, StudyTableModel::Speedup);
+        QVERIFY(std::abs(speedup.data(StudyTableModel::ValueRole).toDouble() - 2.0) < 0.01);
+        QVERIFY2(speedup.data().toString().startsWith(QStringLiteral("2.00x [")),
+                 qPrintable(speedup.data().toString()));
+        QCOMPARE(panel->model()->index(1, StudyTableModel::Note).data().toString(),
+                 QStringLiteral("not told apart (the interval holds 1x)"));
+        QCOMPARE(panel->model()->index(0, StudyTableModel::TunedSpearman).data().toString(), QStringLiteral("0.70"));
+        QVERIFY2(panel->headline()->text().contains(QStringLiteral("1.414x")), qPrintable(panel->headline()->text()));
+        QVERIFY(panel->failures()->text().contains(QStringLiteral("random_2_6 batch 1 #3 (crash)")));
+        QCOMPARE(panel->speedupChart()->bars()->barSets().front()->count(), 2);
+        QCOMPARE(panel->speedupChart()->intervals()->count(), 2);
+        QCOMPARE(panel->rankChart()->bars()->barSets().size(), 2);
+
+        // A folder whose report is broken says which file and what, and shows nothing stale.
+        QVERIFY(replaceTextFile(folder / "report.json", "{\"format\": 3}").ok);
+        QVERIFY(!panel->openFolder(dir.path()));
+        QVERIFY2(panel->headline()->text().contains(QStringLiteral("report.json")),
+                 qPrintable(panel->headline()->text()));
+        QCOMPARE(panel->model()->rowCount(), 0);
     }
 
 private:

@@ -54,23 +54,30 @@ std::vector<double> AutotuneRunData::runtimesMs(const QString &pipeline) const
     return out;
 }
 
+std::vector<study::LoopBatch> AutotuneRunData::loopBatches(const QString &pipeline) const
+{
+    const std::string name = pipeline.toStdString();
+    std::vector<samples::ScheduleRecord> mine;
+    for (const samples::ScheduleRecord &r : m_records)
+        if (r.pipeline == name)
+            mine.push_back(r);
+    return study::loopBatches(std::move(mine));
+}
+
+std::vector<int> AutotuneRunData::batches() const
+{
+    std::set<int> found;
+    for (const samples::ScheduleRecord &r : m_records)
+        found.insert(r.batch);
+    return {found.begin(), found.end()};
+}
+
 std::vector<std::pair<int, double>> AutotuneRunData::bestSoFar(const QString &pipeline) const
 {
-    std::map<int, double> bestInBatch;
-    const std::string name = pipeline.toStdString();
-    for (const samples::ScheduleRecord &r : m_records) {
-        if (r.pipeline != name || r.status != samples::Status::Ok)
-            continue;
-        auto [it, inserted] = bestInBatch.emplace(r.batch, r.runtimeMs);
-        if (!inserted)
-            it->second = std::min(it->second, r.runtimeMs);
-    }
     std::vector<std::pair<int, double>> out;
-    double best = 0;
-    for (const auto &[batch, ms] : bestInBatch) {
-        best = out.empty() ? ms : std::min(best, ms);
-        out.emplace_back(batch, best);
-    }
+    for (const study::LoopBatch &b : loopBatches(pipeline))
+        if (!b.measuredMs.empty())
+            out.emplace_back(b.batch, b.bestSoFarMs);
     return out;
 }
 

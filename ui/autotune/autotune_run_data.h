@@ -6,6 +6,7 @@
 // pipeline, its best runtime after each batch, and the failures.
 
 #include "core/samples/schedule_record.h"
+#include "core/study/loop_figures.h"
 
 #include <QString>
 #include <QStringList>
@@ -29,6 +30,10 @@ public:
     std::vector<double> runtimesMs(const QString &pipeline) const; // ok schedules, sorted
     // (batch, best runtime over batches <= batch), one point per batch with a measurement so far.
     std::vector<std::pair<int, double>> bestSoFar(const QString &pipeline) const;
+    // Batch by batch as Halide's loop runs (core/study/loop_figures.h): each batch's pick, the best so
+    // far, and how its weights (trained on earlier batches only) ordered its own schedules.
+    std::vector<study::LoopBatch> loopBatches(const QString &pipeline) const;
+    std::vector<int> batches() const;                              // every batch with a record, ascending
     std::vector<const samples::ScheduleRecord *> failures() const; // neither ok nor duplicate, in order
 
 private:

@@ -5,6 +5,7 @@
 #include "core/autotune/slurm.h"
 #include "core/pipelines/pipeline.h"
 #include "ui/autotune/autotune_charts.h"
+#include "ui/autotune/batch_charts.h"
 #include "ui/autotune/autotune_failures_model.h"
 #include "ui/common/cuda_availability.h"
 #include "ui/common/form_beside_results.h"
@@ -36,6 +37,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
@@ -277,13 +279,17 @@ QWidget *AutotuneWorkspace::buildResults()
     m_slurmTimer->setInterval(5000);
     connect(m_slurmTimer, &QTimer::timeout, this, &AutotuneWorkspace::refreshSlurmStatus);
 
-    auto *charts = new QSplitter(Qt::Horizontal, panel);
-    m_distribution = new RuntimeDistributionChart(charts);
-    m_best = new BestSoFarChart(charts);
-    charts->addWidget(m_distribution);
-    charts->addWidget(m_best);
+    auto *runtimes = new QSplitter(Qt::Horizontal);
+    m_distribution = new RuntimeDistributionChart(runtimes);
+    m_best = new BestSoFarChart(runtimes);
+    runtimes->addWidget(m_distribution);
+    runtimes->addWidget(m_best);
+    m_batchPanel = new BatchLearningPanel;
+    m_chartPages = new QTabWidget(panel);
+    m_chartPages->addTab(runtimes, tr("Runtimes"));
+    m_chartPages->addTab(m_batchPanel, tr("Batches: predicted against measured, learning curve"));
     auto *vertical = new QSplitter(Qt::Vertical, panel);
-    vertical->addWidget(charts);
+    vertical->addWidget(m_chartPages);
     auto *failures = new QWidget(vertical);
     auto *failuresLayout = new QVBoxLayout(failures);
     failuresLayout->setContentsMargins(0, 0, 0, 0);
@@ -830,6 +836,7 @@ void AutotuneWorkspace::refreshViews()
     m_counts->setText(parts.isEmpty() ? tr("No schedule attempted yet.") : parts.join(QStringLiteral(" · ")));
     m_distribution->setData(m_data, timeLabel());
     m_best->setData(m_data, timeLabel());
+    m_batchPanel->setData(m_data, timeLabel());
     m_failures->setData(m_data);
     updateButtons();
 }

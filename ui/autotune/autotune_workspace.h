@@ -36,6 +36,7 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 class QSpinBox;
 class QSplitter;
 class QTableView;
@@ -44,6 +45,7 @@ class QTimer;
 namespace beamscope::ui {
 
 class AutotuneFailuresModel;
+class BatchLearningPanel;
 class BestSoFarChart;
 class RelayProgress;
 class RuntimeDistributionChart;
@@ -106,6 +108,8 @@ public:
     QLabel *statusLabel() const { return m_status; }
     RuntimeDistributionChart *distributionChart() const { return m_distribution; }
     BestSoFarChart *bestChart() const { return m_best; }
+    BatchLearningPanel *batchPanel() const { return m_batchPanel; }
+    QTabWidget *chartPages() const { return m_chartPages; }
     QPushButton *startButton() const { return m_start; }
     QPushButton *cancelButton() const { return m_cancel; }
 
@@ -160,6 +164,8 @@ private:
     QLabel *m_status = nullptr, *m_counts = nullptr;
     RuntimeDistributionChart *m_distribution = nullptr;
     BestSoFarChart *m_best = nullptr;
+    BatchLearningPanel *m_batchPanel = nullptr;
+    QTabWidget *m_chartPages = nullptr;
     QTableView *m_failuresView = nullptr;
     AutotuneFailuresModel *m_failures = nullptr;
 

@@ -1,6 +1,7 @@
 #include "ui/device/device_workspace.h"
 
 #include "ui/device/device_comparison_model.h"
+#include "ui/device/study_panel.h"
 #include "ui/device/weights_on_samples_panel.h"
 
 #include <QComboBox>
@@ -73,6 +74,9 @@ DeviceWorkspace::DeviceWorkspace(AppSettings &settings, QWidget *parent)
     m_pages = new QTabWidget;
     m_pages->addTab(devicePart, tr("Local device and reference"));
     m_pages->addTab(m_weights, tr("Weights on samples measured here"));
+    m_study = new StudyPanel;
+    m_pages->addTab(m_study, tr("Device study"));
+    connect(m_study, &StudyPanel::opened, this, [this](const QString &folder) { Q_EMIT fileOpened(folder); });
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_status);
@@ -89,6 +93,14 @@ bool DeviceWorkspace::offerSampleFolder(const QString &folder)
     m_weights->setSampleFolder(folder);
     m_weights->compare();
     return true;
+}
+
+bool DeviceWorkspace::canOpen(const QString &path) const { return StudyPanel::isStudyFolder(path); }
+
+void DeviceWorkspace::open(const QString &path)
+{
+    m_pages->setCurrentWidget(m_study);
+    m_study->openFolder(path);
 }
 
 void DeviceWorkspace::showEvent(QShowEvent *event)

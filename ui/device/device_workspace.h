@@ -19,6 +19,7 @@ class QTabWidget;
 namespace beamscope::ui {
 
 class DeviceComparisonModel;
+class StudyPanel;
 class WeightsOnSamplesPanel;
 
 class DeviceWorkspace : public Workspace {
@@ -45,6 +46,12 @@ public:
     // it becomes the comparison's folder and the comparison runs.
     bool offerSampleFolder(const QString &folder) override;
 
+    // A device study's folder (beamscope-cli device-study) opens on the study page.
+    bool canOpen(const QString &path) const override;
+    void open(const QString &path) override;
+    StudyPanel *studyPanel() const { return m_study; }
+    QTabWidget *pages() const { return m_pages; }
+
 Q_SIGNALS:
     void deviceQueried();
 
@@ -61,6 +68,7 @@ private:
     DeviceComparisonModel *m_facts = nullptr;
     DeviceComparisonModel *m_search = nullptr;
     WeightsOnSamplesPanel *m_weights = nullptr;
+    StudyPanel *m_study = nullptr;
     QTabWidget *m_pages = nullptr;
     LatestJob m_job;
     gpu::LocalDeviceQuery m_local;

@@ -1,5 +1,7 @@
 #include "ui/retrain/retrain_workspace.h"
 
+#include "core/study/study_report.h"
+
 #include "ui/common/form_beside_results.h"
 #include "ui/common/number_format.h"
 #include "ui/common/app_settings.h"
@@ -212,7 +214,8 @@ QWidget *RetrainWorkspace::buildResults()
 bool RetrainWorkspace::canOpen(const QString &path) const
 {
     const QFileInfo info(path);
-    if (!info.isDir())
+    // A device study holds samples too, but opens as a study (the Device workspace).
+    if (!info.isDir() || study::isStudyFolder(path.toStdString()))
         return false;
     QDirIterator it(path, {QStringLiteral("*.sample")}, QDir::Files, QDirIterator::Subdirectories);
     return it.hasNext();
