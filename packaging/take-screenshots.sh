@@ -3,10 +3,12 @@
 # own screenshot mode (`beamscope --workspace ... --screenshot FILE.png`),
 # under a virtual X server (xvfb-run), so every picture can be made again:
 #
-#   packaging/take-screenshots.sh [--build DIR] [--out DIR] [NAME...]
+#   packaging/take-screenshots.sh [--build DIR] [--out DIR] [--study DIR] [NAME...]
 #
 # NAME is any of: first-start weights-workspace weights-compare search search-compare search-navigate search-beam-measured pipeline
-# device retrain predictions autotune device-weights own-generator (default: all). Each is taken at
+# device retrain predictions autotune device-weights own-generator device-study autotune-batches (default: all).
+# device-study and autotune-batches show a device study (beamscope-cli device-study): the one
+# --study names, else a --quick one made here (two apps, a few minutes). Each is taken at
 # 1600x1000 (NAME.png, the README's) and at a laptop's 1280x800 (NAME-1280x800.png),
 # or only at --sizes LIST (comma-separated WxH). --build is a configured build
 # folder with Halide and the GUI (default build/dev; the explorer and the bench
@@ -20,6 +22,7 @@ cd "$(dirname "$0")/.."
 
 build=build/dev
 out=docs/screenshots
+study=
 names=()
 sizes=(1600x1000 1280x800)
 while [ $# -gt 0 ]; do
@@ -27,12 +30,13 @@ while [ $# -gt 0 ]; do
         --build) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --sizes) IFS=, read -r -a sizes <<< "$2"; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --study) study="$2"; shift 2 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "take-screenshots: unknown option $1" >&2; exit 2 ;;
         *) names+=("$1"); shift ;;
     esac
 done
-[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search search-compare search-navigate search-beam-measured pipeline device retrain predictions autotune device-weights own-generator)
+[ ${#names[@]} -eq 0 ] && names=(first-start weights-workspace weights-compare search search-compare search-navigate search-beam-measured pipeline device retrain predictions autotune device-weights own-generator device-study autotune-batches)
 
 weights=weights/anderson2021
 samples_src=tests/fixtures/halide/samples/retrain_set
@@ -129,6 +133,18 @@ for name in "${names[@]}"; do
             else
                 shoot device-weights --workspace device --samples "$tmp/autotune" \
                     "$weights/bilateral_grid.weights" "$weights/baseline.weights"
+            fi ;;
+        device-study|autotune-batches)
+            if [ -z "$study" ]; then
+                study="$tmp/study"
+                echo "take-screenshots: device study (--quick)" >&2
+                "$build/app/beamscope-cli" device-study --out "$study" --quick 2> "$tmp/study.log"
+            fi
+            if [ "$name" = device-study ]; then
+                shoot device-study --workspace device --samples "$study"
+            else # the loop on the study's first app, batch by batch
+                loop="$(find "$study/loop" -mindepth 1 -maxdepth 1 -type d | sort | head -n 1)"
+                shoot autotune-batches --workspace autotune --samples "$loop" --tab batches
             fi ;;
         *) echo "take-screenshots: no picture named $name" >&2; exit 2 ;;
     esac

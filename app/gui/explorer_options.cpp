@@ -98,7 +98,7 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
                                           "show predicted against measured.")),
         valueOption("tab",
                     "Search: the state's detail tab, by number or title (path, features, cost); the loop nest "
-                    "is always shown below them.",
+                    "is always shown below them. Autotune: the chart page whose title holds TAB (batches).",
                     "TAB"),
         QCommandLineOption(QStringLiteral("continue"),
                            QStringLiteral("Search: continue the search from the selected state (then its winner is "
@@ -111,8 +111,8 @@ std::optional<ExplorerOptions> parseExplorerOptions(const QCoreApplication &app,
         valueOption("bench", "Pipeline: with --run, time the pipeline on TARGET (host, opencl, cuda) first.", "TARGET"),
         valueOption("profile", "Device: the reference GPU beside the local one (V100, A100, H100, H200).", "NAME"),
         valueOption("samples",
-                    "Retrain / Predictions / Device (weights comparison): a folder of .sample files; Autotune: an "
-                    "autotune output folder.",
+                    "Retrain / Predictions / Device (weights comparison): a folder of .sample files; Device: a "
+                    "device study's folder (beamscope-cli device-study); Autotune: an autotune output folder.",
                     "DIR"),
         valueOption("epochs", "Retrain: epochs.", "N"),
         valueOption("learning-rate", "Retrain: learning rate.", "R"),

@@ -15,6 +15,7 @@
 #include "app/gui/explorer_options.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/startup_scene.h"
+#include "core/study/study_report.h"
 #include "core/weights/shipped_weights.h"
 #include "ui/common/app_settings.h"
 #include "ui/common/export_menus.h"
@@ -165,7 +166,9 @@ int main(int argc, char **argv)
     // (and legacy weights directories) are opened once the window is up.
     QStringList paths;
     for (const QString &path : options.paths) {
-        if (QFileInfo(path).isDir() && !isLegacyWeightsDirectory(path) && !options.compare)
+        // A device study is a folder of the Device workspace's own, not one for the weights library.
+        if (QFileInfo(path).isDir() && !isLegacyWeightsDirectory(path) && !options.compare &&
+            !beamscope::study::isStudyFolder(path.toStdString()))
             sessionFolders.append(path);
         else
             paths.append(path);

@@ -1,6 +1,7 @@
 // The Autotune workspace at start (it exists only in builds with Halide):
 // --samples DIR opens an autotune folder; --app A --output DIR [--run] sets
-// up (and starts) a run of that app into DIR.
+// up (and starts) a run of that app into DIR; --tab WORD shows the chart page
+// whose title holds it ("batches").
 
 #include "app/gui/startup_scene.h"
 
@@ -10,6 +11,7 @@
 #include "ui/autotune/autotune_workspace.h"
 
 #include <QLabel>
+#include <QTabWidget>
 #endif
 
 namespace beamscope::app {
@@ -27,6 +29,19 @@ void setUpAutotuneScene(MainWindow &window, const ExplorerOptions &options, cons
             return;
         }
         autotune->open(options.samples);
+    }
+    // --tab: the chart page whose title holds the word ("batches", "runtimes").
+    if (!options.tab.isEmpty()) {
+        QTabWidget *pages = autotune->chartPages();
+        int found = -1;
+        for (int i = 0; i < pages->count() && found < 0; i++)
+            if (pages->tabText(i).contains(options.tab, Qt::CaseInsensitive))
+                found = i;
+        if (found < 0) {
+            done.failed(QStringLiteral("no chart page \"%1\" in the Autotune workspace").arg(options.tab));
+            return;
+        }
+        pages->setCurrentIndex(found);
     }
     if (!options.app.isEmpty())
         autotune->setApps(options.app.split(QLatin1Char(',')));

@@ -4,9 +4,12 @@
 
 #include "ui/common/app_settings.h"
 #include "ui/device/device_workspace.h"
+#include "ui/device/study_panel.h"
+#include "ui/device/study_table_model.h"
 #include "ui/device/weights_on_samples_panel.h"
 
 #include <QFileInfo>
+#include <QLabel>
 #include "ui/mainwindow/main_window.h"
 #include "ui/weights/diff_view.h"
 #include "ui/weights/heatmap_panel.h"
@@ -93,6 +96,13 @@ void setUpDeviceScene(MainWindow &window, const ExplorerOptions &options, const 
     auto *device = qobject_cast<DeviceWorkspace *>(window.workspace(QStringLiteral("device")));
     if (!options.profile.isEmpty())
         device->setProfile(options.profile);
+    if (!options.samples.isEmpty() && device->canOpen(options.samples)) {
+        // A device study's folder: its page, read at once.
+        device->open(options.samples);
+        device->studyPanel()->model()->rowCount() > 0 ? done.ready()
+                                                      : done.failed(device->studyPanel()->headline()->text());
+        return;
+    }
     if (!options.samples.isEmpty()) {
         // The weights comparison on samples measured here; positional paths are the weights choices.
         WeightsOnSamplesPanel *panel = device->weightsPanel();

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <set>
 
@@ -209,6 +210,7 @@ bool Study::checkParameters(std::string &error)
     Json study = Json::object();
     study["format"] = "beamscope-device-study-parameters";
     study["parameters"] = wanted;
+    study["started"] = static_cast<int64_t>(std::time(nullptr));
     const WriteResult w = replaceTextFile(file, study.dump(2) + "\n");
     if (!w.ok)
         error = w.error;
@@ -500,7 +502,11 @@ DeviceStudyResult Study::run()
         out.cancelled = true;
         return out;
     }
+    // Since the study began (study.json's "started"): a resumed study counts the time between its runs too.
     report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (const std::optional<std::string> text = readTextFile(m_o.outDir / "study.json"))
+        if (const JsonParseResult parsed = parseJson(*text); parsed.value && parsed.value->find("started"))
+            report.wallSeconds = static_cast<double>(std::time(nullptr) - parsed.value->find("started")->toInt());
     writeReport(report);
     out.ok = true;
     return out;

@@ -48,7 +48,7 @@ struct DeviceStudyOptions {
     int pickRounds = 10;
     int pickReps = 3; // timed runs per round; a round's figure is their best
     int sampleReps = 3;
-    double scale = 0.5;
+    double scale = 0.25;
     std::string target = "opencl";
     std::string profile; // empty: the autotune default (local for cuda, else v100)
     int jobs = 0;

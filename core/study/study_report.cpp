@@ -309,7 +309,7 @@ std::string reportMarkdown(const StudyReport &r)
     md << "# Device study: Halide's V100 hold-one-out weights against weights fine-tuned on this device\n\n";
     md << "Device: " << r.device << ". ";
     if (r.wallSeconds > 0)
-        md << "Wall time " << fixed(r.wallSeconds / 60, 1) << " min. ";
+        md << "Time since the study began: " << fixed(r.wallSeconds / 60, 1) << " min. ";
     md << "Command:\n\n```\n" << r.command << "\n```\n\n";
     md << "## Picks at beam 32\n\n";
     md << "Each app's pick with Halide's file for it (trained on a V100 without the app) against the pick with that "

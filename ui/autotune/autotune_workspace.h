@@ -59,6 +59,7 @@ public:
 
     // A folder an autotune run wrote (its manifest.json says so).
     bool canOpen(const QString &path) const override;
+    int openSpecificity(const QString &path) const override { return canOpen(path) ? 2 : 0; }
     void open(const QString &path) override;
     void saveLayout() override;
     void restoreLayout() override;

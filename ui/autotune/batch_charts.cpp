@@ -83,19 +83,21 @@ void BatchScatterChart::setData(const AutotuneRunData &data, int batch, const QS
                 ++points;
             }
     }
-    const QString title =
-        batch < 0 ? tr("Predicted against measured, per batch")
-                  : tr("Batch %1: predicted against measured (%2 schedules; Spearman, mean over pipelines: %3)")
-                        .arg(batch)
-                        .arg(points)
-                        .arg(spearmanText(samples::finiteMean(spearmans)));
+    const QString title = batch < 0 ? tr("Predicted against measured, per batch")
+                                    : tr("Batch %1: predicted vs measured, ρ %3 (%2 schedules)")
+                                          .arg(batch)
+                                          .arg(points)
+                                          .arg(spearmanText(samples::finiteMean(spearmans)));
     QChart *chart = freshChart(this, title);
     if (points == 0) {
         chart->legend()->hide();
         return;
     }
-    auto *x = logAxis(xLow, xHigh, tr("predicted cost (the batch's weights, trained on earlier batches)"));
-    auto *y = logAxis(yLow, yHigh, tr("measured, %1").arg(timeLabel));
+    auto *x = logAxis(xLow, xHigh, tr("predicted cost"));
+    auto *y = logAxis(yLow, yHigh, tr("measured, ms"));
+    setToolTip(tr("Each point a schedule of the batch: the cost its weights (trained on earlier batches only) "
+                  "predicted, and its runtime (%1). ρ: Spearman, the mean over pipelines.")
+                   .arg(timeLabel));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (const auto &[pipeline, b] : shown) {
@@ -123,8 +125,7 @@ LearningCurveChart::LearningCurveChart(QWidget *parent) : QChartView(parent)
 
 void LearningCurveChart::setData(const AutotuneRunData &data)
 {
-    QChart *chart =
-        freshChart(this, tr("Learning curve: each batch's pick over batch 0's, and Spearman out of sample"));
+    QChart *chart = freshChart(this, tr("Learning curve: the pick per batch, and ρ"));
     m_picks.clear();
     m_spearman = nullptr;
     const QStringList pipelines = data.pipelines();
@@ -164,11 +165,13 @@ void LearningCurveChart::setData(const AutotuneRunData &data)
     y->setTickCount(5);
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.2g"));
-    y->setTitleText(tr("pick runtime / batch 0's pick"));
+    y->setTitleText(tr("pick / batch 0's pick"));
+    setToolTip(tr("Each pipeline's pick (sample 0, the beam search with the batch's weights) over its batch-0 pick; "
+                  "dashed: Spearman of each batch's weights on that batch's schedules, the mean over pipelines"));
     auto *rho = new QValueAxis;
     rho->setRange(-1, 1);
     rho->setTickCount(5);
-    rho->setTitleText(tr("Spearman (dashed)"));
+    rho->setTitleText(tr("ρ (dashed)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addAxis(rho, Qt::AlignRight);
@@ -179,7 +182,7 @@ void LearningCurveChart::setData(const AutotuneRunData &data)
         m_picks << line;
     }
     m_spearman = new QLineSeries;
-    m_spearman->setName(tr("Spearman, mean over pipelines"));
+    m_spearman->setName(tr("ρ out of sample"));
     m_spearman->setPen(QPen(Qt::darkGray, 2, Qt::DashLine));
     m_spearman->setPointsVisible(true);
     for (const auto &[batch, values] : spearmanByBatch)

@@ -48,6 +48,7 @@ public:
 
     // A device study's folder (beamscope-cli device-study) opens on the study page.
     bool canOpen(const QString &path) const override;
+    int openSpecificity(const QString &path) const override { return canOpen(path) ? 2 : 0; }
     void open(const QString &path) override;
     StudyPanel *studyPanel() const { return m_study; }
     QTabWidget *pages() const { return m_pages; }

@@ -127,7 +127,7 @@ void StudyPanel::show(const study::StudyReport &report)
     const bool slower = report.geomeanSpeedup.interval.defined() && report.geomeanSpeedup.interval.high < 1;
     m_headline->setText(
         tr("<b>Geomean speedup of the fine-tuned picks: %1</b> over %2 app(s) — %3. The Halide-style loop's best "
-           "against the V100 pick: %4. Device: %5; %6 min.<br><small><code>%7</code></small>")
+           "against the V100 pick: %4. Device: %5; %6 min since the study began.<br><small><code>%7</code></small>")
             .arg(ratioText(report.geomeanSpeedup))
             .arg(report.appsMeasured)
             .arg(faster   ? tr("the fine-tuned weights pick faster schedules here")

@@ -139,19 +139,28 @@ QVariant StudyTableModel::data(const QModelIndex &index, int role) const
 
 QVariant StudyTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case V100Spearman:
+        case TunedSpearman: return tr("Spearman of predictions against measured runtimes on the app's own samples");
+        case V100Kendall:
+        case TunedKendall: return tr("Kendall tau-b on the app's own samples");
+        default: return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
     case App: return tr("App");
-    case V100Ms: return tr("V100 pick, ms [95%]");
-    case TunedMs: return tr("Fine-tuned pick, ms [95%]");
+    case V100Ms: return tr("V100 pick ms [95%]");
+    case TunedMs: return tr("Tuned pick ms [95%]");
     case Speedup: return tr("Speedup [95%]");
-    case LoopBestMs: return tr("Loop's best, ms");
+    case LoopBestMs: return tr("Loop best ms");
     case Schedules: return tr("Samples");
-    case V100Spearman: return tr("Spearman V100");
-    case TunedSpearman: return tr("Spearman tuned");
-    case V100Kendall: return tr("Kendall V100");
-    case TunedKendall: return tr("Kendall tuned");
+    case V100Spearman: return tr("ρ V100");
+    case TunedSpearman: return tr("ρ tuned");
+    case V100Kendall: return tr("τ V100");
+    case TunedKendall: return tr("τ tuned");
     case Top1: return tr("Top-1");
     case Top5: return tr("Top-5");
     case Note: return tr("Note");

@@ -205,13 +205,17 @@ void MainWindow::setCurrentWorkspace(const QString &id)
 
 bool MainWindow::openPath(const QString &path)
 {
-    for (size_t i = 0; i < m_workspaces.size(); ++i) {
-        if (m_workspaces[i]->canOpen(path)) {
-            m_switcher->setCurrentRow(static_cast<int>(i));
-            m_workspaces[i]->open(path);
-            rebuildRecentMenu();
-            return true;
+    int best = -1, bestSpecificity = 0;
+    for (size_t i = 0; i < m_workspaces.size(); ++i)
+        if (const int s = m_workspaces[i]->openSpecificity(path); s > bestSpecificity) {
+            best = static_cast<int>(i);
+            bestSpecificity = s;
         }
+    if (best >= 0) {
+        m_switcher->setCurrentRow(best);
+        m_workspaces[static_cast<size_t>(best)]->open(path);
+        rebuildRecentMenu();
+        return true;
     }
     statusBar()->showMessage(
         QFileInfo::exists(path) ? tr("No workspace opens %1").arg(path) : tr("%1 does not exist").arg(path), 8000);

@@ -45,6 +45,11 @@ public:
         return false;
     }
     virtual void open(const QString &path) { Q_UNUSED(path); }
+    // When several workspaces can open a path, the one that claims it most
+    // specifically wins: a folder any workspace could browse (the Weights
+    // library takes every folder) is 1, a folder of the workspace's own format
+    // (an autotune run, a device study) 2; ties go to registration order.
+    virtual int openSpecificity(const QString &path) const { return canOpen(path) ? 1 : 0; }
 
     // A folder of .sample files handed over by another workspace (the Autotune
     // workspace's "Open in Predictions"); false when this workspace takes none.
