@@ -441,6 +441,8 @@ void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &
             if (check.failure != bench::Failure::None) {
                 r.status = statusOf(check);
                 r.message = "output check: " + check.message;
+                if (!sc.loweredStmt.empty())
+                    r.message += "; Halide's lowered statement: " + sc.loweredStmt.string();
                 r.measureSeconds = secondsSince(measureStarted);
                 summary.measureSeconds += r.measureSeconds;
                 finishRecord(r, &c);
@@ -454,6 +456,9 @@ void Run::compileAndMeasure(int batch, std::vector<std::unique_ptr<Candidate>> &
         summary.measureSeconds += r.measureSeconds;
         r.status = statusOf(m);
         r.message = m.message;
+        // Where to look when a schedule crashes or hangs: what Halide lowered it to (as the campaign says).
+        if (!m.ok && !built[i].loweredStmt.empty())
+            r.message += "; Halide's lowered statement: " + built[i].loweredStmt.string();
         if (m.ok) {
             r.runtimeMs = m.minMs;
             r.medianMs = m.medianMs;

@@ -390,6 +390,11 @@ private slots:
         // never run; seed 7 gives five distinct box_blur schedules.
         QCOMPARE(statusOf(1), std::string("crash"));
         QVERIFY(byIndex[1].message.find("SIGSEGV") != std::string::npos);
+        // The record names what Halide lowered the crashing schedule to, and that file is there.
+        const std::string said = "Halide's lowered statement: ";
+        const size_t at = byIndex[1].message.find(said);
+        QVERIFY2(at != std::string::npos, byIndex[1].message.c_str());
+        QVERIFY(fs::exists(byIndex[1].message.substr(at + said.size())));
         QCOMPARE(statusOf(2), std::string("hang"));
         QCOMPARE(statusOf(3), std::string("wrong_output"));
         QVERIFY(byIndex[3].checked);
