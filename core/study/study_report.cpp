@@ -283,8 +283,10 @@ void summarize(StudyReport &report)
     std::vector<std::vector<double>> loopBest; // kept alive for the spans
     loopBest.reserve(report.apps.size());
     for (AppResult &a : report.apps) {
-        if (!a.v100.ok() || !a.tuned.ok())
+        if (!a.v100.ok() || !a.tuned.ok()) {
+            a.speedup = {}; // a failed pick has no speedup, whatever an earlier summary said
             continue;
+        }
         a.speedup = ratioOfMedians({a.v100.roundsMs, a.tuned.roundsMs});
         picks.push_back({a.v100.roundsMs, a.tuned.roundsMs});
     }
@@ -301,6 +303,34 @@ void summarize(StudyReport &report)
     report.geomeanLoopGain = {};
     if (n)
         report.geomeanLoopGain.ratio = std::exp(logSum / double(n));
+}
+
+std::string speedupReason(const AppResult &a)
+{
+    if (!a.v100.ok())
+        return "no V100 pick measured (" + (a.v100.error.empty() ? "no rounds" : a.v100.error.substr(0, 120)) + ")";
+    if (!a.tuned.ok())
+        return "no fine-tuned pick measured (" + (a.tuned.error.empty() ? "no rounds" : a.tuned.error.substr(0, 120)) +
+               ")";
+    std::string reason;
+    const Interval &i = a.speedup.interval;
+    if (i.defined() && i.low <= 1 && i.high >= 1)
+        reason = "not told apart from 1x: the interval " + intervalText(i, 2) + " holds it (device noise over " +
+                 std::to_string(a.v100.roundsMs.size()) + " rounds)";
+    else if (i.defined() && i.low > 1)
+        reason = "the fine-tuned pick is faster";
+    else if (i.defined())
+        reason = "the fine-tuned pick is slower";
+    else
+        reason = "too few rounds for an interval";
+    if (std::isfinite(a.v100Ranks.spearman) && std::isfinite(a.tunedRanks.spearman)) {
+        const bool better = a.tunedRanks.spearman > a.v100Ranks.spearman;
+        reason += std::string("; the fine-tune ") + (better ? "ordered" : "did not order") +
+                  " the app's samples better (Spearman " + fixed(a.v100Ranks.spearman, 2) + " -> " +
+                  fixed(a.tunedRanks.spearman, 2) + ", " + std::to_string(a.v100Ranks.schedules) + " schedules)";
+    }
+    reason += "; trained on " + std::to_string(a.fineTuneSchedules) + " schedules of other pipelines";
+    return reason;
 }
 
 std::string reportMarkdown(const StudyReport &r)
@@ -336,6 +366,22 @@ std::string reportMarkdown(const StudyReport &r)
             md << "- " << a.app << ", fine-tuned pick: " << a.tuned.error << "\n";
     }
     md << "\n![picks](plots/picks.svg)\n\n";
+
+    md << "## Against the target of " << fixed(kTargetSpeedup, 1) << "x\n\n";
+    if (std::isfinite(r.geomeanSpeedup.ratio)) {
+        if (r.geomeanSpeedup.ratio >= kTargetSpeedup)
+            md << "Met: the geomean speedup is " << fixed(r.geomeanSpeedup.ratio, 3) << "x.";
+        else
+            md << "Not met: the geomean speedup is " << fixed(r.geomeanSpeedup.ratio, 3) << "x, "
+               << fixed(100 * (1 - r.geomeanSpeedup.ratio / kTargetSpeedup), 1) << "% short of "
+               << fixed(kTargetSpeedup, 1) << "x.";
+    } else {
+        md << "No app had both picks measured.";
+    }
+    md << " Per app:\n\n";
+    for (const AppResult &a : r.apps)
+        md << "- **" << a.app << "** (" << fixed(a.speedup.ratio, 2) << "x): " << speedupReason(a) << "\n";
+    md << "\n";
 
     md << "## Rank figures on samples the file was not trained on\n\n";
     md << "Each app's own samples from this device: neither Halide's file nor the fine-tuned one saw them. "

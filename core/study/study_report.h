@@ -83,6 +83,16 @@ struct StudyReport {
 // Geomean figures from the apps (fills geomeanSpeedup, geomeanLoopGain, appsMeasured).
 void summarize(StudyReport &report);
 
+// The bar: fine-tuned picks at least this much faster in geomean.
+inline constexpr double kTargetSpeedup = 1.2;
+
+// Why an app's speedup is what it is, in a phrase a reader can check against the
+// tables: the pick that failed; a ratio whose interval holds 1x (the device's
+// noise over the rounds cannot tell the picks apart); a fine-tune that did not
+// order the app's samples better (Spearman before and after, and how many
+// schedules it trained on); or a clear gain or loss.
+std::string speedupReason(const AppResult &app);
+
 // The report as Markdown: the table, the geomean with its interval, the loop,
 // the rank figures, the failures, the command; plots referenced from plots/.
 std::string reportMarkdown(const StudyReport &report);

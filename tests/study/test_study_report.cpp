@@ -209,6 +209,24 @@ private Q_SLOTS:
         QVERIFY(md.find("plots/picks.svg") != std::string::npos);
     }
 
+    void reasonsSayWhatTheTablesShow()
+    {
+        StudyReport r = sampleReport();
+        // unsharp: 2x with an interval above 1, and the fine-tune ordered its samples better.
+        const std::string faster = speedupReason(r.apps[0]);
+        QVERIFY2(faster.find("the fine-tuned pick is faster") != std::string::npos, faster.c_str());
+        QVERIFY2(faster.find("Spearman 0.10 -> 0.60, 20 schedules") != std::string::npos, faster.c_str());
+        // hist: the same runtime on both sides: the interval holds 1x.
+        const std::string same = speedupReason(r.apps[2]);
+        QVERIFY2(same.find("not told apart from 1x") != std::string::npos, same.c_str());
+        r.apps[1].tuned.error = "hang: killed after 10 s";
+        QVERIFY(speedupReason(r.apps[1]).find("no fine-tuned pick measured (hang") != std::string::npos);
+        summarize(r);
+        const std::string md = reportMarkdown(r);
+        QVERIFY2(md.find("## Against the target of 1.2x") != std::string::npos, md.c_str());
+        QVERIFY(md.find("- **harris** (–x): no fine-tuned pick measured") != std::string::npos);
+    }
+
     void plotsAreWellFormedSvgWithABarPerApp()
     {
         const StudyReport r = sampleReport();
