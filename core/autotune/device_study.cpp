@@ -284,14 +284,19 @@ void Study::fineTune(const std::string &app, AppResult &result, Progress *progre
     settings.training.numCores = m_numCores;
     settings.training.batches.minSize = static_cast<size_t>(m_o.minBatch);
     settings.training.resume = true;
-    settings.holdOut = app;
+    // An app none of whose schedules ran here (every one hung, say) has nothing to hold out:
+    // the training set is still every other pipeline, and Halide's split picks the validation set.
+    const bool appHasSamples = !held.validation.empty();
+    if (appHasSamples)
+        settings.holdOut = app;
     settings.output = output;
     const samples::PlanResult plan = samples::planRetrain(loaded.dataset, settings);
     if (!plan.plan) {
         result.tuned.error = "fine-tune: " + plan.refusal->message;
         return;
     }
-    say("fine-tuning " + app + ".weights: " + plan.plan->describe());
+    say("fine-tuning " + app + ".weights: " + plan.plan->describe() +
+        (appHasSamples ? "" : " (no sample of " + app + " ran here: validation by Halide's split of the others)"));
     const samples::RetrainResult trained = samples::runRetrainPlan(*plan.plan, *initial, progress);
     if (!trained.ok && !trained.cancelled)
         result.tuned.error = "fine-tune: " + trained.error;
