@@ -357,8 +357,11 @@ void Study::measurePicks(const std::string &app, AppResult &result, Progress *pr
             bench::RunOptions run = m_pick.run;
             run.seed = static_cast<uint64_t>(round) + 1;
             const bench::Measurement m = bench::measure(pick->library, nullptr, run);
-            if (!m.ok)
-                out->error = std::string(bench::failureName(m.failure)) + ": " + m.message;
+            if (!m.ok) {
+                // A measurement's message may start with its class already ("timeout: the worker ran past ...").
+                const std::string kind = bench::failureName(m.failure);
+                out->error = m.message.rfind(kind + ":", 0) == 0 ? m.message : kind + ": " + m.message;
+            }
             else
                 out->roundsMs.push_back(m.minMs);
         }
