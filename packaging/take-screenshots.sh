@@ -142,8 +142,9 @@ for name in "${names[@]}"; do
             fi
             if [ "$name" = device-study ]; then
                 shoot device-study --workspace device --samples "$study"
-            else # the loop on the study's first app, batch by batch
-                loop="$(find "$study/loop" -mindepth 1 -maxdepth 1 -type d | sort | head -n 1)"
+            else # the loop of the study's app with the most measured schedules, batch by batch
+                loop="$(for d in "$study"/loop/*/; do echo "$(grep -c $'\tok\t' "$d/records.tsv" 2>/dev/null || echo 0) $d"; done |
+                    sort -k1,1nr -k2 | head -n 1 | cut -d' ' -f2-)"
                 shoot autotune-batches --workspace autotune --samples "$loop" --tab batches
             fi ;;
         *) echo "take-screenshots: no picture named $name" >&2; exit 2 ;;

@@ -361,8 +361,7 @@ void Study::measurePicks(const std::string &app, AppResult &result, Progress *pr
                 // A measurement's message may start with its class already ("timeout: the worker ran past ...").
                 const std::string kind = bench::failureName(m.failure);
                 out->error = m.message.rfind(kind + ":", 0) == 0 ? m.message : kind + ": " + m.message;
-            }
-            else
+            } else
                 out->roundsMs.push_back(m.minMs);
         }
     }

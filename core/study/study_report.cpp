@@ -324,9 +324,11 @@ std::string speedupReason(const AppResult &a)
     else
         reason = "too few rounds for an interval";
     if (std::isfinite(a.v100Ranks.spearman) && std::isfinite(a.tunedRanks.spearman)) {
-        const bool better = a.tunedRanks.spearman > a.v100Ranks.spearman;
-        reason += std::string("; the fine-tune ") + (better ? "ordered" : "did not order") +
-                  " the app's samples better (Spearman " + fixed(a.v100Ranks.spearman, 2) + " -> " +
+        const double change = a.tunedRanks.spearman - a.v100Ranks.spearman;
+        const char *verdict = std::abs(change) < 0.05 ? "ordered the app's samples about as well"
+                              : change > 0            ? "ordered the app's samples better"
+                                                      : "did not order the app's samples better";
+        reason += std::string("; the fine-tune ") + verdict + " (Spearman " + fixed(a.v100Ranks.spearman, 2) + " -> " +
                   fixed(a.tunedRanks.spearman, 2) + ", " + std::to_string(a.v100Ranks.schedules) + " schedules)";
     }
     reason += "; trained on " + std::to_string(a.fineTuneSchedules) + " schedules of other pipelines";

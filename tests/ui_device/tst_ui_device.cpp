@@ -211,7 +211,9 @@ private Q_SLOTS:
                  QStringLiteral("not told apart (the interval holds 1x)"));
         QCOMPARE(panel->model()->index(0, StudyTableModel::TunedSpearman).data().toString(), QStringLiteral("0.70"));
         QVERIFY2(panel->headline()->text().contains(QStringLiteral("1.414x")), qPrintable(panel->headline()->text()));
-        QVERIFY(panel->failures()->text().contains(QStringLiteral("random_2_6 batch 1 #3 (crash)")));
+        QVERIFY2(panel->failures()->text().contains(QStringLiteral("1 failed (hover for each): random_2_6 (1 crash)")),
+                 qPrintable(panel->failures()->text()));
+        QVERIFY(panel->failures()->toolTip().contains(QStringLiteral("random_2_6 batch 1 #3 (crash)")));
         QCOMPARE(panel->speedupChart()->bars()->barSets().front()->count(), 2);
         QCOMPARE(panel->speedupChart()->intervals()->count(), 2);
         QCOMPARE(panel->rankChart()->bars()->barSets().size(), 2);

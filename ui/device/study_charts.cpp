@@ -72,7 +72,11 @@ void StudySpeedupChart::setReport(const study::StudyReport &report)
     chart->addSeries(m_intervals);
     auto *x = new QBarCategoryAxis;
     x->append(appNames(report));
-    x->setLabelsAngle(-40);
+    // Sixteen app names under a half-width chart: upright, in a smaller font, or Qt elides them.
+    x->setLabelsAngle(-90);
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    x->setLabelsFont(small);
     auto *y = new QValueAxis;
     y->setRange(0, high * 1.08);
     y->setTickCount(6);
@@ -124,7 +128,11 @@ void StudyRankChart::setReport(const study::StudyReport &report)
     chart->addSeries(m_bars);
     auto *x = new QBarCategoryAxis;
     x->append(appNames(report));
-    x->setLabelsAngle(-40);
+    // Sixteen app names under a half-width chart: upright, in a smaller font, or Qt elides them.
+    x->setLabelsAngle(-90);
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    x->setLabelsFont(small);
     auto *y = new QValueAxis;
     y->setRange(-1, 1);
     y->setTickCount(5);

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <map>
 
 namespace beamscope::ui {
 
@@ -127,31 +128,44 @@ void StudyPanel::show(const study::StudyReport &report)
     const bool slower = report.geomeanSpeedup.interval.defined() && report.geomeanSpeedup.interval.high < 1;
     m_headline->setText(
         tr("<b>Geomean speedup of the fine-tuned picks: %1</b> over %2 app(s) — %3. The Halide-style loop's best "
-           "against the V100 pick: %4. Device: %5; %6 min since the study began.<br><small><code>%7</code></small>")
+           "against the V100 pick: %4. Device: %5%6.<br><small><code>%7</code></small>")
             .arg(ratioText(report.geomeanSpeedup))
             .arg(report.appsMeasured)
             .arg(faster   ? tr("the fine-tuned weights pick faster schedules here")
                  : slower ? tr("Halide's V100 files pick faster schedules here")
                           : tr("not told apart at 95%"))
             .arg(ratioText(report.geomeanLoopGain), QString::fromStdString(report.device).toHtmlEscaped())
-            .arg(report.wallSeconds / 60, 0, 'f', 1)
+            .arg(report.wallSeconds >= 60 ? tr("; %1 min since the study began").arg(report.wallSeconds / 60, 0, 'f', 1)
+                                          : QString())
             .arg(QString::fromStdString(report.command).toHtmlEscaped()));
     int generated = 0;
     for (const auto &[status, n] : report.scheduleCounts)
         generated += n;
+    // A study of sixteen apps can fail a hundred schedules: counted per pipeline and class here,
+    // every one named in the tooltip.
     QStringList named;
-    for (const study::FailedSchedule &f : report.failures)
+    std::map<QString, std::map<QString, int>> byPipeline;
+    for (const study::FailedSchedule &f : report.failures) {
         named << QStringLiteral("%1 batch %2 #%3 (%4)")
                      .arg(QString::fromStdString(f.pipeline))
                      .arg(f.batch)
                      .arg(f.index)
                      .arg(QString::fromStdString(f.status));
+        byPipeline[QString::fromStdString(f.pipeline)][QString::fromStdString(f.status)]++;
+    }
+    QStringList counted;
+    for (const auto &[pipeline, statuses] : byPipeline) {
+        QStringList parts;
+        for (const auto &[status, n] : statuses)
+            parts << QStringLiteral("%1 %2").arg(n).arg(status);
+        counted << QStringLiteral("%1 (%2)").arg(pipeline, parts.join(QStringLiteral(", ")));
+    }
     m_failures->setText(
         named.isEmpty() ? tr("%1 generated schedules; none hung, crashed or computed a wrong output.").arg(generated)
-                        : tr("%1 generated schedules; %2 failed: %3")
+                        : tr("%1 generated schedules; %2 failed (hover for each): %3")
                               .arg(generated)
                               .arg(named.size())
-                              .arg(named.join(QStringLiteral(", "))));
+                              .arg(counted.join(QStringLiteral("; "))));
     m_failures->setToolTip(named.join(QLatin1Char('\n')));
 }
 
