@@ -179,6 +179,8 @@ private:
     const std::function<void(const std::string &)> &m_log;
     int m_numCores = 80;
     PickOptions m_pick;
+    std::time_t m_started = std::time(nullptr); // study.json's, once checkParameters read it
+    samples::LoadedSamples m_samples;           // every loop's and the random pipelines', for the fine-tunes
 };
 
 bool Study::checkParameters(std::string &error)
@@ -196,6 +198,9 @@ bool Study::checkParameters(std::string &error)
             error = file.string() + ": field 'parameters' is missing";
             return false;
         }
+        // Studies written before "started" was kept count from this run's start.
+        if (const Json *started = parsed.value->find("started"))
+            m_started = static_cast<std::time_t>(started->toInt());
         for (const auto &[key, value] : wanted.members()) {
             const Json *old = had->find(key);
             if (!old || old->dump() != value.dump()) {
@@ -210,7 +215,7 @@ bool Study::checkParameters(std::string &error)
     Json study = Json::object();
     study["format"] = "beamscope-device-study-parameters";
     study["parameters"] = wanted;
-    study["started"] = static_cast<int64_t>(std::time(nullptr));
+    study["started"] = static_cast<int64_t>(m_started);
     const WriteResult w = replaceTextFile(file, study.dump(2) + "\n");
     if (!w.ok)
         error = w.error;
@@ -252,14 +257,9 @@ void Study::fineTune(const std::string &app, AppResult &result, Progress *progre
 {
     const fs::path output = tunedWeights(m_o, app);
     result.tuned.weights = fs::relative(output, m_o.outDir).string();
-    // The training set: every other app's loop and the random pipelines; A's own loop is
-    // there too, but only as the held-out validation set, never trained on.
-    std::vector<fs::path> roots;
-    for (const std::string &other : m_o.apps)
-        roots.push_back(loopFolder(m_o, other));
-    if (m_o.randomPipelines > 0)
-        roots.push_back(randomFolder(m_o));
-    samples::LoadedSamples loaded = samples::loadSamples(roots);
+    // The training set: every other app's loop and the random pipelines (m_samples); A's own
+    // loop is there too, but only as the held-out validation set, never trained on.
+    const samples::LoadedSamples &loaded = m_samples;
     if (!loaded.ok()) {
         result.tuned.error = "fine-tune: " + loaded.errors.front();
         return;
@@ -307,20 +307,13 @@ void Study::measurePicks(const std::string &app, AppResult &result, Progress *pr
     const fs::path file = picksFile(m_o, app);
     if (const std::optional<std::string> text = readTextFile(file)) {
         const JsonParseResult parsed = parseJson(*text);
-        if (parsed.value) {
-            std::string error;
-            StudyReport one;
-            Json wrapper = Json::object();
-            wrapper["format"] = "beamscope-device-study";
-            Json list = Json::array();
-            list.push(*parsed.value);
-            wrapper["apps"] = list;
-            if (auto read = StudyReport::fromJson(wrapper, error)) {
-                result.v100 = read->apps.front().v100;
-                result.tuned = read->apps.front().tuned;
+        std::string error;
+        if (parsed.value)
+            if (const std::optional<AppResult> read = AppResult::fromJson(*parsed.value, error)) {
+                result.v100 = read->v100;
+                result.tuned = read->tuned;
                 return;
             }
-        }
     }
     std::string error;
     const fs::path v100File = shippedFile(app, error);
@@ -368,10 +361,7 @@ void Study::measurePicks(const std::string &app, AppResult &result, Progress *pr
     for (PickResult *p : {&result.v100, &result.tuned})
         p->runtime = study::medianWithInterval(p->roundsMs);
     // Only a finished measurement is kept: a killed one is measured again.
-    StudyReport one;
-    one.apps.push_back(result);
-    const Json all = one.toJson();
-    const WriteResult w = replaceTextFile(file, all.find("apps")->items().front().dump(2) + "\n");
+    const WriteResult w = replaceTextFile(file, result.toJson().dump(2) + "\n");
     if (!w.ok)
         say("cannot write " + file.string() + ": " + w.error);
 }
@@ -424,7 +414,6 @@ void Study::writeReport(StudyReport &report)
 DeviceStudyResult Study::run()
 {
     DeviceStudyResult out;
-    const auto started = std::chrono::steady_clock::now();
     if (m_o.apps.empty())
         m_o.apps = studyAppsDefault();
     for (const std::string &app : m_o.apps) {
@@ -483,6 +472,13 @@ DeviceStudyResult Study::run()
         report.device = "CUDA: " + name->toString();
     else
         report.device = target.find("kind") ? target.find("kind")->toString() : "unknown";
+    // Every sample the loops measured, read once for all the fine-tunes.
+    std::vector<fs::path> roots;
+    for (const std::string &app : m_o.apps)
+        roots.push_back(loopFolder(m_o, app));
+    if (m_o.randomPipelines > 0)
+        roots.push_back(randomFolder(m_o));
+    m_samples = samples::loadSamples(roots);
     const size_t n = m_o.apps.size();
     for (size_t i = 0; i < n; i++) {
         const std::string &app = m_o.apps[i];
@@ -510,10 +506,7 @@ DeviceStudyResult Study::run()
         return out;
     }
     // Since the study began (study.json's "started"): a resumed study counts the time between its runs too.
-    report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (const std::optional<std::string> text = readTextFile(m_o.outDir / "study.json"))
-        if (const JsonParseResult parsed = parseJson(*text); parsed.value && parsed.value->find("started"))
-            report.wallSeconds = static_cast<double>(std::time(nullptr) - parsed.value->find("started")->toInt());
+    report.wallSeconds = static_cast<double>(std::time(nullptr) - m_started);
     writeReport(report);
     out.ok = true;
     return out;

@@ -38,9 +38,7 @@ double finiteMean(std::span<const double> values)
     return n ? sum / double(n) : NAN;
 }
 
-namespace {
-
-Interval percentiles(std::vector<double> values)
+Interval percentileInterval(std::vector<double> values)
 {
     values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
                  values.end());
@@ -55,8 +53,6 @@ Interval percentiles(std::vector<double> values)
     };
     return {at(0.025), at(0.975)};
 }
-
-} // namespace
 
 RankIntervals bootstrapRankIntervals(std::span<const ScheduleRanking> pipelines, int resamples, uint64_t seed)
 {
@@ -93,10 +89,10 @@ RankIntervals bootstrapRankIntervals(std::span<const ScheduleRanking> pipelines,
         t1.push_back(finiteMean(pipeT1));
         t5.push_back(finiteMean(pipeT5));
     }
-    out.spearman = percentiles(std::move(sp));
-    out.kendall = percentiles(std::move(kt));
-    out.top1 = percentiles(std::move(t1));
-    out.top5 = percentiles(std::move(t5));
+    out.spearman = percentileInterval(std::move(sp));
+    out.kendall = percentileInterval(std::move(kt));
+    out.top1 = percentileInterval(std::move(t1));
+    out.top5 = percentileInterval(std::move(t5));
     return out;
 }
 

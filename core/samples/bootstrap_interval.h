@@ -41,6 +41,10 @@ struct RankIntervals {
 RankIntervals bootstrapRankIntervals(std::span<const ScheduleRanking> pipelines, int resamples = 1000,
                                      uint64_t seed = 1);
 
+// The 2.5th and 97.5th percentiles of bootstrap resamples of a figure (linearly interpolated);
+// non-finite values are left out, and fewer than 10 finite ones give an undefined interval.
+Interval percentileInterval(std::vector<double> values);
+
 // The mean of the finite values (a figure undefined for one pipeline is left out), NaN when none is.
 double finiteMean(std::span<const double> values);
 

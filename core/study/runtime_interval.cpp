@@ -6,23 +6,9 @@
 
 namespace beamscope::study {
 
-namespace {
+using samples::percentileInterval;
 
-Interval percentileInterval(std::vector<double> values)
-{
-    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
-                 values.end());
-    if (values.size() < 10)
-        return {};
-    std::sort(values.begin(), values.end());
-    const auto at = [&](double q) {
-        const double pos = q * double(values.size() - 1);
-        const auto lo = static_cast<size_t>(std::floor(pos));
-        const size_t hi = std::min(values.size() - 1, lo + 1);
-        return values[lo] + (pos - double(lo)) * (values[hi] - values[lo]);
-    };
-    return {at(0.025), at(0.975)};
-}
+namespace {
 
 // A resample of `n` indices drawn with replacement.
 std::vector<size_t> draw(size_t n, std::mt19937_64 &rng)

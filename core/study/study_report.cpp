@@ -149,6 +149,62 @@ std::string hit(double v) { return std::isfinite(v) ? (v > 0.5 ? "yes" : "no") :
 
 } // namespace
 
+Json AppResult::toJson() const
+{
+    Json aj = Json::object();
+    aj["app"] = app;
+    aj["v100"] = pickJson(v100);
+    aj["tuned"] = pickJson(tuned);
+    aj["speedup"] = ratioJson(speedup);
+    aj["loop_best_ms"] = loopBestMs;
+    aj["v100_ranks"] = ranksJson(v100Ranks);
+    aj["tuned_ranks"] = ranksJson(tunedRanks);
+    aj["fine_tune_schedules"] = static_cast<uint64_t>(fineTuneSchedules);
+    Json batches = Json::array();
+    for (const LoopBatch &b : loop) {
+        Json bj = Json::object();
+        bj["batch"] = b.batch;
+        bj["pick_ms"] = b.pickMs;
+        bj["best_so_far_ms"] = b.bestSoFarMs;
+        bj["out_of_sample"] = ranksJson(b.outOfSample);
+        bj["predicted"] = numbers(b.predicted);
+        bj["measured_ms"] = numbers(b.measuredMs);
+        batches.push(bj);
+    }
+    aj["loop"] = batches;
+    return aj;
+}
+
+std::optional<AppResult> AppResult::fromJson(const Json &aj, std::string &error)
+{
+    AppResult a;
+    const Json *name = aj.find("app");
+    if (!name || !name->isString()) {
+        error = "field 'app': expected a string";
+        return std::nullopt;
+    }
+    a.app = name->toString();
+    a.v100 = pickOf(aj.find("v100"));
+    a.tuned = pickOf(aj.find("tuned"));
+    a.speedup = ratioOf(aj.find("speedup"));
+    a.loopBestMs = numberOr(aj, "loop_best_ms");
+    a.v100Ranks = ranksOf(aj.find("v100_ranks"));
+    a.tunedRanks = ranksOf(aj.find("tuned_ranks"));
+    a.fineTuneSchedules = static_cast<size_t>(numberOr(aj, "fine_tune_schedules", 0));
+    if (const Json *batches = aj.find("loop"))
+        for (const Json &bj : batches->items()) {
+            LoopBatch b;
+            b.batch = static_cast<int>(numberOr(bj, "batch", 0));
+            b.pickMs = numberOr(bj, "pick_ms");
+            b.bestSoFarMs = numberOr(bj, "best_so_far_ms");
+            b.outOfSample = ranksOf(bj.find("out_of_sample"));
+            b.predicted = numbersOf(bj.find("predicted"));
+            b.measuredMs = numbersOf(bj.find("measured_ms"));
+            a.loop.push_back(std::move(b));
+        }
+    return a;
+}
+
 Json StudyReport::toJson() const
 {
     Json j = Json::object();
@@ -163,30 +219,8 @@ Json StudyReport::toJson() const
     j["geomean_speedup"] = geomean;
     j["geomean_loop_gain"] = ratioJson(geomeanLoopGain);
     Json appList = Json::array();
-    for (const AppResult &a : apps) {
-        Json aj = Json::object();
-        aj["app"] = a.app;
-        aj["v100"] = pickJson(a.v100);
-        aj["tuned"] = pickJson(a.tuned);
-        aj["speedup"] = ratioJson(a.speedup);
-        aj["loop_best_ms"] = a.loopBestMs;
-        aj["v100_ranks"] = ranksJson(a.v100Ranks);
-        aj["tuned_ranks"] = ranksJson(a.tunedRanks);
-        aj["fine_tune_schedules"] = static_cast<uint64_t>(a.fineTuneSchedules);
-        Json loop = Json::array();
-        for (const LoopBatch &b : a.loop) {
-            Json bj = Json::object();
-            bj["batch"] = b.batch;
-            bj["pick_ms"] = b.pickMs;
-            bj["best_so_far_ms"] = b.bestSoFarMs;
-            bj["out_of_sample"] = ranksJson(b.outOfSample);
-            bj["predicted"] = numbers(b.predicted);
-            bj["measured_ms"] = numbers(b.measuredMs);
-            loop.push(bj);
-        }
-        aj["loop"] = loop;
-        appList.push(aj);
-    }
+    for (const AppResult &a : apps)
+        appList.push(a.toJson());
     j["apps"] = appList;
     Json failed = Json::array();
     for (const FailedSchedule &f : failures) {
@@ -231,32 +265,13 @@ std::optional<StudyReport> StudyReport::fromJson(const Json &j, std::string &err
         r.appsMeasured = static_cast<size_t>(numberOr(*g, "apps", 0));
     r.geomeanLoopGain = ratioOf(j.find("geomean_loop_gain"));
     for (const Json &aj : appList->items()) {
-        AppResult a;
-        const Json *name = aj.find("app");
-        if (!name || !name->isString()) {
-            error = "field 'apps[" + std::to_string(r.apps.size()) + "].app': expected a string";
+        std::optional<AppResult> a = AppResult::fromJson(aj, error);
+        if (!a) {
+            // "field 'app': ..." of the entry, said of its place in the report.
+            error.insert(std::string("field '").size(), "apps[" + std::to_string(r.apps.size()) + "].");
             return std::nullopt;
         }
-        a.app = name->toString();
-        a.v100 = pickOf(aj.find("v100"));
-        a.tuned = pickOf(aj.find("tuned"));
-        a.speedup = ratioOf(aj.find("speedup"));
-        a.loopBestMs = numberOr(aj, "loop_best_ms");
-        a.v100Ranks = ranksOf(aj.find("v100_ranks"));
-        a.tunedRanks = ranksOf(aj.find("tuned_ranks"));
-        a.fineTuneSchedules = static_cast<size_t>(numberOr(aj, "fine_tune_schedules", 0));
-        if (const Json *loop = aj.find("loop"))
-            for (const Json &bj : loop->items()) {
-                LoopBatch b;
-                b.batch = static_cast<int>(numberOr(bj, "batch", 0));
-                b.pickMs = numberOr(bj, "pick_ms");
-                b.bestSoFarMs = numberOr(bj, "best_so_far_ms");
-                b.outOfSample = ranksOf(bj.find("out_of_sample"));
-                b.predicted = numbersOf(bj.find("predicted"));
-                b.measuredMs = numbersOf(bj.find("measured_ms"));
-                a.loop.push_back(std::move(b));
-            }
-        r.apps.push_back(std::move(a));
+        r.apps.push_back(std::move(*a));
     }
     if (const Json *failed = j.find("failures"))
         for (const Json &fj : failed->items()) {

@@ -55,6 +55,11 @@ struct AppResult {
     double loopBestMs = NAN;
     RankFigures v100Ranks, tunedRanks; // on the app's own samples (neither file trained on them)
     size_t fineTuneSchedules = 0;      // schedules the fine-tune trained on (other apps and random pipelines)
+
+    // As report.json's "apps" entries (and the study's picks/<app>.json) hold it.
+    Json toJson() const;
+    // Empty optional with `error` set ("field 'app': expected a string") when the app is not named.
+    static std::optional<AppResult> fromJson(const Json &json, std::string &error);
 };
 
 // A generated schedule that did not run as it should.

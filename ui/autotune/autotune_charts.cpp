@@ -1,5 +1,7 @@
 #include "ui/autotune/autotune_charts.h"
 
+#include "ui/common/fresh_chart.h"
+
 #include "ui/predictions/prediction_scatter.h"
 
 #include <QBarCategoryAxis>
@@ -24,18 +26,6 @@ double quantile(const std::vector<double> &sorted, double q)
     const size_t lo = static_cast<size_t>(std::floor(at));
     const size_t hi = std::min(sorted.size() - 1, lo + 1);
     return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - static_cast<double>(lo));
-}
-
-QChart *freshChart(QChartView *view, const QString &title)
-{
-    auto *chart = new QChart;
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    QChart *old = view->chart();
-    view->setChart(chart);
-    delete old;
-    return chart;
 }
 
 // A y axis for positive values from low to high: logarithmic when they span

@@ -1,5 +1,7 @@
 #include "ui/autotune/batch_charts.h"
 
+#include "ui/common/fresh_chart.h"
+
 #include "core/samples/bootstrap_interval.h"
 #include "ui/predictions/prediction_scatter.h"
 
@@ -20,18 +22,6 @@
 namespace beamscope::ui {
 
 namespace {
-
-QChart *freshChart(QChartView *view, const QString &title)
-{
-    auto *chart = new QChart;
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    QChart *old = view->chart();
-    view->setChart(chart);
-    delete old;
-    return chart;
-}
 
 QLogValueAxis *logAxis(double low, double high, const QString &title)
 {

@@ -1,5 +1,7 @@
 #include "ui/device/study_charts.h"
 
+#include "ui/common/fresh_chart.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -16,24 +18,18 @@ namespace beamscope::ui {
 
 namespace {
 
-QChart *freshChart(QChartView *view, const QString &title)
+// One category per app. Sixteen app names under a half-width chart: upright, in a smaller
+// font, or Qt elides them.
+QBarCategoryAxis *appAxis(const study::StudyReport &report)
 {
-    auto *chart = new QChart;
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    QChart *old = view->chart();
-    view->setChart(chart);
-    delete old;
-    return chart;
-}
-
-QStringList appNames(const study::StudyReport &report)
-{
-    QStringList names;
+    auto *axis = new QBarCategoryAxis;
     for (const study::AppResult &a : report.apps)
-        names << QString::fromStdString(a.app);
-    return names;
+        axis->append(QString::fromStdString(a.app));
+    axis->setLabelsAngle(-90);
+    QFont small = axis->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    axis->setLabelsFont(small);
+    return axis;
 }
 
 } // namespace
@@ -70,13 +66,7 @@ void StudySpeedupChart::setReport(const study::StudyReport &report)
     m_intervals->setBrush(Qt::black);
     chart->addSeries(m_bars);
     chart->addSeries(m_intervals);
-    auto *x = new QBarCategoryAxis;
-    x->append(appNames(report));
-    // Sixteen app names under a half-width chart: upright, in a smaller font, or Qt elides them.
-    x->setLabelsAngle(-90);
-    QFont small = x->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    x->setLabelsFont(small);
+    QBarCategoryAxis *x = appAxis(report);
     auto *y = new QValueAxis;
     y->setRange(0, high * 1.08);
     y->setTickCount(6);
@@ -126,13 +116,7 @@ void StudyRankChart::setReport(const study::StudyReport &report)
     m_bars->append(v100);
     m_bars->append(tuned);
     chart->addSeries(m_bars);
-    auto *x = new QBarCategoryAxis;
-    x->append(appNames(report));
-    // Sixteen app names under a half-width chart: upright, in a smaller font, or Qt elides them.
-    x->setLabelsAngle(-90);
-    QFont small = x->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    x->setLabelsFont(small);
+    QBarCategoryAxis *x = appAxis(report);
     auto *y = new QValueAxis;
     y->setRange(-1, 1);
     y->setTickCount(5);
