@@ -1,5 +1,7 @@
 #include "core/bench/compile.h"
 
+#include "core/bench/uniform_barriers.h"
+
 #include "core/util/child_process.h"
 #include "core/util/progress.h"
 
@@ -228,6 +230,8 @@ Json CompiledLibrary::toJson() const
     j["target"] = target;
     j["compile_seconds"] = compileSeconds;
     j["cache_hit"] = cacheHit;
+    if (barriersLifted > 0)
+        j["barriers_lifted"] = barriersLifted;
     j["timed_out"] = timedOut;
     j["key"] = key;
     return j;
@@ -255,6 +259,8 @@ CompiledLibrary CompiledLibrary::fromJson(const Json &json)
     if (const Json *v = json.find("compile_seconds"))
         c.compileSeconds = v->toNumber();
     c.cacheHit = flag("cache_hit");
+    if (const Json *v = json.find("barriers_lifted"))
+        c.barriersLifted = static_cast<int>(v->toNumber());
     c.timedOut = flag("timed_out");
     c.key = text("key");
     return c;
@@ -304,6 +310,15 @@ CompiledLibrary compilePipeline(const CompileRequest &request, const CompileOpti
         result.function = functionNameFor(instance.name);
         applySchedule(instance, request.schedule, request.target);
         Halide::Pipeline pipeline = instance.pipeline();
+        // OpenCL kernels are run on PoCL here, whose work-item loops mishandle
+        // a barrier inside a block-uniform if (uniform_barriers.h); the rewrite
+        // keeps the meaning, and the statement (hence the key) shows it.
+        const LiftBarriersFromUniformIfs *lift = nullptr;
+        if (request.target.has_feature(Halide::Target::OpenCL)) {
+            auto *pass = new LiftBarriersFromUniformIfs;
+            lift = pass;
+            pipeline.add_custom_lowering_pass(pass); // the pipeline owns it
+        }
         const std::vector<Halide::Argument> args =
             instance.arguments.empty() ? pipeline.infer_arguments() : instance.arguments;
 
@@ -320,6 +335,7 @@ CompiledLibrary compilePipeline(const CompileRequest &request, const CompileOpti
             key.add(readAll(src));
         pipeline.compile_to_lowered_stmt(stmtPath.string(), args, Halide::Text, request.target);
         key.add(normalisedStmt(readAll(stmtPath)));
+        result.barriersLifted = lift ? lift->lifted() : 0;
         result.key = key.hex();
         result.library = dir / (result.key + ".so");
         // The statement stays beside its library: what to read when a

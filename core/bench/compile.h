@@ -72,6 +72,8 @@ struct CompiledLibrary {
     bool cacheHit = false;
     bool timedOut = false; // compileIsolated killed it at its time limit
     std::string key;       // cache key (hex)
+    // Barriers taken out of block-uniform ifs for PoCL (uniform_barriers.h).
+    int barriersLifted = 0;
 
     Json toJson() const;
     static CompiledLibrary fromJson(const Json &json);

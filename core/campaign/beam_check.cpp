@@ -261,6 +261,22 @@ std::optional<PipelineCheck> PipelineCheck::fromJson(const Json &j, std::string 
     return p;
 }
 
+std::vector<PipelineToCheck> exploringChecksOf(const PipelineToCheck &base, int count, int dropoutPercent,
+                                               uint64_t firstSeed)
+{
+    std::vector<PipelineToCheck> out;
+    for (int k = 0; k < count; k++) {
+        const uint64_t seed = firstSeed + static_cast<uint64_t>(k);
+        PipelineToCheck check = base;
+        check.name = base.name + "@dropout" + std::to_string(seed);
+        check.source = base.source + "; beam 1, " + std::to_string(dropoutPercent) + "% random dropout, seed " +
+                       std::to_string(seed) + ", randomized tilings";
+        check.exploring = {seed, dropoutPercent};
+        out.push_back(std::move(check));
+    }
+    return out;
+}
+
 PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostModel &model,
                             const BeamCheckOptions &options, Progress *progress)
 {
@@ -278,6 +294,12 @@ PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostMo
     try {
         instance = pipeline.build();
         search::AutoscheduleParams params = options.search;
+        if (pipeline.exploring.seed != 0) {
+            params.beamSize = 1;
+            params.randomDropout = pipeline.exploring.dropoutPercent;
+            params.randomDropoutSeed = pipeline.exploring.seed;
+            params.randomizeTilings = true;
+        }
         if (!options.startLoopNest.empty())
             params.startDecisions = search::partialScheduleDecisions(instance.outputs, options.startLoopNest);
         outcome = search::autoschedule(pipeline.name, instance.outputs, model, params, &trace, nullptr);

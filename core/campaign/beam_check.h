@@ -80,11 +80,28 @@ struct BeamCheckOptions {
     std::string startLoopNest;
 };
 
+// The autotune loop's exploring search (autotune.h): beam 1, a few percent of
+// the children kept at random, tilings sampled rather than taken in order. Its
+// schedules are ones the plain beam search never reaches, so a campaign checks
+// them too.
+struct ExploringSearch {
+    uint64_t seed = 0;      // the dropout seed; 0: the campaign's own beam search
+    int dropoutPercent = 1; // children kept per decision
+};
+
 struct PipelineToCheck {
     std::string name, source;
     std::vector<std::string> stageKinds;
     std::function<pipelines::PipelineInstance()> build;
+    ExploringSearch exploring = {};
 };
+
+// The campaign's entries for `base` searched by the autotune loop's exploring
+// search with seeds first..first+count-1, each named "<name>@dropout<seed>". An
+// autotune record's schedule_id (under autotune's --seed 0) replays that
+// record's search, given the weights it was searched with.
+std::vector<PipelineToCheck> exploringChecksOf(const PipelineToCheck &base, int count, int dropoutPercent,
+                                               uint64_t firstSeed = 1);
 
 PipelineCheck checkPipeline(const PipelineToCheck &pipeline, const model::CostModel &model,
                             const BeamCheckOptions &options, Progress *progress = nullptr);

@@ -5,6 +5,7 @@
 #include "core/bench/benchmark.h"
 #include "core/util/child_process.h"
 #include "core/bench/targets.h"
+#include "core/bench/uniform_barriers.h"
 #include "core/util/json.h"
 #include "tests/support/test_data.h"
 
@@ -68,6 +69,38 @@ std::string readBytes(const std::filesystem::path &path)
     return s.str();
 }
 
+// How many GPU thread barriers sit inside an if, and how many outside any.
+struct BarrierPlaces {
+    int insideIf = 0, outside = 0;
+};
+
+BarrierPlaces barrierPlaces(const Halide::Internal::Stmt &s)
+{
+    using namespace Halide::Internal;
+    class Finder : public IRVisitor {
+    public:
+        BarrierPlaces places;
+
+    private:
+        using IRVisitor::visit;
+        int depth = 0;
+        void visit(const IfThenElse *op) override
+        {
+            depth++;
+            IRVisitor::visit(op);
+            depth--;
+        }
+        void visit(const Call *op) override
+        {
+            if (op->is_intrinsic(Call::gpu_thread_barrier))
+                (depth > 0 ? places.insideIf : places.outside)++;
+            IRVisitor::visit(op);
+        }
+    } finder;
+    s.accept(&finder);
+    return finder.places;
+}
+
 } // namespace
 
 class TestBench : public QObject {
@@ -94,6 +127,53 @@ private Q_SLOTS:
     {
         QVERIFY(m_cache.isValid());
         m_cache.setAutoRemove(qEnvironmentVariableIsEmpty("BEAMSCOPE_KEEP_TEST_CACHE"));
+    }
+
+    // Halide's per-block stage guarded by block-uniform ifs, with its barrier
+    // inside them: the barrier comes out, each part keeps the guard and the
+    // lets it uses; a thread-dependent guard or a memory read keeps it in.
+    void barriersLeaveUniformIfsOnly()
+    {
+        using namespace Halide::Internal;
+        using Halide::Expr;
+        const std::string threadVar = "f.s0.x.__thread_id_x";
+        const Expr tid = Variable::make(Halide::Int(32), threadVar);
+        const Expr block = Variable::make(Halide::Int(32), "f.s0.y.__block_id_y");
+        const Expr width = Variable::make(Halide::Int(32), "width");
+        auto store = [](const std::string &buffer, Expr value, Expr index) {
+            return Store::make(buffer, std::move(value), std::move(index), Halide::Internal::Parameter(),
+                               Halide::Internal::const_true(), Halide::Internal::ModulusRemainder());
+        };
+        const Stmt barrier =
+            Evaluate::make(Call::make(Halide::Int(32), Call::gpu_thread_barrier, {Expr(2)}, Call::Intrinsic));
+        const Expr rest = Variable::make(Halide::Int(32), "rest");
+        const Stmt init = IfThenElse::make(tid < 32, store("tile", 0.0f, tid));
+        const Stmt update = IfThenElse::make(tid < 32 && tid < rest, store("tile", 1.0f, tid));
+        auto kernel = [&](const Expr &outer, const Expr &inner) {
+            const Stmt guarded = IfThenElse::make(outer, IfThenElse::make(inner, Block::make({init, barrier, update})));
+            const Stmt body = LetStmt::make("rest", width - block * 64, Block::make(guarded, barrier));
+            return For::make(threadVar, 0, 256, ForType::GPUThread, Halide::DeviceAPI::OpenCL, body);
+        };
+
+        const Stmt uniform = kernel(0 < width - block * 64, 0 < Variable::make(Halide::Int(32), "rest"));
+        QCOMPARE(barrierPlaces(uniform).insideIf, 1);
+        int lifted = 0;
+        const Stmt rewritten = liftBarriersFromUniformIfs(uniform, &lifted);
+        QCOMPARE(lifted, 2); // the inner if, then the outer one
+        QCOMPARE(barrierPlaces(rewritten).insideIf, 0);
+        QCOMPARE(barrierPlaces(rewritten).outside, 2);
+
+        // A guard on the thread index, or one that reads memory, is not the same for every thread.
+        for (const Expr &guard :
+             {Expr(tid < 128),
+              Load::make(Halide::Int(32), "sizes", 0, Halide::Buffer<>(), Halide::Internal::Parameter(),
+                         Halide::Internal::const_true(), Halide::Internal::ModulusRemainder()) > 0}) {
+            const Stmt divergent = kernel(guard, Halide::Internal::const_true());
+            int none = -1;
+            const Stmt kept = liftBarriersFromUniformIfs(divergent, &none);
+            QCOMPARE(barrierPlaces(kept).insideIf, 1);
+            QCOMPARE(none, 1); // only the always-true inner if
+        }
     }
 
     void cudaCapabilityIsCappedAndDefaulted()

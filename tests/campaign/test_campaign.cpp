@@ -192,6 +192,31 @@ private Q_SLOTS:
         QVERIFY2(m.ok, (m.message + "\n" + m.workerLog).c_str());
     }
 
+    // The autotune loop's exploring searches reach schedules the beam never does. Two of
+    // cuda_mat_mul's (dropout seeds 1 and 6, with its own weights) put prod's barrier inside
+    // block-uniform ifs, which PoCL 3.1 ran for excluded threads (a SIGSEGV reading past B);
+    // compiled with the barrier lifted (core/bench/uniform_barriers.h), they are correct.
+    void exploringSearchesAreChecked()
+    {
+        std::string error;
+        const auto model =
+            model::loadCostModel(test::sourceDir() / "weights" / "anderson2021" / "cuda_mat_mul.weights", error);
+        QVERIFY2(model, error.c_str());
+        const auto info = pipelines::findPipeline("cuda_mat_mul");
+        QVERIFY(info);
+        campaign::BeamCheckOptions o = checkOptions(1, 1);
+        o.cudaSchedules = 0;
+        o.run.scale = 0.25;
+        const auto checks = campaign::exploringChecksOf({"cuda_mat_mul", "app cuda_mat_mul", {}, info->build}, 6, 1);
+        QCOMPARE(checks.size(), size_t(6));
+        QCOMPARE(QString::fromStdString(checks[5].name), QStringLiteral("cuda_mat_mul@dropout6"));
+        for (const size_t k : {size_t(0), size_t(5)}) {
+            const campaign::PipelineCheck c = campaign::checkPipeline(checks[k], *model, o);
+            QVERIFY2(c.outcome == campaign::Outcome::Correct, qPrintable(describe(c)));
+            QCOMPARE(c.schedules.size(), size_t(1));
+        }
+    }
+
     // Seeded random pipelines of every stage kind: the winner and three more of the final beam.
     void randomSampleIsCorrect()
     {

@@ -34,6 +34,8 @@ struct CampaignOptions {
     bool noCuda = false, summaryOnly = false, json = false;
     double benchTimeout = 20, compileTimeout = 120, scale = 1;
     int jobs = 0;
+    int dropoutSeeds = 0, dropout = 1;
+    uint64_t firstDropoutSeed = 1;
     std::optional<std::string> shard, loopNest;
     std::string searchOptions = "1111";
     WeightsOptions weights;
@@ -78,6 +80,13 @@ std::optional<std::vector<campaign::PipelineToCheck>> pipelinesOf(const Campaign
         const pipelines::PipelineInstance probe = pipelines::randomPipeline(seed, stages);
         out.push_back({probe.name, "random seed " + std::to_string(seed) + ", " + std::to_string(stages) + " stages",
                        probe.stageKinds, [seed, stages] { return pipelines::randomPipeline(seed, stages); }});
+    }
+    // The autotune loop's exploring searches of each, after all the beam searches.
+    if (o.dropoutSeeds > 0) {
+        const size_t plain = out.size();
+        for (size_t i = 0; i < plain; i++)
+            for (auto &check : campaign::exploringChecksOf(out[i], o.dropoutSeeds, o.dropout, o.firstDropoutSeed))
+                out.push_back(std::move(check));
     }
     return out;
 }
@@ -172,6 +181,14 @@ CommandRun defineCampaign(CLI::App &app)
     addText(app, "--options", o->searchOptions,
             "the search space (compute_root, inline, compute at block, compute at thread), as autoschedule's");
     addInteger(app, "--schedules", o->schedules, "final-beam states checked per pipeline (the winner first)", 1, 1000);
+    addInteger(app, "--dropout-seeds", o->dropoutSeeds,
+               "also check each pipeline's schedules from this many of the autotune loop's exploring searches "
+               "(beam 1, random dropout with seeds 1..N, randomized tilings)",
+               0, 100000);
+    addInteger(app, "--first-dropout-seed", o->firstDropoutSeed,
+               "the exploring searches' first seed (an autotune record's schedule_id, under autotune's --seed 0, "
+               "replays its search)");
+    addInteger(app, "--dropout", o->dropout, "percent of children the exploring searches keep", 1, 100);
     addFlag(app, "--no-cuda", o->noCuda, "do not compile the schedules for CUDA");
     addInteger(app, "--cuda-schedules", o->cudaSchedules,
                "compile only the first this many of each pipeline's schedules for CUDA (-1: all)", -1, 1000);
@@ -191,7 +208,9 @@ CommandRun defineCampaign(CLI::App &app)
 const CommandRegistration registration(
     {"", "campaign",
      "--out DIR (--random N [--first-seed S] [--min-stages A] [--max-stages B] | --generator LIB.so | --app A)... "
-     "[--weights W] [--beam N] [--passes P] [--options 1111] [--schedules K] [--no-cuda | --cuda-schedules C] "
+     "[--weights W] [--beam N] [--passes P] [--options 1111] [--schedules K] [--dropout-seeds N [--first-dropout-seed "
+     "S] [--dropout P]] "
+     "[--no-cuda | --cuda-schedules C] "
      "[--bench-timeout S] [--compile-timeout S] "
      "[--scale F] [--jobs J] [--shard K/T] [--summary-only] [--loop-nest FILE] [--json]",
      "check that the search's schedules run correctly: crashes, hangs and wrong outputs, classified and replayable",
