@@ -101,6 +101,9 @@ struct AutotuneOptions {
     bool prepareOnly = false;
 };
 
+// The Halide target the run compiles its schedules for.
+Halide::Target compileTarget(const AutotuneOptions &options);
+
 // What the manifest says of the device and target (also its "device" field).
 Json describeTarget(const AutotuneOptions &options);
 

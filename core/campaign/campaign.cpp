@@ -1,5 +1,7 @@
 #include "core/campaign/campaign.h"
 
+#include "core/util/median.h"
+
 #include "core/util/atomic_file.h"
 #include "core/util/progress.h"
 
@@ -19,13 +21,8 @@ std::filesystem::path recordPath(const std::filesystem::path &out, const std::st
     return out / "pipelines" / (pipeline + ".json");
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
+// Zero rather than NaN for an empty campaign: the summary is JSON.
+double medianOrZero(std::vector<double> v) { return v.empty() ? 0 : median(std::move(v)); }
 
 std::string minutes(double seconds)
 {
@@ -175,13 +172,13 @@ Json summaryJson(const std::vector<PipelineCheck> &records)
     for (const auto &[k, m] : byKind)
         kinds[k] = table(m);
     j["pipelines_by_stage_kind"] = kinds;
-    j["median_search_seconds"] = median(search);
-    j["median_check_seconds"] = median(check);
+    j["median_search_seconds"] = medianOrZero(search);
+    j["median_check_seconds"] = medianOrZero(check);
     double total = 0;
     for (size_t i = 0; i < search.size(); i++)
         total += search[i] + check[i];
     j["total_seconds"] = total;
-    j["median_peak_search_mib"] = median(peak);
+    j["median_peak_search_mib"] = medianOrZero(peak);
     j["max_peak_search_mib"] = peak.empty() ? 0.0 : *std::max_element(peak.begin(), peak.end());
     j["defects"] = defects;
     return j;

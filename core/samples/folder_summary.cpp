@@ -1,5 +1,7 @@
 #include "core/samples/folder_summary.h"
 
+#include "core/util/median.h"
+
 #include "core/samples/run_folder.h"
 #include "core/util/atomic_file.h"
 
@@ -10,13 +12,6 @@ namespace beamscope::samples {
 namespace {
 
 constexpr size_t kFailuresListed = 5;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 Json countsJson(const std::map<std::string, int> &counts)
 {

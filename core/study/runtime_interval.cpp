@@ -47,18 +47,6 @@ std::vector<size_t> allIndices(size_t n)
 
 } // namespace
 
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return NAN;
-    const size_t mid = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-    const double upper = values[mid];
-    if (values.size() % 2)
-        return upper;
-    return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
-}
-
 RuntimeEstimate medianWithInterval(std::span<const double> runsMs, int resamples, uint64_t seed)
 {
     RuntimeEstimate out;

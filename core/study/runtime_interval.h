@@ -9,9 +9,11 @@
 // Deterministic: the draws come from a seeded generator.
 
 #include "core/samples/bootstrap_interval.h"
+#include "core/util/median.h"
 
 #include <cstdint>
 #include <span>
+
 #include <vector>
 
 namespace beamscope::study {
@@ -42,6 +44,6 @@ RatioEstimate ratioOfMedians(const PairedRounds &rounds, int resamples = 2000, u
 // app's rounds (pairs) with replacement.
 RatioEstimate geomeanOfRatios(std::span<const PairedRounds> apps, int resamples = 2000, uint64_t seed = 1);
 
-double median(std::vector<double> values); // NaN when empty
+using beamscope::median; // NaN when empty (core/util/median.h)
 
 } // namespace beamscope::study
