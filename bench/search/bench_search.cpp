@@ -17,6 +17,7 @@
 #include "core/search/autoschedule.h"
 #include "core/util/json.h"
 #include "core/util/key_value.h"
+#include "core/util/median.h"
 #include "core/util/parallel_for.h"
 #include "core/weights/shipped_weights.h"
 #include "core/weights/weights.h"
@@ -43,6 +44,7 @@ struct Run {
     int64_t states = 0; // states the cost model costed
     double cost = 0;
     double peakMiB = 0;
+    search::SearchPhases phases; // of the beam search inside the call
 };
 
 // One autoschedule call in a child process; its figures come back through a pipe.
@@ -72,6 +74,7 @@ Run runInChild(const pipelines::PipelineInfo &info, const std::string &weightsNa
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         r.states = out.result.statesEvaluated;
         r.cost = out.result.cost;
+        r.phases = out.result.phases;
         const ssize_t written = write(fds[1], &r, sizeof r);
         _exit(written == static_cast<ssize_t>(sizeof r) ? 0 : 3);
     }
@@ -86,12 +89,6 @@ Run runInChild(const pipelines::PipelineInfo &info, const std::string &weightsNa
         r.peakMiB = static_cast<double>(usage.ru_maxrss) / 1024.0; // kilobytes on Linux
     r.ok = r.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return r;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 // Halide's one-core beam-32 seconds, keyed by "app/weights" (empty: no figure).
@@ -121,8 +118,12 @@ int benchApps(const std::vector<std::string> &apps, const std::vector<std::strin
     std::printf("# beam %d; threads 0 = %d (one per core); allocator %s; ratio (beam 32) = seconds / Halide's one-core "
                 "seconds\n",
                 beam, defaultThreadCount(), BEAMSCOPE_ALLOCATOR);
-    std::printf("%-26s %-26s %3s %9s %10s %10s %14s %9s %8s %9s %5s\n", "app", "weights", "thr", "seconds", "states",
-                "us/state", "cost", "halide_s", "ratio", "peak_MiB", "runs");
+    std::printf("# phases (the last run's beam search, seconds): expand = generating and featurizing children, model "
+                "= the cost model, record = costs and trace, select = hashes, queue, next beam; feat_thr = "
+                "featurization seconds summed over threads\n");
+    std::printf("%-26s %-26s %3s %9s %10s %10s %14s %9s %8s %9s %5s %8s %8s %8s %8s %9s\n", "app", "weights", "thr",
+                "seconds", "states", "us/state", "cost", "halide_s", "ratio", "peak_MiB", "runs", "expand", "model",
+                "record", "select", "feat_thr");
     int failures = 0;
     for (const pipelines::PipelineInfo &info : pipelines::builtinPipelines()) {
         if (info.origin != pipelines::Origin::App)
@@ -158,7 +159,9 @@ int benchApps(const std::vector<std::string> &apps, const std::vector<std::strin
                     std::printf(" %9.2f %8.3f", h->second, s / h->second);
                 else
                     std::printf(" %9s %8s", "-", "-");
-                std::printf(" %9.0f %5zu\n", peak, seconds.size());
+                const search::SearchPhases &p = last.phases;
+                std::printf(" %9.0f %5zu %8.2f %8.2f %8.2f %8.2f %9.2f\n", peak, seconds.size(), p.expand, p.model,
+                            p.record, p.select, p.featurizeThreadSeconds);
                 std::fflush(stdout);
             }
         }

@@ -82,6 +82,10 @@ double BeamSearch::evaluatePacked(std::span<const float> packed, int stages, std
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
 // Why no state may schedule `node`, where the regions tell: a Func computed over
 // nothing (an estimate, or an RDom, of extent 0 or less) has no tiling to choose.
 std::string emptyRegionNote(const SearchDag &dag, const State &state, int node)
@@ -435,6 +439,8 @@ Json passThroughDetail(const SearchDag &dag, int node)
 SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
 {
     const auto start = std::chrono::steady_clock::now();
+    const FeaturizationTotals featurizedBefore = featurizationTotals();
+    SearchPhases phases;
     SearchResult result;
     std::mt19937_64 rng(m_params.randomDropoutSeed);
     std::mt19937 dropoutRng(static_cast<uint32_t>(m_params.randomDropoutSeed));
@@ -538,15 +544,21 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             // Halide blesses the ancestors of a pass's good states by their hash at the pass's
             // granularity; only coarse-to-fine passes before the last one need it.
             const bool blessing = coarseToFine && pass >= 0 && pass + 1 < mainPasses;
+            const auto expandStarted = Clock::now();
+            const double modelBefore = phases.model;
             Generation g = expandBeam(
                 beam, m_params, rules, threads, rng,
                 [&](Candidate &b) { return blessing ? hash(b, pass) : uint64_t{0}; },
                 [&](std::span<const float> rows, size_t count, std::span<float> predictions) {
+                    const auto modelStarted = Clock::now();
                     const int rowStages = static_cast<int>(rows.size() / (count * kScheduleFeatureCount));
                     m_model.evaluate(embedding(rowStages), rows, static_cast<int>(count), m_params.device.parallelism,
                                      predictions, {}, 0, threads);
+                    phases.model += secondsSince(modelStarted);
                 },
                 spareGeneration);
+            phases.expand += secondsSince(expandStarted) - (phases.model - modelBefore);
+            const auto recordStarted = Clock::now();
             std::vector<Candidate> &children = g.children;
             if (children.empty()) {
                 if (fixedHere && strictHere)
@@ -586,6 +598,8 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
                 }
             }
 
+            phases.record += secondsSince(recordStarted);
+            const auto selectStarted = Clock::now();
             const bool last = depth + 1 == depthCount;
             std::vector<Candidate *> inGenerationOrder;
             for (Candidate &c : children)
@@ -617,6 +631,7 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
             if (last && !beam.empty())
                 passBest = beam.front();
             spareGeneration = std::move(g);
+            phases.select += secondsSince(selectStarted);
         }
         if (result.cancelled || !passBest || !passBest->state->complete())
             continue;
@@ -642,6 +657,10 @@ SearchResult BeamSearch::run(SearchTrace *trace, Progress *progress)
         result.features = computeFeatures(*result.best, m_params.device);
     }
     result.searchSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const FeaturizationTotals featurizedAfter = featurizationTotals();
+    phases.featurizations = featurizedAfter.calls - featurizedBefore.calls;
+    phases.featurizeThreadSeconds = featurizedAfter.threadSeconds - featurizedBefore.threadSeconds;
+    result.phases = phases;
     if (trace) {
         trace->summary.bestId = bestTraceId;
         trace->summary.bestCost = result.cost;

@@ -35,6 +35,19 @@
 
 namespace beamscope::search {
 
+// Where a search's time went (bench_search prints it). Wall seconds of its
+// phases on the thread that runs the search, and the featurizations' own
+// seconds summed over every thread that ran one (children are featurized in
+// parallel, so that sum can exceed the wall time).
+struct SearchPhases {
+    double expand = 0; // generating and featurizing each depth's children, the model's calls excluded
+    double model = 0;  // the cost model on the children's feature rows
+    double record = 0; // the children's costs into their candidates, and the trace
+    double select = 0; // structural hashes, the queue and taking the next beam
+    double featurizeThreadSeconds = 0;
+    int64_t featurizations = 0;
+};
+
 struct SearchResult {
     std::optional<State> best;
     double cost = 0;
@@ -53,6 +66,7 @@ struct SearchResult {
     int startDepth = 0;              // Funcs the start state decides (the trace's startDepth counts its steps)
     double prePassCost = 0;          // freezeInlineComputeRoot: the pre-pass winner's cost
     std::vector<std::string> frozen; // and the Funcs it froze
+    SearchPhases phases;
 };
 
 class BeamSearch {

@@ -1,5 +1,8 @@
 #include "core/search/featurizer_internal.h"
 
+#include <atomic>
+#include <chrono>
+
 namespace beamscope::search {
 
 namespace featurizing {
@@ -365,9 +368,37 @@ void checkReuse(const State &state, const std::vector<ScheduleFeatures> &reused,
 
 } // namespace
 
+namespace {
+
+std::atomic<int64_t> featurizationCalls{0}, featurizationNanoseconds{0};
+
+// Adds one featurization's time to the totals when it goes out of scope.
+class FeaturizationTimer {
+public:
+    ~FeaturizationTimer()
+    {
+        const auto ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - m_start).count();
+        featurizationNanoseconds.fetch_add(static_cast<int64_t>(ns), std::memory_order_relaxed);
+        featurizationCalls.fetch_add(1, std::memory_order_relaxed);
+    }
+
+private:
+    std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+};
+
+} // namespace
+
+FeaturizationTotals featurizationTotals()
+{
+    return {featurizationCalls.load(std::memory_order_relaxed),
+            static_cast<double>(featurizationNanoseconds.load(std::memory_order_relaxed)) * 1e-9};
+}
+
 Featurization computeFeatures(const State &state, const FeatureParams &params, const Featurization *parent,
                               bool keepSites, StageFeatureMemo *memo)
 {
+    const FeaturizationTimer timer;
     std::optional<State> tiled;
     if (hasRootAwaitingGpuTiling(state))
         tiled = withUntiledRootsTiledForFeatures(state);

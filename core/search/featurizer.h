@@ -69,6 +69,15 @@
 
 namespace beamscope::search {
 
+// Featurizations so far in this process, and their seconds summed over threads:
+// a search takes the difference across its run (SearchPhases), exact while it
+// is the only search running.
+struct FeaturizationTotals {
+    int64_t calls = 0;
+    double threadSeconds = 0;
+};
+FeaturizationTotals featurizationTotals();
+
 struct FeatureParams {
     int parallelism = 80; // SM count
     int64_t sharedMemoryLimitBytes = 48 * 1024;
