@@ -19,55 +19,43 @@ bool isBarrier(const Stmt &s)
     return call && call->is_intrinsic(Call::gpu_thread_barrier);
 }
 
-// True when evaluating e again, later in the same thread, gives the same value
-// on every thread of a block: no memory read, no impure call, no varying variable.
-class UniformAndRepeatable : public IRVisitor {
+// What an expression reads, for the two questions below: a variable that
+// differs between the threads of a block, or memory (which other threads may
+// write), or an impure call.
+class ExprReads : public IRVisitor {
 public:
-    explicit UniformAndRepeatable(const Scope<> &varying) : varying_(varying) {}
-    bool ok = true;
+    explicit ExprReads(const Scope<> &varying) : varying_(varying) {}
+    bool varyingOrMemory = false, impureCall = false;
 
 private:
     using IRVisitor::visit;
     const Scope<> &varying_;
-    void visit(const Variable *op) override
-    {
-        if (varying_.contains(op->name))
-            ok = false;
-    }
-    void visit(const Load *) override { ok = false; }
+    void visit(const Variable *op) override { varyingOrMemory = varyingOrMemory || varying_.contains(op->name); }
+    void visit(const Load *) override { varyingOrMemory = true; }
     void visit(const Call *op) override
     {
-        if (!op->is_pure())
-            ok = false;
+        impureCall = impureCall || !op->is_pure();
         IRVisitor::visit(op);
     }
 };
 
+ExprReads readsOf(const Expr &e, const Scope<> &varying)
+{
+    ExprReads reads(varying);
+    e.accept(&reads);
+    return reads;
+}
+
+// True when evaluating e again, later in the same thread, gives the same value
+// on every thread of a block: no memory read, no impure call, no varying variable.
 bool uniformAndRepeatable(const Expr &e, const Scope<> &varying)
 {
-    UniformAndRepeatable check(varying);
-    e.accept(&check);
-    return check.ok;
+    const ExprReads reads = readsOf(e, varying);
+    return !reads.varyingOrMemory && !reads.impureCall;
 }
 
-// True when e may differ between the threads of a block. A memory read counts
-// as varying: other threads may write what it reads.
-bool usesVarying(const Expr &e, const Scope<> &varying)
-{
-    class Finder : public IRVisitor {
-    public:
-        explicit Finder(const Scope<> &v) : varying_(v) {}
-        bool found = false;
-
-    private:
-        using IRVisitor::visit;
-        const Scope<> &varying_;
-        void visit(const Variable *op) override { found = found || varying_.contains(op->name); }
-        void visit(const Load *) override { found = true; }
-    } finder(varying);
-    e.accept(&finder);
-    return finder.found;
-}
+// True when e may differ between the threads of a block.
+bool usesVarying(const Expr &e, const Scope<> &varying) { return readsOf(e, varying).varyingOrMemory; }
 
 // The statement as parts separated by top-level barriers: s is the same as
 // running the parts in order, each barrier among them where it stands. One
